@@ -1,0 +1,1 @@
+"""Analyses of CLSD results (see README)."""

@@ -1,0 +1,64 @@
+"""CLSD (Cross-Lingual Semantic Discrimination) as MTEB tasks.
+
+``import clsd_mteb`` registers the eight released tasks with mteb, so that
+``mteb.get_tasks(["CLSD-WMT19-DE-FR"])`` works. Importing loads no model and no data.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import mteb
+
+from clsd_mteb.abstask import AbsTaskCLSD
+from clsd_mteb.embedding_cache import SharedEmbeddingCache
+from clsd_mteb.evaluator import CLSDEvaluator, clsd_metrics
+from clsd_mteb.registry import register_tasks
+from clsd_mteb.tasks import (
+    CITATION,
+    PAPER_URL,
+    RELEASE_TASK_NAMES,
+    RELEASE_TASKS,
+    make_clsd_task,
+    tasks_from_folder,
+)
+
+__version__ = "0.1.0"
+
+register_tasks(RELEASE_TASKS)
+
+CLSD_BENCHMARK = mteb.Benchmark(
+    name="CLSD",
+    tasks=mteb.get_tasks(list(RELEASE_TASK_NAMES)),
+    description=(
+        "Cross-Lingual Semantic Discrimination on German-French news (WMT19, WMT21), both directions, "
+        "direct and through an English pivot: rank a sentence's true translation above four "
+        "LLM-generated look-alike distractors."
+    ),
+    reference=PAPER_URL,
+    citation=CITATION,
+)
+
+
+def get_tasks(names: list[str] | None = None, *, data_dir: str | Path | None = None, limit: int | None = None) -> list[AbsTaskCLSD]:
+    """Released CLSD tasks (all eight by default) reading from ``data_dir`` when given."""
+    chosen = list(names) if names else list(RELEASE_TASK_NAMES)
+    by_name = {cls.metadata.name: cls for cls in RELEASE_TASKS}
+    unknown = [n for n in chosen if n not in by_name]
+    if unknown:
+        raise KeyError(f"unknown CLSD task(s) {unknown}; known: {list(RELEASE_TASK_NAMES)}")
+    return [by_name[name](data_dir=data_dir, limit=limit) for name in chosen]
+
+
+__all__ = [
+    "CLSD_BENCHMARK",
+    "RELEASE_TASK_NAMES",
+    "AbsTaskCLSD",
+    "CLSDEvaluator",
+    "SharedEmbeddingCache",
+    "clsd_metrics",
+    "get_tasks",
+    "make_clsd_task",
+    "register_tasks",
+    "tasks_from_folder",
+]

@@ -1,0 +1,113 @@
+"""The CLSD task type: one abstract class for any language pair and any number of distractors.
+
+A concrete task only says where its rows come from (:meth:`AbsTaskCLSD.load_rows`) and declares
+its ``TaskMetadata``; loading into ``datasets``, evaluation, prediction files and descriptive
+statistics are shared here.
+"""
+
+from __future__ import annotations
+
+import logging
+from abc import abstractmethod
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+from datasets import Dataset, DatasetDict
+from mteb.abstasks.abstask import AbsTask
+from mteb.models import EncoderProtocol
+
+from clsd_format import schema
+from clsd_mteb.evaluator import CLSDEvaluator, clsd_metrics
+
+if TYPE_CHECKING:
+    from mteb.models import MTEBModels
+    from mteb.timing import TimingStack
+    from mteb.types import EncodeKwargs, ScoresDict
+
+logger = logging.getLogger(__name__)
+
+
+class AbsTaskCLSD(AbsTask):
+    """Cross-Lingual Semantic Discrimination: rank the true translation above its distractors.
+
+    Each row holds a source sentence S, its translation T and k >= 1 distractors (surface-similar
+    to T, different in meaning). The main score is Precision@1 by cosine similarity, a tie between
+    T and a distractor counting as a miss.
+
+    Args:
+        data_dir: a local folder to read instead of the task's default source (see
+            :mod:`clsd_mteb.release`); ``CLSD_DATA_DIR`` sets the same for every task.
+        limit: keep only the first ``limit`` rows (smoke tests, benchmarks).
+    """
+
+    abstask_prompt = "Retrieve the sentence that is a translation of the given sentence."
+
+    def __init__(self, data_dir: str | Path | None = None, limit: int | None = None, seed: int = 42, **kwargs: Any) -> None:
+        super().__init__(seed=seed, **kwargs)
+        self.data_dir = data_dir
+        self.limit = limit
+
+    @abstractmethod
+    def load_rows(self) -> list[dict[str, Any]]:
+        """Validated rows in the Hub format (see :mod:`clsd_format.schema`)."""
+
+    def load_data(self, num_proc: int | None = None, *, timer: TimingStack | None = None, **kwargs: Any) -> None:
+        if self.data_loaded:
+            return
+        rows = self.load_rows()
+        if self.limit is not None:
+            rows = rows[: self.limit]
+        self.dataset = DatasetDict({split: Dataset.from_list(rows) for split in self.metadata.eval_splits})
+        self.data_loaded = True
+
+    def _get_content_columns(self) -> dict[str, str]:
+        return {schema.SOURCE: "text", schema.TARGET: "text", schema.DISTRACTORS: "text"}
+
+    def _evaluate_subset(
+        self,
+        model: MTEBModels,
+        data_split: Dataset,
+        *,
+        hf_split: str,
+        hf_subset: str,
+        encode_kwargs: EncodeKwargs,
+        prediction_folder: Path | None = None,
+        num_proc: int | None = None,
+        timer: TimingStack,
+        **kwargs: Any,
+    ) -> ScoresDict:
+        if not isinstance(model, EncoderProtocol):
+            raise TypeError(f"{self.metadata.name} needs an embedding model (EncoderProtocol), got {type(model).__name__}")
+        evaluator = CLSDEvaluator(
+            data_split, task_metadata=self.metadata, hf_split=hf_split, hf_subset=hf_subset, timer=timer
+        )
+        predictions = evaluator(model, encode_kwargs=encode_kwargs, num_proc=num_proc)
+        if prediction_folder:
+            self._save_task_predictions(
+                predictions.to_records(), model, prediction_folder, hf_split=hf_split, hf_subset=hf_subset
+            )
+        return clsd_metrics(predictions.cosines)
+
+    def _calculate_descriptive_statistics_from_split(
+        self,
+        split: str,
+        *,
+        hf_subset: str | None = None,
+        compute_overall: bool = False,
+        num_proc: int | None = None,
+    ) -> dict[str, Any]:
+        data = self.dataset[split] if hf_subset in (None, "default") else self.dataset[hf_subset][split]
+        sources, targets, distractors = data[schema.SOURCE], data[schema.TARGET], data[schema.DISTRACTORS]
+        flat = [d for ds in distractors for d in ds]
+        lengths = lambda texts: [len(t) for t in texts]  # noqa: E731
+        return {
+            "num_samples": len(sources),
+            "number_of_characters": sum(lengths(sources)) + sum(lengths(targets)) + sum(lengths(flat)),
+            "num_distractors": len(flat),
+            "distractors_per_row": float(np.mean([len(ds) for ds in distractors])),
+            "average_source_length": float(np.mean(lengths(sources))),
+            "average_target_length": float(np.mean(lengths(targets))),
+            "average_distractor_length": float(np.mean(lengths(flat))),
+            "unique_texts": len(set(sources) | set(targets) | set(flat)),
+        }

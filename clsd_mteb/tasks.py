@@ -1,0 +1,304 @@
+"""The eight released CLSD tasks and the factory that makes a task from any CLSD dataset.
+
+Task names: ``CLSD-<WMT19|WMT21>-<SRC>-<TGT>`` (direct cross-lingual) and the same with
+``-PivotEN`` (every text machine-translated to English by M2M-100 1.2B, scored monolingually).
+Direction X-Y: source in X, true translation and distractors in Y.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from mteb.abstasks.task_metadata import TaskMetadata
+
+from clsd_format import hub, schema
+from clsd_format.errors import DataError
+from clsd_format.hub import DirectionSpec
+from clsd_format.schema import ENGLISH_MTEB_CODE, FRENCH, GERMAN, Language
+from clsd_mteb import release
+from clsd_mteb.abstask import AbsTaskCLSD
+from clsd_mteb.release_csv import release_direction_rows
+
+logger = logging.getLogger(__name__)
+
+PAPER_URL = "https://arxiv.org/abs/2502.08638"
+AGPL_URL = "https://www.gnu.org/licenses/agpl-3.0.html"
+CITATION = r"""@inproceedings{michail-etal-2025-examining,
+  title = {Examining Multilingual Embedding Models Cross-Lingually Through {LLM}-Generated Adversarial Examples},
+  author = {Michail, Andrianos and Clematide, Simon and Sennrich, Rico},
+  booktitle = {Findings of the Association for Computational Linguistics: EMNLP 2025},
+  year = {2025},
+  url = {https://arxiv.org/abs/2502.08638},
+}"""
+
+
+@dataclass(frozen=True)
+class ReleaseDataset:
+    name: str  # "WMT19"
+    direct_file: str
+    pivot_file: str
+    date: tuple[str, str]
+
+
+RELEASE_DATASETS = (
+    ReleaseDataset("WMT19", "CLSD_wmt2019_adversarial_dataset.csv", "MT_M2M_CLSD_wmt2019_adversarial_dataset.csv", ("2018-01-01", "2019-12-31")),
+    ReleaseDataset("WMT21", "CLSD_wmt2021_adversarial_dataset.csv", "MT_M2M_CLSD_wmt2021_adversarial_dataset.csv", ("2020-01-01", "2021-12-31")),
+)
+RELEASE_DIRECTIONS: tuple[tuple[Language, Language], ...] = ((GERMAN, FRENCH), (FRENCH, GERMAN))
+PIVOT_SUFFIX = "-PivotEN"
+
+
+def clsd_metadata(
+    *,
+    name: str,
+    description: str,
+    dataset: dict[str, str],
+    eval_langs: list[str],
+    date: tuple[str, str],
+    sample_creation: str,
+    reference: str = PAPER_URL,
+    bibtex_citation: str = CITATION,
+    license: str = AGPL_URL,
+    domains: list[str] | None = None,
+    annotations_creators: str = "LM-generated and reviewed",
+) -> TaskMetadata:
+    """A complete ``TaskMetadata`` for a CLSD task; the constants every CLSD task shares live here.
+
+    ``type`` is "Reranking": each source has its own small candidate list to order, and mteb has no
+    CLSD type (its list of types is closed).
+    """
+    return TaskMetadata(
+        name=name,
+        description=description,
+        reference=reference,
+        dataset=dataset,
+        type="Reranking",
+        category="t2t",
+        modalities=["text"],
+        eval_splits=[schema.HUB_SPLIT],
+        eval_langs=eval_langs,
+        main_score="precision_at_1",
+        date=date,
+        domains=domains or ["News", "Written"],
+        task_subtypes=["Cross-Lingual Semantic Discrimination"],
+        license=license,
+        annotations_creators=annotations_creators,
+        dialect=[],
+        sample_creation=sample_creation,
+        bibtex_citation=bibtex_citation,
+    )
+
+
+class ReleaseCLSDTask(AbsTaskCLSD):
+    """A task over the authors' release: the CSVs (fetched, or local), or a Hub-format export of them."""
+
+    dataset_name: str
+    release_file: str
+    source_language: Language
+    target_language: Language
+    pivot: bool
+
+    @classmethod
+    def hub_config(cls) -> str:
+        """Config name of this task in a Hub-format export of the release."""
+        suffix = "-pivot-en" if cls.pivot else ""
+        return f"{cls.dataset_name.lower()}-{cls.source_language.iso1}-{cls.target_language.iso1}{suffix}"
+
+    def _rows_from_csv(self, path: Path) -> list[dict[str, Any]]:
+        return release_direction_rows(
+            path,
+            dataset=self.dataset_name.lower(),
+            source=self.source_language,
+            target=self.target_language,
+            pivot_lang=ENGLISH_MTEB_CODE if self.pivot else None,
+        )
+
+    def load_rows(self) -> list[dict[str, Any]]:
+        folder = release.resolve_data_dir(self.data_dir)
+        if folder is None:
+            return self._rows_from_csv(release.fetch(self.release_file))
+        csv_path = folder / self.release_file
+        if csv_path.is_file():
+            if not release.is_pristine(csv_path):
+                digest = release.sha256_of(csv_path)
+                logger.warning(
+                    "%s differs from the release at %s (SHA-256 %s): results are filed under a local revision.",
+                    csv_path,
+                    release.COMMIT,
+                    digest,
+                )
+                self._use_local_revision(f"local-sha256-{digest[:16]}")
+            return self._rows_from_csv(csv_path)
+        if hub.is_hub_folder(folder):
+            configs = {spec.task_name: spec.config for spec in hub.read_manifest(folder)}
+            if self.metadata.name not in configs:
+                raise DataError(f"this Hub-format folder defines no task {self.metadata.name}.", file=str(folder / hub.CARD_FILE))
+            path = hub.parquet_path(folder, configs[self.metadata.name])
+            self._use_local_revision(f"local-sha256-{release.sha256_of(path)[:16]}")
+            return hub.read_config(folder, configs[self.metadata.name])
+        raise DataError(
+            f"holds neither {self.release_file} nor a Hub-format export (README.md with a 'clsd' manifest).",
+            file=str(folder),
+        )
+
+    def _use_local_revision(self, revision: str) -> None:
+        """Record the data actually read, so results never claim the pinned release when they used other bytes."""
+        self.metadata = self.metadata.model_copy(update={"dataset": {**self.metadata.dataset, "revision": revision}})
+
+
+def _release_task_class(ds: ReleaseDataset, source: Language, target: Language, pivot: bool) -> type[ReleaseCLSDTask]:
+    name = f"CLSD-{ds.name}-{source.iso1.upper()}-{target.iso1.upper()}{PIVOT_SUFFIX if pivot else ''}"
+    direction = f"{source.release_column} to {target.release_column}"
+    if pivot:
+        description = (
+            f"CLSD on the {ds.name} German-French news test set, {direction}, English-pivot setting: the source and all "
+            "five candidates were machine-translated to English with M2M-100 1.2B and are compared monolingually. "
+            "Precision@1 of the true translation against four LLM-generated distractors; ties count as misses."
+        )
+        eval_langs, creation = [ENGLISH_MTEB_CODE], "machine-translated"
+    else:
+        description = (
+            f"Cross-Lingual Semantic Discrimination on the {ds.name} German-French news test set, {direction}: rank the "
+            "true translation of a source sentence above four GPT-4-generated distractors that look alike but differ "
+            "in meaning. Precision@1 by cosine similarity; ties count as misses."
+        )
+        eval_langs, creation = [source.mteb_code, target.mteb_code], "LM-generated and verified"
+    metadata = clsd_metadata(
+        name=name,
+        description=description,
+        dataset={"path": release.REPOSITORY, "revision": release.COMMIT},
+        eval_langs=eval_langs,
+        date=ds.date,
+        sample_creation=creation,
+    )
+    class_name = name.replace("-", "")
+    return type(
+        class_name,
+        (ReleaseCLSDTask,),
+        {
+            "metadata": metadata,
+            "dataset_name": ds.name,
+            "release_file": ds.pivot_file if pivot else ds.direct_file,
+            "source_language": source,
+            "target_language": target,
+            "pivot": pivot,
+            "__module__": __name__,
+            "__doc__": description,
+        },
+    )
+
+
+RELEASE_TASKS: tuple[type[ReleaseCLSDTask], ...] = tuple(
+    _release_task_class(ds, source, target, pivot)
+    for pivot in (False, True)
+    for ds in RELEASE_DATASETS
+    for source, target in RELEASE_DIRECTIONS
+)
+RELEASE_TASK_NAMES: tuple[str, ...] = tuple(t.metadata.name for t in RELEASE_TASKS)
+
+
+class HubCLSDTask(AbsTaskCLSD):
+    """A task over one config of a Hub-format CLSD dataset (local folder or Hub repository)."""
+
+    source: str  # local folder or Hub repo id
+    config: str
+
+    def load_rows(self) -> list[dict[str, Any]]:
+        folder = Path(self.source)
+        if folder.is_dir():
+            return hub.read_config(folder, self.config)
+        from datasets import load_dataset
+
+        data = load_dataset(self.source, self.config, revision=self.metadata.dataset["revision"], split=schema.HUB_SPLIT)
+        rows = data.to_list()
+        hub.validate_rows(rows, where=f"{self.source}@{self.metadata.dataset['revision']}/{self.config}")
+        return rows
+
+
+def make_clsd_task(
+    source: str | Path,
+    *,
+    config: str,
+    name: str,
+    languages: list[str],
+    revision: str | None = None,
+    date: tuple[str, str],
+    description: str | None = None,
+    sample_creation: str = "LM-generated and verified",
+    **metadata_fields: Any,
+) -> type[HubCLSDTask]:
+    """Build a CLSD task class from a Hub repo id + revision, or from a local Hub-format folder.
+
+    The class is not registered with mteb; pass an instance to ``mteb.evaluate`` directly, or call
+    :func:`clsd_mteb.register_tasks` to make ``mteb.get_task(name)`` find it.
+    """
+    local = Path(source).is_dir()
+    if revision is None:
+        if not local:
+            raise ValueError("a Hub dataset needs an explicit revision (commit hash), so results are reproducible")
+        revision = "local-sha256-" + release.sha256_of(hub.parquet_path(Path(source), config))[:16]
+    metadata = clsd_metadata(
+        name=name,
+        description=description or f"CLSD task on config {config!r} of {source}.",
+        dataset={"path": str(source), "revision": revision},
+        eval_langs=languages,
+        date=date,
+        sample_creation=sample_creation,
+        **metadata_fields,
+    )
+    return type(
+        name.replace("-", "_"),
+        (HubCLSDTask,),
+        {"metadata": metadata, "source": str(source), "config": config, "__module__": __name__},
+    )
+
+
+def tasks_from_folder(folder: str | Path) -> list[type[HubCLSDTask]]:
+    """One task class per config listed in a Hub-format folder's card.
+
+    Optional keys of the card's ``clsd:`` block fill the metadata: ``date`` (pair of ISO dates; default:
+    the day the card was written), ``domains``, ``license``, ``reference``, ``citation``,
+    ``sample_creation`` (for direct configs; pivot configs are "machine-translated").
+    """
+    import datetime
+
+    folder = Path(folder)
+    header = hub.read_front_matter(folder)
+    extra = header.get(hub.MANIFEST_KEY, {})
+    written = datetime.date.fromtimestamp((folder / hub.CARD_FILE).stat().st_mtime).isoformat()
+    fields: dict[str, Any] = {
+        "date": tuple(extra.get("date") or (written, written)),
+        "domains": extra.get("domains"),
+        "license": extra.get("license") or "not specified",
+        "reference": extra.get("reference") or PAPER_URL,
+        "bibtex_citation": extra.get("citation") or CITATION,
+    }
+    return [
+        make_clsd_task(
+            folder,
+            config=spec.config,
+            name=spec.task_name,
+            languages=spec.languages,
+            description=f"CLSD task {spec.task_name} from {header.get('pretty_name') or folder.name} (config {spec.config}).",
+            sample_creation="machine-translated" if spec.pivot else extra.get("sample_creation", "LM-generated and verified"),
+            **fields,
+        )
+        for spec in hub.read_manifest(folder)
+    ]
+
+
+def release_direction_specs() -> list[DirectionSpec]:
+    """The Hub-format config of each released task (for exporting the release)."""
+    return [
+        DirectionSpec(
+            config=task.hub_config(),
+            task_name=task.metadata.name,
+            source_lang=task.metadata.eval_langs[0],
+            target_lang=task.metadata.eval_langs[-1],
+            pivot=task.pivot,
+        )
+        for task in RELEASE_TASKS
+    ]

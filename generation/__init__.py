@@ -1,0 +1,1 @@
+"""Build new CLSD datasets (see README)."""
