@@ -12,7 +12,7 @@ import mteb
 
 from clsd_mteb.abstask import AbsTaskCLSD
 from clsd_mteb.embedding_cache import SharedEmbeddingCache
-from clsd_mteb.evaluator import CLSDEvaluator, clsd_metrics
+from clsd_mteb.evaluator import CLSDEvaluator, clsd_metrics, encode_texts
 from clsd_mteb.registry import register_tasks
 from clsd_mteb.tasks import (
     CITATION,
@@ -57,6 +57,7 @@ __all__ = [
     "CLSDEvaluator",
     "SharedEmbeddingCache",
     "clsd_metrics",
+    "encode_texts",
     "get_tasks",
     "make_clsd_task",
     "register_tasks",

@@ -106,6 +106,45 @@ def _normalise(embeddings: np.ndarray, texts: Sequence[str], where: str) -> np.n
     return embeddings / norms[:, None]
 
 
+def encode_texts(
+    model: EncoderProtocol,
+    texts: Sequence[str],
+    *,
+    task_metadata: TaskMetadata,
+    hf_split: str = schema.HUB_SPLIT,
+    hf_subset: str = "default",
+    encode_kwargs: EncodeKwargs | None = None,
+    num_proc: int | None = None,
+) -> np.ndarray:
+    """Unit-length embeddings of ``texts`` (distinct), all encoded with the ``query`` prompt type.
+
+    The one encoding path of the project: the evaluator and the analyses both use it, so a model
+    sees exactly the same input in both. Raises :class:`EmbeddingError` on NaN, inf or zero vectors.
+    """
+    from datasets import Dataset
+    from mteb._create_dataloaders import create_dataloader
+    from mteb.types import PromptType
+
+    encode_kwargs = dict(encode_kwargs or {})
+    encode_kwargs.setdefault("batch_size", 32)
+    embeddings = model.encode(
+        create_dataloader(
+            Dataset.from_dict({"text": list(texts)}),
+            task_metadata=task_metadata,
+            prompt_type=PromptType.query,
+            num_proc=num_proc,
+            **encode_kwargs,
+        ),
+        task_metadata=task_metadata,
+        hf_split=hf_split,
+        hf_subset=hf_subset,
+        prompt_type=PromptType.query,
+        **encode_kwargs,
+    )
+    embeddings = np.asarray(_to_numpy(embeddings), dtype=np.float64)
+    return _normalise(embeddings, texts, f"{task_metadata.name} ({hf_subset}/{hf_split})")
+
+
 class CLSDEvaluator:
     """Scores one split of a CLSD dataset with one model.
 
@@ -136,10 +175,7 @@ class CLSDEvaluator:
         encode_kwargs: EncodeKwargs,
         num_proc: int | None = None,
     ) -> CLSDPredictions:
-        from datasets import Dataset
-        from mteb._create_dataloaders import create_dataloader
         from mteb.timing import TimingStack
-        from mteb.types import PromptType
 
         timer = self.timer or TimingStack()
         sources = self.dataset[schema.SOURCE]
@@ -154,23 +190,15 @@ class CLSDEvaluator:
             subset=self.hf_subset,
             log_message=f"CLSD: encoding {len(unique)} distinct texts",
         ):
-            embeddings = model.encode(
-                create_dataloader(
-                    Dataset.from_dict({"text": unique}),
-                    task_metadata=self.task_metadata,
-                    prompt_type=PromptType.query,
-                    num_proc=num_proc,
-                    **encode_kwargs,
-                ),
+            unit = encode_texts(
+                model,
+                unique,
                 task_metadata=self.task_metadata,
                 hf_split=self.hf_split,
                 hf_subset=self.hf_subset,
-                prompt_type=PromptType.query,
-                **encode_kwargs,
+                encode_kwargs=encode_kwargs,
+                num_proc=num_proc,
             )
-        embeddings = np.asarray(_to_numpy(embeddings), dtype=np.float64)
-        where = f"{self.task_metadata.name} ({self.hf_subset}/{self.hf_split})"
-        unit = _normalise(embeddings, unique, where)
 
         with timer("Scoring", split=self.hf_split, subset=self.hf_subset):
             n_slots = max(len(ds) for ds in distractor_lists)
