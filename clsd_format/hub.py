@@ -124,35 +124,42 @@ def render_card(header: Mapping[str, Any], body: str) -> str:
     return "---\n" + yaml.safe_dump(dict(header), sort_keys=False, allow_unicode=True) + "---\n" + body
 
 
-def read_front_matter(folder: Path) -> dict[str, Any]:
-    card = Path(folder) / CARD_FILE
-    if not card.is_file():
-        raise DataError("no dataset card; a CLSD Hub-format folder needs README.md with a YAML header.", file=str(card))
-    text = card.read_text(encoding="utf-8")
+def parse_front_matter(text: str, where: str) -> dict[str, Any]:
     if not text.startswith("---"):
-        raise DataError("dataset card has no YAML front matter (--- ... ---).", file=str(card))
+        raise DataError("dataset card has no YAML front matter (--- ... ---).", file=where)
     try:
         _, header, _ = text.split("---", 2)
         parsed = yaml.safe_load(header) or {}
     except (ValueError, yaml.YAMLError) as exc:
-        raise DataError(f"cannot parse the YAML front matter: {exc}", file=str(card)) from exc
+        raise DataError(f"cannot parse the YAML front matter: {exc}", file=where) from exc
+    if not isinstance(parsed, dict):
+        raise DataError("YAML front matter is not a mapping.", file=where)
     return parsed
 
 
-def read_manifest(folder: Path) -> list[DirectionSpec]:
-    """The tasks a Hub-format folder defines, read from its card only."""
-    header = read_front_matter(folder)
-    card = str(Path(folder) / CARD_FILE)
+def read_front_matter(folder: Path) -> dict[str, Any]:
+    card = Path(folder) / CARD_FILE
+    if not card.is_file():
+        raise DataError("no dataset card; a CLSD Hub-format folder needs README.md with a YAML header.", file=str(card))
+    return parse_front_matter(card.read_text(encoding="utf-8"), where=str(card))
+
+
+def read_manifest_from_header(header: Mapping[str, Any], where: str) -> list[DirectionSpec]:
     manifest = header.get(MANIFEST_KEY)
     if not isinstance(manifest, dict) or not isinstance(manifest.get("tasks"), list):
-        raise DataError(f"YAML front matter has no '{MANIFEST_KEY}: tasks:' list.", file=card, column=MANIFEST_KEY)
+        raise DataError(f"YAML front matter has no '{MANIFEST_KEY}: tasks:' list.", file=where, column=MANIFEST_KEY)
     specs = []
     for number, entry in enumerate(manifest["tasks"]):
         try:
             specs.append(DirectionSpec(**entry))
         except TypeError as exc:
-            raise DataError(f"bad task entry {entry!r}: {exc}", file=card, row=number, column=MANIFEST_KEY) from exc
+            raise DataError(f"bad task entry {entry!r}: {exc}", file=where, row=number, column=MANIFEST_KEY) from exc
     return specs
+
+
+def read_manifest(folder: Path) -> list[DirectionSpec]:
+    """The tasks a Hub-format folder defines, read from its card only."""
+    return read_manifest_from_header(read_front_matter(folder), where=str(Path(folder) / CARD_FILE))
 
 
 def is_hub_folder(folder: Path) -> bool:

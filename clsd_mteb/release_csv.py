@@ -58,7 +58,9 @@ def _read_cached(path: Path, mtime_ns: int, size: int) -> tuple[tuple[str, ...],
                 f"does not parse as CSV ({exc}) near line {reader.line_num}", file=str(path), row=len(rows) + 1
             ) from exc
         if not fields:
-            raise DataError(f"blank line (line {reader.line_num})", file=str(path), row=len(rows) + 1)
+            # An empty line is no record (pandas, which the authors used, skips it too); the
+            # published MT_M2M_CLSD_wmt2019 file has one between its last two rows.
+            continue
         if len(fields) != len(header):
             raise DataError(
                 f"has {len(fields)} fields but the header has {len(header)} (line {reader.line_num})",

@@ -256,38 +256,64 @@ def make_clsd_task(
     )
 
 
-def tasks_from_folder(folder: str | Path) -> list[type[HubCLSDTask]]:
-    """One task class per config listed in a Hub-format folder's card.
+def _tasks_from_card(source: str | Path, header: dict[str, Any], revision: str | None, default_date: str) -> list[type[HubCLSDTask]]:
+    """Task classes for every config in a parsed card; optional ``clsd:`` keys fill the metadata.
 
-    Optional keys of the card's ``clsd:`` block fill the metadata: ``date`` (pair of ISO dates; default:
-    the day the card was written), ``domains``, ``license``, ``reference``, ``citation``,
-    ``sample_creation`` (for direct configs; pivot configs are "machine-translated").
+    Optional keys: ``date`` (pair of ISO dates; default: when the card was written), ``domains``,
+    ``license``, ``reference``, ``citation``, ``sample_creation`` (direct configs; pivot configs
+    are "machine-translated").
     """
+    extra = header.get(hub.MANIFEST_KEY) or {}
+    specs = hub.read_manifest_from_header(header, where=f"{source}/{hub.CARD_FILE}")
+    return [
+        make_clsd_task(
+            source,
+            config=spec.config,
+            name=spec.task_name,
+            languages=spec.languages,
+            revision=revision,
+            description=f"CLSD task {spec.task_name} from {header.get('pretty_name') or source} (config {spec.config}).",
+            date=tuple(extra.get("date") or (default_date, default_date)),
+            sample_creation="machine-translated" if spec.pivot else extra.get("sample_creation", "LM-generated and verified"),
+            domains=extra.get("domains"),
+            license=extra.get("license") or "not specified",
+            reference=extra.get("reference") or PAPER_URL,
+            bibtex_citation=extra.get("citation") or CITATION,
+        )
+        for spec in specs
+    ]
+
+
+def tasks_from_folder(folder: str | Path) -> list[type[HubCLSDTask]]:
+    """One task class per config listed in a local Hub-format folder's card."""
     import datetime
 
     folder = Path(folder)
     header = hub.read_front_matter(folder)
-    extra = header.get(hub.MANIFEST_KEY, {})
     written = datetime.date.fromtimestamp((folder / hub.CARD_FILE).stat().st_mtime).isoformat()
-    fields: dict[str, Any] = {
-        "date": tuple(extra.get("date") or (written, written)),
-        "domains": extra.get("domains"),
-        "license": extra.get("license") or "not specified",
-        "reference": extra.get("reference") or PAPER_URL,
-        "bibtex_citation": extra.get("citation") or CITATION,
-    }
-    return [
-        make_clsd_task(
-            folder,
-            config=spec.config,
-            name=spec.task_name,
-            languages=spec.languages,
-            description=f"CLSD task {spec.task_name} from {header.get('pretty_name') or folder.name} (config {spec.config}).",
-            sample_creation="machine-translated" if spec.pivot else extra.get("sample_creation", "LM-generated and verified"),
-            **fields,
-        )
-        for spec in hub.read_manifest(folder)
-    ]
+    return _tasks_from_card(folder, header, None, written)
+
+
+def tasks_from_hub(repo_id: str, revision: str) -> list[type[HubCLSDTask]]:
+    """One task class per config of a Hub-format CLSD dataset on the Hugging Face Hub.
+
+    Only the card is fetched here (``huggingface_hub``); rows are fetched by ``datasets`` when a
+    task loads its data. Offline, the error says so.
+    """
+    from huggingface_hub import hf_hub_download
+
+    try:
+        card = hf_hub_download(repo_id, hub.CARD_FILE, repo_type="dataset", revision=revision)
+    except Exception as exc:  # offline and missing-repo errors come in several types
+        raise DataError(
+            f"could not fetch the dataset card of {repo_id}@{revision} from the Hugging Face Hub ({type(exc).__name__}: {exc}). "
+            "Without network access, download the repository folder elsewhere and pass it with --data-dir."
+        ) from exc
+    header = hub.parse_front_matter(Path(card).read_text(encoding="utf-8"), where=f"{repo_id}/{hub.CARD_FILE}")
+    dates = (header.get(hub.MANIFEST_KEY) or {}).get("date")
+    if not dates:
+        raise DataError("the card's 'clsd:' block has no 'date' (pair of ISO dates) for the task metadata.", file=f"{repo_id}/{hub.CARD_FILE}")
+    return _tasks_from_card(repo_id, header, revision, str(dates[0]))
 
 
 def release_direction_specs() -> list[DirectionSpec]:
