@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from clsd_format.errors import CLSDError
 
@@ -39,6 +39,9 @@ def load_model(name_or_path: str | None, device: str | None = None) -> EncoderPr
     import mteb
     from mteb.models.sentence_transformer_wrapper import SentenceTransformerEncoderWrapper
 
+    baselines = _baselines()
+    if name_or_path in baselines:
+        return baselines[name_or_path]()
     if Path(name_or_path).expanduser().is_dir():
         return SentenceTransformerEncoderWrapper(str(Path(name_or_path).expanduser()), device=device)
     try:
@@ -48,3 +51,12 @@ def load_model(name_or_path: str | None, device: str | None = None) -> EncoderPr
             f"could not load model {name_or_path!r} ({type(exc).__name__}: {exc}). A model from the Hugging Face Hub "
             "needs network access (or a filled HF cache); a local sentence-transformers folder works offline."
         ) from exc
+
+
+def _baselines() -> dict[str, Any]:
+    """The zero-download reference encoders of the analysis package (random, lexical), if installed."""
+    try:
+        from clsd_analysis.baselines import BASELINES
+    except ImportError:
+        return {}
+    return dict(BASELINES)

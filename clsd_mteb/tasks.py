@@ -7,6 +7,7 @@ Direction X-Y: source in X, true translation and distractors in Y.
 
 from __future__ import annotations
 
+import functools
 import logging
 from dataclasses import dataclass
 from pathlib import Path
@@ -124,11 +125,9 @@ class ReleaseCLSDTask(AbsTaskCLSD):
         if csv_path.is_file():
             if not release.is_pristine(csv_path):
                 digest = release.sha256_of(csv_path)
-                logger.warning(
-                    "%s differs from the release at %s (SHA-256 %s): results are filed under a local revision.",
-                    csv_path,
-                    release.COMMIT,
-                    digest,
+                _warn_once(
+                    f"{csv_path} differs from the release at {release.COMMIT} (SHA-256 {digest}): "
+                    "results are filed under a local dataset revision."
                 )
                 self._use_local_revision(f"local-sha256-{digest[:16]}")
             return self._rows_from_csv(csv_path)
@@ -147,6 +146,11 @@ class ReleaseCLSDTask(AbsTaskCLSD):
     def _use_local_revision(self, revision: str) -> None:
         """Record the data actually read, so results never claim the pinned release when they used other bytes."""
         self.metadata = self.metadata.model_copy(update={"dataset": {**self.metadata.dataset, "revision": revision}})
+
+
+@functools.lru_cache(maxsize=None)
+def _warn_once(message: str) -> None:
+    logger.warning(message)
 
 
 def _release_task_class(ds: ReleaseDataset, source: Language, target: Language, pivot: bool) -> type[ReleaseCLSDTask]:

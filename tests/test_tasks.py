@@ -1,0 +1,98 @@
+"""Registration of the eight tasks with mteb, their metadata, and the cheapness of `import clsd_mteb`."""
+
+from __future__ import annotations
+
+import importlib
+import subprocess
+import sys
+
+import mteb
+import pytest
+
+import clsd_mteb
+from clsd_mteb.registry import RegistrationError, register_tasks
+from clsd_mteb.tasks import RELEASE_TASKS
+
+EXPECTED = [
+    "CLSD-WMT19-DE-FR",
+    "CLSD-WMT19-FR-DE",
+    "CLSD-WMT21-DE-FR",
+    "CLSD-WMT21-FR-DE",
+    "CLSD-WMT19-DE-FR-PivotEN",
+    "CLSD-WMT19-FR-DE-PivotEN",
+    "CLSD-WMT21-DE-FR-PivotEN",
+    "CLSD-WMT21-FR-DE-PivotEN",
+]
+
+
+def test_eight_tasks_reach_mteb_get_task_and_get_tasks():
+    assert list(clsd_mteb.RELEASE_TASK_NAMES) == EXPECTED
+    for name in EXPECTED:
+        task = mteb.get_task(name)
+        assert isinstance(task, clsd_mteb.AbsTaskCLSD)
+        assert task.metadata.name == name
+    assert [t.metadata.name for t in mteb.get_tasks(EXPECTED)] == EXPECTED
+    listed = {t.metadata.name for t in mteb.get_tasks(task_types=["Reranking"], languages=["deu"])}
+    assert set(EXPECTED[:4]) <= listed
+
+
+def test_benchmark_holds_the_eight_tasks():
+    assert isinstance(clsd_mteb.CLSD_BENCHMARK, mteb.Benchmark)
+    assert [t.metadata.name for t in clsd_mteb.CLSD_BENCHMARK.tasks] == EXPECTED
+
+
+@pytest.mark.parametrize("name", EXPECTED)
+def test_metadata_is_complete(name):
+    meta = mteb.get_task(name).metadata
+    assert meta.is_filled()
+    assert meta.main_score == "precision_at_1"
+    assert meta.reference == "https://arxiv.org/abs/2502.08638"
+    assert "agpl" in str(meta.license)
+    assert "Michail" in meta.bibtex_citation
+    if name.endswith("-PivotEN"):
+        assert meta.sample_creation == "machine-translated"
+        assert meta.eval_langs == ["eng-Latn"]
+    else:
+        assert meta.sample_creation == "LM-generated and verified"
+        source, target = name.split("-")[2:4]
+        codes = {"DE": "deu-Latn", "FR": "fra-Latn"}
+        assert meta.eval_langs == [codes[source], codes[target]]
+
+
+def test_direction_picks_the_right_columns(small_release):
+    de_fr, fr_de = clsd_mteb.get_tasks(["CLSD-WMT19-DE-FR", "CLSD-WMT19-FR-DE"], data_dir=small_release)
+    de_fr.load_data()
+    fr_de.load_data()
+    row_de_fr, row_fr_de = de_fr.dataset["test"][0], fr_de.dataset["test"][0]
+    assert row_de_fr["source"].startswith("Europa-Parteitag der Linken")  # German
+    assert row_de_fr["target"].startswith("Kipping au congrès")  # French
+    assert row_de_fr["distractors"][0] == (
+        "Kipping au congrès de die Linke sur l'Amérique : l'Amérique est depuis longtemps un continent d'immigration."
+    )  # fr_adv1
+    assert row_fr_de["source"] == row_de_fr["target"] and row_fr_de["target"] == row_de_fr["source"]
+    assert row_fr_de["distractors"][3] == "Europa-Parteitag der Linken: Kipping: Europa ist teils ein Kontinent der Einwanderung."
+
+
+def test_import_is_cheap():
+    code = (
+        "import sys, clsd_mteb, mteb; "
+        "heavy = [m for m in ('torch', 'sentence_transformers', 'transformers') if m in sys.modules]; "
+        "assert not heavy, heavy; "
+        "assert all(not t.data_loaded for t in clsd_mteb.CLSD_BENCHMARK.tasks); "
+        "mteb.get_task('CLSD-WMT19-DE-FR')"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, env={"CLSD_DATA_DIR": "/nonexistent", "PATH": ""})
+
+
+def test_failed_registration_is_a_clear_error(monkeypatch):
+    module = importlib.import_module("mteb.get_tasks")
+    monkeypatch.delattr(module, "_TASKS_REGISTRY")
+    with pytest.raises(RegistrationError, match="cannot register"):
+        register_tasks(RELEASE_TASKS)
+
+
+def test_a_clashing_name_is_refused():
+    clash = type("Clash", (RELEASE_TASKS[0],), {})
+    with pytest.raises(RegistrationError, match="already registered"):
+        register_tasks([clash])
+    register_tasks(RELEASE_TASKS)  # the same classes again: a no-op
