@@ -1,0 +1,97 @@
+"""The `clsd` command as a user runs it: a real process, real model, local data."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from clsd_format import hub
+
+CLSD = [sys.executable, "-m", "clsd_mteb.cli"]
+MINILM = "sentence-transformers__all-MiniLM-L6-v2/8b3219a92973c328a8e22fadcfa821b5dc75636a"
+
+
+def run(args, cwd, env=None):
+    return subprocess.run([*CLSD, *args], cwd=cwd, capture_output=True, text=True, env={**os.environ, **(env or {})})
+
+
+def test_evaluate_writes_mteb_results_and_prints_table_1(small_release, tmp_path):
+    out = tmp_path / "out"
+    tasks = "CLSD-WMT19-DE-FR,CLSD-WMT19-DE-FR-PivotEN,CLSD-WMT21-FR-DE"
+    done = run(["evaluate", "--data-dir", str(small_release), "--output", str(out), "--tasks", tasks, "--batch-size", "16"], tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "| sentence-transformers/all-MiniLM-L6-v2 |" in done.stdout
+    assert "WMT19-DE-FR (direct / pivot)" in done.stdout
+    folder = out / "results" / MINILM
+    scores = {}
+    for name in tasks.split(","):
+        payload = json.loads((folder / f"{name}.json").read_text())
+        assert payload["task_name"] == name
+        scores[name] = payload["scores"]["test"][0]["precision_at_1"]
+        assert (out / "predictions" / MINILM / f"{name}_predictions.json").is_file()
+    direct, pivot = scores["CLSD-WMT19-DE-FR"], scores["CLSD-WMT19-DE-FR-PivotEN"]
+    assert f"| {100 * direct:.2f} / {100 * pivot:.2f} |" in done.stdout
+
+    before = (folder / "CLSD-WMT19-DE-FR.json").stat().st_mtime_ns
+    again = run(["evaluate", "--data-dir", str(small_release), "--output", str(out), "--tasks", "CLSD-WMT19-DE-FR"], tmp_path)
+    assert again.returncode == 0, again.stderr
+    assert (folder / "CLSD-WMT19-DE-FR.json").stat().st_mtime_ns == before  # finished work is reused, not redone
+
+
+def test_errors_exit_2_with_one_readable_line(tmp_path, copy_csv):
+    missing = run(["evaluate", "--data-dir", str(tmp_path / "nope")], tmp_path)
+    assert missing.returncode == 2
+    assert missing.stderr.strip().splitlines()[-1].startswith("error: data_dir points at")
+    assert "Traceback" not in missing.stderr
+
+    unknown = run(["evaluate", "--tasks", "CLSD-WMT99-DE-FR"], tmp_path)
+    assert unknown.returncode == 2 and "unknown task(s) ['CLSD-WMT99-DE-FR']" in unknown.stderr
+
+    path = copy_csv()
+    path.write_bytes(path.read_bytes().replace(b"fr_adv2", b"fr_advX", 1))
+    broken = run(["evaluate", "--data-dir", str(path.parent), "--tasks", "CLSD-WMT19-DE-FR", "--output", str(tmp_path / "o")], tmp_path)
+    assert broken.returncode == 2
+    assert "CLSD_wmt2019_adversarial_dataset.csv, row 0, column 'fr_adv2': missing column" in broken.stderr
+    assert "Traceback" not in broken.stderr
+    assert not list((tmp_path / "o").rglob("CLSD-WMT19-DE-FR.json"))  # no result written for bad data
+
+    debug = run(["evaluate", "--data-dir", str(tmp_path / "nope"), "--debug"], tmp_path)
+    assert debug.returncode != 0 and "Traceback" in debug.stderr
+
+
+def test_a_generated_style_hub_folder_is_evaluated_without_extra_code(tmp_path):
+    folder = tmp_path / "toy"
+    spec = hub.DirectionSpec("en-de", "CLSD-TOY-EN-DE", "eng-Latn", "deu-Latn")
+    rows = [
+        {"id": f"toy-{i}", "source": s, "target": t, "distractors": d, "source_lang": "eng-Latn", "target_lang": "deu-Latn"}
+        for i, (s, t, d) in enumerate(
+            [
+                ("The weather is nice today.", "Das Wetter ist heute schön.", ["Das Wetter war gestern schön."]),
+                ("I bought three apples.", "Ich habe drei Äpfel gekauft.", ["Ich habe drei Birnen gekauft.", "Ich habe vier Äpfel gekauft."]),
+            ]
+        )
+    ]
+    hub.write_config(folder, spec, rows)
+    (folder / hub.CARD_FILE).write_text(hub.render_card(hub.front_matter([spec], pretty_name="toy"), "toy\n"), encoding="utf-8")
+    done = run(["evaluate", "--data-dir", str(folder), "--output", str(tmp_path / "out")], tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "TOY-EN-DE" in done.stdout
+    result = json.loads((tmp_path / "out" / "results" / MINILM / "CLSD-TOY-EN-DE.json").read_text())
+    assert result["scores"]["test"][0]["num_rows"] == 2
+
+
+def test_export_release_then_evaluate_from_the_export(small_release, tmp_path):
+    done = run(["export-release", str(tmp_path / "export"), "--data-dir", str(small_release)], tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert {s.task_name for s in hub.read_manifest(tmp_path / "export")} >= {"CLSD-WMT19-DE-FR"}
+    refused = run(["export-release", str(tmp_path / "export"), "--data-dir", str(small_release)], tmp_path)
+    assert refused.returncode == 2 and "refusing to overwrite" in refused.stderr
+
+
+def test_the_console_script_is_installed(tmp_path):
+    script = Path(sys.executable).parent / "clsd"  # installed beside the interpreter by `pip install -e .`
+    done = subprocess.run([str(script), "--help"], capture_output=True, text=True, cwd=tmp_path)
+    assert done.returncode == 0 and "evaluate" in done.stdout
