@@ -14,6 +14,8 @@ from typing import Annotated, Any
 
 import typer
 
+from clsd_mteb.run import DEFAULT_BATCH_SIZE
+
 app = typer.Typer(
     help="Cross-Lingual Semantic Discrimination (CLSD) for MTEB: evaluate models, build datasets, analyse results.",
     no_args_is_help=True,
@@ -80,34 +82,24 @@ def evaluate(
     output: Annotated[
         Path, typer.Option(help="Results folder: results/<model>/<revision>/<task>.json (mteb's layout) and predictions/<model>/<revision>/.")
     ] = DEFAULT_OUTPUT,
-    batch_size: Annotated[int, typer.Option(min=1, help="Encoding batch size.")] = 32,
+    batch_size: Annotated[int, typer.Option(min=1, help="Encoding batch size.")] = DEFAULT_BATCH_SIZE,
     device: Annotated[str | None, typer.Option(help="torch device, e.g. cpu or cuda. Default: chosen by sentence-transformers.")] = None,
     overwrite: Annotated[bool, typer.Option(help="Re-run tasks whose results already exist (default: reuse them).")] = False,
     debug: Annotated[bool, typer.Option(help="Show tracebacks.")] = False,
 ) -> None:
     """Evaluate a model on CLSD tasks and print the paper's Table 1 for it."""
-    import mteb
-
-    from clsd_mteb.embedding_cache import SharedEmbeddingCache
     from clsd_mteb.models import load_model
+    from clsd_mteb.run import evaluate_tasks, prediction_folder
     from clsd_mteb.summary import table1_markdown
 
     selected = resolve_tasks(_split_names(tasks), data_dir, hub_dataset)
     encoder = load_model(model, device=device)
     meta = encoder.mteb_model_meta
-    prediction_folder = output / "predictions" / meta.model_name_as_path() / str(meta.revision)
-    results = mteb.evaluate(
-        SharedEmbeddingCache(encoder),
-        selected,
-        cache=mteb.ResultCache(output),
-        overwrite_strategy="always" if overwrite else "only-missing",
-        prediction_folder=prediction_folder,
-        encode_kwargs={"batch_size": batch_size},
-    )
+    results = evaluate_tasks(encoder, selected, output, batch_size=batch_size, overwrite=overwrite)
     scores = {r.task_name: r.get_score() for r in results.task_results}
     typer.echo(f"\nPrecision@1 (%) of {meta.name} (revision {meta.revision}):\n")
     typer.echo(table1_markdown({meta.name: scores}))
-    typer.echo(f"\nResults: {output / 'results'}   Predictions: {prediction_folder}")
+    typer.echo(f"\nResults: {output / 'results'}   Predictions: {prediction_folder(output, encoder)}")
 
 
 @app.command("export-release")

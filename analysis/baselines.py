@@ -1,0 +1,158 @@
+"""Two zero-download reference encoders: what chance and surface overlap achieve on a CLSD dataset.
+
+Both implement mteb's encoder protocol (``mteb.models.AbsEncoder``), so ``mteb.evaluate`` files
+their results under their own ``ModelMeta`` name like any other model, and every table of the
+report can show them beside real models.
+
+* ``clsd-baselines/random``: a Gaussian vector seeded by the SHA-256 of the text. Deterministic
+  *per text*: identical strings get identical vectors, so the ties the release holds (the
+  English-pivot files collapse some distractors onto the translated original) stay ties and count
+  as misses, exactly as for a real model. Expected P@1 with four distinct distractors is 1/5.
+* ``clsd-baselines/char-ngram-tf``: a bag of character 2-4-grams (inside word boundaries),
+  hashed into a fixed number of buckets with log-scaled counts. Hashing needs no vocabulary, so
+  the encoder is never fitted and never sees data other than the text it encodes: each vector
+  depends on its own text only (which also keeps it safe behind a per-text embedding cache). It
+  carries no IDF weighting for the same reason. Across languages it only matches shared strings
+  (names, numbers, cognates), so it is a lower bound for surface overlap, not a translation model.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+from mteb.models import ModelMeta
+from mteb.models.abs_encoder import AbsEncoder
+
+if TYPE_CHECKING:
+    from mteb.abstasks.task_metadata import TaskMetadata
+    from mteb.types import Array, BatchedInput, PromptType
+    from torch.utils.data import DataLoader
+
+RANDOM_NAME = "clsd-baselines/random"
+CHAR_NGRAM_NAME = "clsd-baselines/char-ngram-tf"
+BASELINE_REVISION = "1"  # bump when a baseline's vectors change, so old results are not mixed with new
+
+RANDOM_DIM = 256
+CHAR_NGRAM_DIM = 2**12  # dense output: enough buckets to keep collisions rare at sentence length
+CHAR_NGRAM_RANGE = (2, 4)
+
+
+def _meta(name: str, *, embed_dim: int, loader: Callable[..., Any]) -> ModelMeta:
+    return ModelMeta(
+        loader=loader,
+        name=name,
+        revision=BASELINE_REVISION,
+        release_date="2025-01-01",
+        languages=None,
+        n_parameters=0,
+        n_embedding_parameters=0,
+        memory_usage_mb=0,
+        max_tokens=None,
+        embed_dim=embed_dim,
+        license="apache-2.0",
+        open_weights=True,
+        public_training_code=None,
+        public_training_data=None,
+        framework=["NumPy"],
+        reference=None,
+        similarity_fn_name="cosine",
+        use_instructions=False,
+        training_datasets=set(),
+        modalities=["text"],
+        citation=None,
+        experiment_kwargs=None,
+    )
+
+
+def _texts(inputs: DataLoader[BatchedInput]) -> list[str]:
+    texts: list[str] = []
+    for batch in inputs:
+        texts.extend(batch["text"])
+    return texts
+
+
+class RandomEncoder(AbsEncoder):
+    """Chance level: one reproducible Gaussian vector per distinct text."""
+
+    def __init__(self, dim: int = RANDOM_DIM, **_: Any) -> None:
+        self.dim = dim
+        self.model = None
+        self.mteb_model_meta = RANDOM_META
+
+    def vector(self, text: str) -> np.ndarray:
+        seed = int.from_bytes(hashlib.sha256(text.encode("utf-8")).digest()[:8], "little")
+        return np.random.default_rng(seed).standard_normal(self.dim).astype(np.float32)
+
+    def encode(
+        self,
+        inputs: DataLoader[BatchedInput],
+        *,
+        task_metadata: TaskMetadata,
+        hf_split: str,
+        hf_subset: str,
+        prompt_type: PromptType | None = None,
+        **kwargs: Any,
+    ) -> Array:
+        texts = _texts(inputs)
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        return np.stack([self.vector(text) for text in texts])
+
+
+class CharNgramEncoder(AbsEncoder):
+    """Surface overlap: hashed, log-scaled character n-gram counts (no fitting, no IDF)."""
+
+    def __init__(self, dim: int = CHAR_NGRAM_DIM, ngram_range: tuple[int, int] = CHAR_NGRAM_RANGE, **_: Any) -> None:
+        from sklearn.feature_extraction.text import HashingVectorizer
+
+        self.dim = dim
+        self.model = HashingVectorizer(
+            analyzer="char_wb",
+            ngram_range=ngram_range,
+            n_features=dim,
+            lowercase=True,
+            alternate_sign=False,
+            norm=None,
+            dtype=np.float32,
+        )
+        self.mteb_model_meta = CHAR_NGRAM_META
+
+    def encode(
+        self,
+        inputs: DataLoader[BatchedInput],
+        *,
+        task_metadata: TaskMetadata,
+        hf_split: str,
+        hf_subset: str,
+        prompt_type: PromptType | None = None,
+        **kwargs: Any,
+    ) -> Array:
+        texts = _texts(inputs)
+        counts = self.model.transform(texts)
+        counts.data = np.log1p(counts.data)  # sublinear tf: a repeated n-gram should not dominate
+        dense = counts.toarray()
+        # A text without any n-gram (empty after stripping) would be an all-zero vector, which the
+        # evaluator rightly refuses; give it one reserved bucket so it is merely dissimilar to all.
+        empty = ~dense.any(axis=1)
+        dense[empty, 0] = 1.0
+        return dense
+
+
+RANDOM_META = _meta(
+    RANDOM_NAME,
+    embed_dim=RANDOM_DIM,
+    loader=lambda **kwargs: RandomEncoder(**kwargs),
+)
+CHAR_NGRAM_META = _meta(
+    CHAR_NGRAM_NAME,
+    embed_dim=CHAR_NGRAM_DIM,
+    loader=lambda **kwargs: CharNgramEncoder(**kwargs),
+)
+
+BASELINES: dict[str, Callable[[], AbsEncoder]] = {
+    RANDOM_NAME: RandomEncoder,
+    CHAR_NGRAM_NAME: CharNgramEncoder,
+}

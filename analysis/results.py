@@ -1,0 +1,225 @@
+"""Reading a results folder: mteb task results plus the CLSD prediction files beside them.
+
+Layout (what ``clsd evaluate --output DIR`` and ``mteb.evaluate(cache=ResultCache(DIR), ...)`` write)::
+
+    DIR/results/<model_name_as_path>/<revision>/<TaskName>.json          mteb TaskResult
+    DIR/results/<model_name_as_path>/<revision>/model_meta.json          mteb ModelMeta
+    DIR/predictions/<model_name_as_path>/<revision>/<TaskName>_predictions.json
+
+Only CLSD results are kept: a task result counts as CLSD when its test scores carry the CLSD
+metrics (``precision_at_1`` and ``distractor_1_win_rate``), so the folder may hold other mteb
+results too, and datasets made by the generation module are recognised by what they measured,
+not by their name.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from clsd_format.errors import CLSDError, DataError
+
+SPLIT = "test"
+SUBSET = "default"
+MAIN_METRIC = "precision_at_1"
+_CLSD_MARKERS = (MAIN_METRIC, "distractor_1_win_rate")
+PREDICTIONS_SUFFIX = "_predictions.json"
+
+# "CLSD-WMT19-DE-FR-PivotEN" is the English-pivot version of "CLSD-WMT19-DE-FR"; the same
+# convention names pivot tasks of generated datasets.
+_PIVOT = re.compile(r"^(?P<base>.+)-Pivot(?P<lang>[A-Z]{2,3})$")
+
+
+class ResultsError(CLSDError):
+    """The results folder cannot be analysed (missing, empty, unreadable)."""
+
+
+def pivot_base(task_name: str) -> str | None:
+    """The direct task a pivot task translates, or None for a direct task."""
+    match = _PIVOT.match(task_name)
+    return match.group("base") if match else None
+
+
+def is_pivot(task_name: str) -> bool:
+    return pivot_base(task_name) is not None
+
+
+@dataclass(frozen=True, order=True)
+class ModelRun:
+    """One model at one revision, as results are filed."""
+
+    name: str
+    revision: str
+    folder: str = field(compare=False)  # <model_name_as_path>/<revision>, relative to results/ and predictions/
+
+    @property
+    def short_revision(self) -> str:
+        return self.revision[:8]
+
+
+@dataclass(frozen=True)
+class TaskPredictions:
+    """Saved per-row cosines of one model on one task: column 0 is cos(S, T), then the distractor slots."""
+
+    run: ModelRun
+    task_name: str
+    ids: list[str]
+    cosines: np.ndarray  # (n_rows, 1 + max_slots), NaN where a row has fewer distractors
+
+    @cached_property
+    def ranks(self) -> np.ndarray:
+        """Rank of T with ties counted against it, recomputed from the cosines (see clsd_mteb.evaluator)."""
+        from clsd_mteb.evaluator import target_ranks
+
+        return target_ranks(self.cosines)
+
+    @cached_property
+    def wins(self) -> np.ndarray:
+        """Boolean (n_rows, max_slots): distractor slot ties or beats T (a 'successful distractor')."""
+        with np.errstate(invalid="ignore"):
+            return np.nan_to_num(self.cosines[:, 1:], nan=-np.inf) >= self.cosines[:, :1]
+
+    def correct(self) -> dict[str, bool]:
+        return dict(zip(self.ids, (self.ranks == 1).tolist(), strict=True))
+
+
+@dataclass
+class ResultsFolder:
+    """Every CLSD score and prediction file under one results folder."""
+
+    root: Path
+    scores: dict[tuple[ModelRun, str], dict[str, Any]]
+    prediction_paths: dict[tuple[ModelRun, str], Path]
+    skipped: list[str] = field(default_factory=list)  # files that are not CLSD results, with why
+
+    @property
+    def runs(self) -> list[ModelRun]:
+        """Models in a stable order: by name, then revision."""
+        return sorted({run for run, _ in self.scores} | {run for run, _ in self.prediction_paths})
+
+    @property
+    def task_names(self) -> list[str]:
+        return sorted({task for _, task in self.scores} | {task for _, task in self.prediction_paths})
+
+    def score(self, run: ModelRun, task_name: str, metric: str = MAIN_METRIC) -> float | None:
+        """A score as the result file holds it, or None when that model was not run on that task."""
+        entry = self.scores.get((run, task_name))
+        if entry is None or entry.get(metric) is None:
+            return None
+        return float(entry[metric])
+
+    def predictions(self, run: ModelRun, task_name: str) -> TaskPredictions | None:
+        path = self.prediction_paths.get((run, task_name))
+        return None if path is None else read_predictions(path, run, task_name)
+
+    def label(self, run: ModelRun) -> str:
+        """Display name: the model name, plus the revision when one model appears at several."""
+        same_name = [r for r in self.runs if r.name == run.name]
+        return run.name if len(same_name) == 1 else f"{run.name}@{run.short_revision}"
+
+
+def _read_json(path: Path) -> Any:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise DataError(f"not readable JSON: {exc}", file=str(path)) from exc
+
+
+def _model_identity(folder: Path, relative: str) -> tuple[str, str]:
+    """Model name and revision: from model_meta.json when present, else from the folder names."""
+    meta_path = folder / "model_meta.json"
+    if meta_path.is_file():
+        meta = _read_json(meta_path)
+        if isinstance(meta, dict) and meta.get("name"):
+            return str(meta["name"]), str(meta.get("revision") or folder.name)
+    name_as_path, revision = relative.split("/", 1)
+    return name_as_path.replace("__", "/"), revision
+
+
+def _clsd_scores(path: Path) -> tuple[str, dict[str, Any]] | str:
+    """(task name, scores of the default subset of the test split), or why the file is not used."""
+    import mteb
+
+    try:
+        result = mteb.TaskResult.from_disk(path)
+    except Exception as exc:  # mteb validates with pydantic and raises several types
+        return f"{path}: not an mteb task result ({type(exc).__name__}: {exc})"
+    entries = result.scores.get(SPLIT) or []
+    entry = next((e for e in entries if e.get("hf_subset", SUBSET) == SUBSET), None)
+    if entry is None or not all(marker in entry for marker in _CLSD_MARKERS):
+        return f"{path}: not a CLSD result (no {SPLIT}/{SUBSET} scores with {', '.join(_CLSD_MARKERS)})"
+    return result.task_name, dict(entry)
+
+
+def load_results(root: str | Path) -> ResultsFolder:
+    """Index a results folder. Raises :class:`ResultsError` when it holds no CLSD result at all."""
+    root = Path(root)
+    results_dir, predictions_dir = root / "results", root / "predictions"
+    if not root.is_dir():
+        raise ResultsError(f"results folder {root} does not exist.")
+    if not results_dir.is_dir() and not predictions_dir.is_dir():
+        raise ResultsError(
+            f"{root} has neither results/ nor predictions/: point at the folder given to "
+            "`clsd evaluate --output` (or the ResultCache folder of mteb.evaluate)."
+        )
+    runs: dict[str, ModelRun] = {}
+
+    def run_for(base: Path, model_folder: Path) -> ModelRun:
+        relative = model_folder.relative_to(base).as_posix()
+        if relative not in runs:
+            meta_folder = results_dir / relative
+            name, revision = _model_identity(meta_folder if meta_folder.is_dir() else model_folder, relative)
+            runs[relative] = ModelRun(name, revision, relative)
+        return runs[relative]
+
+    scores: dict[tuple[ModelRun, str], dict[str, Any]] = {}
+    skipped: list[str] = []
+    for path in sorted(results_dir.glob("*/*/*.json")) if results_dir.is_dir() else []:
+        if path.name == "model_meta.json":
+            continue
+        found = _clsd_scores(path)
+        if isinstance(found, str):
+            skipped.append(found)
+            continue
+        task_name, entry = found
+        scores[(run_for(results_dir, path.parent), task_name)] = entry
+
+    prediction_paths: dict[tuple[ModelRun, str], Path] = {}
+    for path in sorted(predictions_dir.glob(f"*/*/*{PREDICTIONS_SUFFIX}")) if predictions_dir.is_dir() else []:
+        task_name = path.name[: -len(PREDICTIONS_SUFFIX)]
+        prediction_paths[(run_for(predictions_dir, path.parent), task_name)] = path
+
+    if not scores and not prediction_paths:
+        hint = f" Skipped: {skipped[0]}" if skipped else ""
+        raise ResultsError(f"no CLSD results under {root}.{hint}")
+    return ResultsFolder(root=root, scores=scores, prediction_paths=prediction_paths, skipped=skipped)
+
+
+def read_predictions(path: Path, run: ModelRun, task_name: str) -> TaskPredictions:
+    """One prediction file as a cosine matrix; rows keep the file's order."""
+    data = _read_json(path)
+    try:
+        records: Iterable[dict[str, Any]] = data[SUBSET][SPLIT]
+        ids = [str(r["id"]) for r in records]
+        cosine_lists = [list(map(float, r["cosines"])) for r in records]
+    except (KeyError, TypeError, ValueError) as exc:
+        raise DataError(
+            f"not a CLSD prediction file (expected {SUBSET}/{SPLIT} records with id and cosines): {exc!r}",
+            file=str(path),
+        ) from exc
+    if not ids:
+        raise DataError("prediction file holds no rows", file=str(path))
+    width = max(len(c) for c in cosine_lists)
+    if width < 2:
+        raise DataError("rows need cos(S,T) and at least one distractor cosine", file=str(path))
+    cosines = np.full((len(ids), width), np.nan)
+    for row, values in enumerate(cosine_lists):
+        cosines[row, : len(values)] = values
+    return TaskPredictions(run=run, task_name=task_name, ids=ids, cosines=cosines)

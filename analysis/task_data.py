@@ -1,0 +1,119 @@
+"""The texts behind a task's predictions: the rows a model saw, found by task name.
+
+Prediction files hold cosines and row ids only; reading texts back needs the task. Sources, in
+order: Hub-format dataset folders the user names (``--dataset``, e.g. the generation module's
+output), then the released tasks (``clsd_mteb.get_tasks``) read from ``data_dir``. A task found in
+neither is reported as such and the analyses that need its texts skip it; score tables never need
+texts.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from clsd_format import schema
+from clsd_format.errors import CLSDError
+
+if TYPE_CHECKING:
+    from mteb.abstasks.task_metadata import TaskMetadata
+
+    from clsd_mteb.abstask import AbsTaskCLSD
+
+
+@dataclass
+class TaskData:
+    """One task's rows, addressable by id, with what the model-facing code needs."""
+
+    name: str
+    task: AbsTaskCLSD
+    origin: str  # where the rows came from, for the report
+
+    @cached_property
+    def rows(self) -> dict[str, dict[str, Any]]:
+        self.task.load_data()
+        return {row[schema.ID]: row for row in self.task.dataset[schema.HUB_SPLIT]}
+
+    @property
+    def metadata(self) -> TaskMetadata:
+        return self.task.metadata
+
+    @cached_property
+    def languages(self) -> tuple[str, str]:
+        """(source_lang, target_lang) as the rows give them (mteb codes)."""
+        first = next(iter(self.rows.values()))
+        return first[schema.SOURCE_LANG], first[schema.TARGET_LANG]
+
+    @property
+    def dataset_label(self) -> str:
+        """The dataset part of a task name: 'CLSD-WMT19-DE-FR' -> 'WMT19' (falls back to the name)."""
+        parts = self.name.split("-")
+        return parts[1] if len(parts) >= 4 and parts[0] == "CLSD" else self.name
+
+
+class TaskCatalog:
+    """Find task data by name; remember what could not be found and why."""
+
+    def __init__(self, data_dir: str | Path | None = None, dataset_folders: Sequence[str | Path] = ()) -> None:
+        self.data_dir = data_dir
+        self.dataset_folders = [Path(f) for f in dataset_folders]
+        self._cache: dict[str, TaskData | None] = {}
+        self.problems: dict[str, str] = {}
+
+    @cached_property
+    def _folder_tasks(self) -> dict[str, tuple[type[AbsTaskCLSD], Path]]:
+        import clsd_mteb
+
+        found: dict[str, tuple[type[AbsTaskCLSD], Path]] = {}
+        for folder in self.dataset_folders:
+            if not folder.is_dir():
+                raise CLSDError(f"dataset folder {folder} does not exist.")
+            for cls in clsd_mteb.tasks_from_folder(folder):
+                found.setdefault(cls.metadata.name, (cls, folder))
+        return found
+
+    def get(self, name: str) -> TaskData | None:
+        if name not in self._cache:
+            self._cache[name] = self._resolve(name)
+        return self._cache[name]
+
+    def _resolve(self, name: str) -> TaskData | None:
+        import clsd_mteb
+
+        try:
+            if name in self._folder_tasks:
+                cls, folder = self._folder_tasks[name]
+                data = TaskData(name, cls(), f"dataset folder {folder}")
+            elif name in clsd_mteb.RELEASE_TASK_NAMES:
+                (task,) = clsd_mteb.get_tasks([name], data_dir=self.data_dir)
+                data = TaskData(name, task, f"release data in {self.data_dir or 'the default source'}")
+            else:
+                self.problems[name] = (
+                    "not a released CLSD task and not in any --dataset folder; pass the folder the "
+                    "generation module wrote with --dataset to analyse its texts"
+                )
+                return None
+            _ = data.rows  # load now, so a broken source is reported here, once
+        except CLSDError as exc:
+            self.problems[name] = str(exc)
+            return None
+        return data
+
+
+@functools.lru_cache(maxsize=1)
+def _iso3_to_iso1() -> dict[str, str]:
+    import mteb.languages as languages
+
+    table = json.loads((Path(languages.__file__).parent / "iso_639_1_to_3.json").read_text(encoding="utf-8"))
+    return {three: one for one, three in table.items()}
+
+
+def iso1(mteb_code: str) -> str:
+    """'deu-Latn' -> 'de' (what Stanza and people call the language); unknown codes pass through."""
+    iso3 = mteb_code.split("-")[0]
+    return _iso3_to_iso1().get(iso3, iso3)

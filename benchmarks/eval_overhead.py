@@ -1,0 +1,76 @@
+"""How much does the MTEB plumbing cost on top of the encoding it cannot avoid?
+
+In one process, with one loaded model:
+  (b) encode every distinct text of the eight tasks once, straight through the model, same batch size;
+  (a) the whole eight-task evaluation as ``clsd evaluate`` runs it (``clsd_mteb.run.evaluate_tasks``:
+      mteb.evaluate, shared embedding cache, results and predictions written to a temporary folder).
+Prints both times and their ratio; the last line is ``overhead_ratio=<a/b>``. Target: <= 1.05 on the full data.
+
+    python benchmarks/eval_overhead.py                 # full data, embedded default model
+    python benchmarks/eval_overhead.py --limit 50      # first 50 rows of each dataset
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import tempfile
+import time
+from pathlib import Path
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+
+
+def distinct_texts(tasks) -> list[str]:
+    texts: dict[str, None] = {}
+    for task in tasks:
+        task.load_data()
+        data = task.dataset["test"]
+        texts.update(dict.fromkeys(data["source"]))
+        texts.update(dict.fromkeys(data["target"]))
+        texts.update(dict.fromkeys(d for ds in data["distractors"] for d in ds))
+        task.unload_data()
+    return list(texts)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--model", default=None, help="as `clsd evaluate --model` (default: embedded all-MiniLM-L6-v2)")
+    parser.add_argument("--limit", type=int, default=None, help="first N rows of each dataset")
+    parser.add_argument("--data-dir", default=str(REPO_ROOT.parent / "shared" / "data" / "clsd-release"))
+    parser.add_argument("--batch-size", type=int, default=None, help="default: the CLI's")
+    args = parser.parse_args()
+
+    import clsd_mteb
+    from clsd_mteb.models import load_model
+    from clsd_mteb.run import DEFAULT_BATCH_SIZE, evaluate_tasks
+
+    batch_size = args.batch_size or DEFAULT_BATCH_SIZE
+    encoder = load_model(args.model, device="cpu")
+    texts = distinct_texts(clsd_mteb.get_tasks(data_dir=args.data_dir, limit=args.limit))
+    model = getattr(encoder, "model", None)
+    if not hasattr(model, "encode"):
+        raise SystemExit("the baseline (b) needs a sentence-transformers model (encoder.model.encode)")
+    model.encode(texts[:batch_size], batch_size=batch_size)  # warm-up: first-call allocations count for neither
+
+    start = time.perf_counter()
+    model.encode(texts, batch_size=batch_size, convert_to_numpy=True)
+    encode_only = time.perf_counter() - start
+
+    tasks = clsd_mteb.get_tasks(data_dir=args.data_dir, limit=args.limit)
+    with tempfile.TemporaryDirectory() as output:
+        start = time.perf_counter()
+        evaluate_tasks(encoder, tasks, Path(output), batch_size=batch_size, show_progress_bar=False)
+        whole = time.perf_counter() - start
+
+    print(f"distinct texts over the eight tasks: {len(texts)}")
+    print(f"(b) encode each distinct text once: {encode_only:.2f} s")
+    print(f"(a) eight-task evaluation through mteb.evaluate (CLI defaults): {whole:.2f} s")
+    print(f"overhead_ratio={whole / encode_only:.3f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,194 @@
+"""The analyses on real results: all-MiniLM-L6-v2 and the two baselines, evaluated here on a slice of WMT19."""
+
+from __future__ import annotations
+
+import json
+import math
+import shutil
+from pathlib import Path
+
+import mteb
+import numpy as np
+import pandas as pd
+import pytest
+from typer.testing import CliRunner
+
+import clsd_mteb
+from clsd_analysis import render
+from clsd_analysis.baselines import BASELINES
+from clsd_analysis.cli import app
+from clsd_analysis.disagreements import DIRECT_ONLY, PIVOT_ONLY, find_disagreements
+from clsd_analysis.edit_distance import BIN_LABELS, bin_summary, distractor_table
+from clsd_analysis.report import AnalysisOptions, build_report
+from clsd_analysis.results import load_results
+from clsd_analysis.stanza_tagging import StanzaModelMissing, StanzaTagger
+from clsd_analysis.tables import AVERAGE, DIRECT, comparison_table, short_task
+from clsd_analysis.task_data import TaskCatalog
+
+TASKS = ["CLSD-WMT19-DE-FR", "CLSD-WMT19-FR-DE", "CLSD-WMT19-DE-FR-PivotEN", "CLSD-WMT19-FR-DE-PivotEN"]
+ROWS = 30
+
+
+@pytest.fixture(scope="module")
+def results_dir(tmp_path_factory: pytest.TempPathFactory, release_dir: Path, minilm) -> Path:
+    """A results folder as `clsd evaluate --output` writes it, for three models on four tasks."""
+    folder = tmp_path_factory.mktemp("results")
+    for model in [minilm, *(factory() for factory in BASELINES.values())]:
+        meta = model.mteb_model_meta
+        mteb.evaluate(
+            model,
+            clsd_mteb.get_tasks(TASKS, data_dir=release_dir, limit=ROWS),
+            cache=mteb.ResultCache(folder),
+            prediction_folder=folder / "predictions" / meta.model_name_as_path() / meta.revision,
+            show_progress_bar=False,
+        )
+    return folder
+
+
+@pytest.fixture(scope="module")
+def catalog(release_dir: Path) -> TaskCatalog:
+    return TaskCatalog(release_dir)
+
+
+@pytest.fixture(scope="module")
+def report(results_dir: Path, release_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("report") / "report"
+    options = AnalysisOptions(data_dir=release_dir, cache_dir=tmp_path_factory.mktemp("embeddings"))
+    return build_report(results_dir, out, options).parent
+
+
+def test_results_are_found_for_every_model_and_task(results_dir: Path) -> None:
+    results = load_results(results_dir)
+    assert sorted(r.name for r in results.runs) == sorted(["sentence-transformers/all-MiniLM-L6-v2", *BASELINES])
+    assert results.task_names == sorted(TASKS)
+    assert len(results.scores) == len(results.prediction_paths) == 3 * len(TASKS)
+
+
+def test_table_values_equal_the_result_files(results_dir: Path) -> None:
+    results = load_results(results_dir)
+    table = comparison_table(results).frame
+    checked = 0
+    for path in (results_dir / "results").glob("*/*/CLSD-*.json"):
+        data = json.loads(path.read_text())
+        model = json.loads((path.parent / "model_meta.json").read_text())["name"]
+        task = data["task_name"]
+        block = DIRECT if "Pivot" not in task else "pivot EN"
+        column = (block, short_task(task.removesuffix("-PivotEN")))
+        assert table.loc[model, column] == pytest.approx(100 * data["scores"]["test"][0]["precision_at_1"])
+        checked += 1
+    assert checked == 12
+    minilm = "sentence-transformers/all-MiniLM-L6-v2"
+    direct_cols = [c for c in table.columns if c[0] == DIRECT and c[1] != AVERAGE]
+    assert table.loc[minilm, (DIRECT, AVERAGE)] == pytest.approx(table.loc[minilm, direct_cols].mean())
+
+
+def test_missing_results_show_as_missing(results_dir: Path, tmp_path: Path) -> None:
+    partial = tmp_path / "partial"
+    shutil.copytree(results_dir, partial)
+    (next((partial / "results").glob("clsd-baselines__random/*")) / "CLSD-WMT19-FR-DE.json").unlink()
+    table = comparison_table(load_results(partial))
+    row = table.frame.loc["clsd-baselines/random"]
+    assert math.isnan(row[(DIRECT, "WMT19 FR→DE")])
+    assert math.isnan(row[(DIRECT, AVERAGE)])  # no average over a subset
+    assert not math.isnan(row[(DIRECT, "WMT19 DE→FR")])
+    markdown = render.to_markdown(table.frame)
+    line = next(l for l in markdown.splitlines() if l.startswith("| clsd-baselines/random"))
+    assert render.MISSING in line and " 0.00 " not in line
+    render.write_csv(table.frame, tmp_path / "table.csv")
+    csv_line = next(l for l in (tmp_path / "table.csv").read_text().splitlines() if l.startswith("clsd-baselines/random"))
+    assert ",," in csv_line  # an empty field, not 0
+
+
+def test_bins_sum_to_the_successful_distractors(results_dir: Path, catalog: TaskCatalog) -> None:
+    results = load_results(results_dir)
+    distractors = distractor_table(results, catalog)
+    bins = bin_summary(distractors)
+    for run in results.runs:
+        label = results.label(run)
+        for task in TASKS:
+            predictions = results.predictions(run, task)
+            cos = predictions.cosines
+            wins_by_hand = int((cos[:, 1:] >= cos[:, :1]).sum())  # ties count for the distractor
+            assert int(distractors[(distractors["model"] == label) & (distractors["task"] == task)]["successful"].sum()) == wins_by_hand
+        model_bins = bins[bins["model"] == label]
+        total = 0
+        for task in TASKS:
+            cos = results.predictions(run, task).cosines
+            total += int((cos[:, 1:] >= cos[:, :1]).sum())
+        assert int(model_bins["successful"].sum()) == total
+        assert int(model_bins["bin_size"].sum()) == len(TASKS) * ROWS * 4
+        for _, group in model_bins.groupby(["setting", "target_language"]):
+            assert list(group["bin"]) == BIN_LABELS
+            if group["successful"].sum():
+                assert group["share_of_successful"].sum() == pytest.approx(1.0)
+
+
+def test_disagreements_match_the_ranks(results_dir: Path, catalog: TaskCatalog) -> None:
+    results = load_results(results_dir)
+    found = find_disagreements(results, catalog)
+    for run in results.runs:
+        expected = {DIRECT_ONLY: 0, PIVOT_ONLY: 0}
+        for base in ("CLSD-WMT19-DE-FR", "CLSD-WMT19-FR-DE"):
+            direct = results.predictions(run, base).correct()
+            pivot = results.predictions(run, base + "-PivotEN").correct()
+            expected[DIRECT_ONLY] += sum(direct[i] and not pivot[i] for i in direct)
+            expected[PIVOT_ONLY] += sum(pivot[i] and not direct[i] for i in direct)
+        counts = found.counts.loc[results.label(run)]
+        assert counts[DIRECT_ONLY] == expected[DIRECT_ONLY] and counts[PIVOT_ONLY] == expected[PIVOT_ONLY]
+    if not found.rows.empty:  # texts come with every row
+        assert found.rows["direct_target"].notna().all() and found.rows["pivot_target"].notna().all()
+
+
+def test_report_embeds_tables_and_figures(report: Path) -> None:
+    text = (report / "report.md").read_text(encoding="utf-8")
+    for heading in ("Model comparison", "disagreements", "edit distance", "Distractor statistics", "part of speech"):
+        assert heading in text
+    for name in ("comparison", "levenshtein_bins", "distractor_stats", "gaps", "pos_shift_pearson"):
+        for suffix in (".md", ".tex", ".csv"):
+            assert (report / "tables" / f"{name}{suffix}").stat().st_size > 0
+    assert "\\toprule" in (report / "tables" / "comparison.tex").read_text()
+    for stem in ("p1_direct_vs_pivot", "levenshtein_bins", "pos_cross_shift_heatmap", "pos_mono_shift_heatmap"):
+        png = report / "figures" / f"{stem}.png"
+        assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and png.stat().st_size > 10_000
+        assert (report / "figures" / f"{stem}.pdf").read_bytes()[:5] == b"%PDF-"
+        assert f"figures/{stem}.png" in text
+
+
+def test_shift_table_uses_annotations_and_undefines_the_random_gap(report: Path) -> None:
+    gaps = pd.read_csv(report / "tables" / "gaps.csv", index_col=0)
+    reliable = dict(zip(gaps.index, gaps["gap_reliable"], strict=True))
+    assert reliable["sentence-transformers/all-MiniLM-L6-v2 · deu-Latn / fra-Latn"]
+    shifts = pd.read_csv(report / "tables" / "one_word_shifts.csv")
+    assert set(shifts["pos_from"].dropna()) == {"annotation"}
+    minilm = shifts[shifts["model"] == "sentence-transformers/all-MiniLM-L6-v2"]
+    assert len(minilm) > 0
+    recomputed = ((1 - minilm["cos_source_target"]) - (1 - minilm["cos_source_distractor"])) / minilm["gap"]
+    np.testing.assert_allclose(minilm["cross_shift"], recomputed)
+    random_rows = shifts[shifts["model"] == "clsd-baselines/random"]
+    if not reliable["clsd-baselines/random · deu-Latn / fra-Latn"]:
+        assert random_rows["cross_shift"].isna().all()
+
+
+def test_cli_end_to_end_and_no_silent_overwrite(results_dir: Path, release_dir: Path, tmp_path: Path) -> None:
+    runner = CliRunner()
+    out = tmp_path / "cli-report"
+    args = ["analyze", str(results_dir), "--out", str(out), "--data-dir", str(release_dir), "--no-pos-shift"]
+    first = runner.invoke(app, args)
+    assert first.exit_code == 0, first.output
+    assert "Left out (`--no-pos-shift`)" in (out / "report.md").read_text(encoding="utf-8")
+    again = runner.invoke(app, args)
+    assert again.exit_code == 2 and "already exists" in again.output
+    assert runner.invoke(app, [*args, "--overwrite"]).exit_code == 0
+
+
+def test_cli_says_what_is_wrong_with_the_results_folder(tmp_path: Path) -> None:
+    result = CliRunner().invoke(app, ["analyze", str(tmp_path), "--out", str(tmp_path / "r")])
+    assert result.exit_code == 2 and "neither results/ nor predictions/" in result.output
+
+
+def test_missing_stanza_model_says_how_to_get_it(tmp_path: Path) -> None:
+    tagger = StanzaTagger(tmp_path / "no-stanza-models")
+    with pytest.raises(StanzaModelMissing) as error:
+        tagger.tag("de", [["Der", "Hund", "schläft", "."]])
+    message = str(error.value)
+    assert "stanza.download('de'" in message and "--stanza-dir" in message and "--no-pos-shift" in message
