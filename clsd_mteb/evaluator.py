@@ -127,9 +127,12 @@ def encode_texts(
 
     encode_kwargs = dict(encode_kwargs or {})
     encode_kwargs.setdefault("batch_size", 32)
+    # mteb hands the model one batch at a time in dataset order; sorted by length, each batch pads
+    # to similar lengths (what sentence-transformers does when it sees all texts at once).
+    order = sorted(range(len(texts)), key=lambda i: -len(texts[i]))
     embeddings = model.encode(
         create_dataloader(
-            Dataset.from_dict({"text": list(texts)}),
+            Dataset.from_dict({"text": [texts[i] for i in order]}),
             task_metadata=task_metadata,
             prompt_type=PromptType.query,
             num_proc=num_proc,
@@ -141,7 +144,11 @@ def encode_texts(
         prompt_type=PromptType.query,
         **encode_kwargs,
     )
-    embeddings = np.asarray(_to_numpy(embeddings), dtype=np.float64)
+    sorted_embeddings = np.asarray(_to_numpy(embeddings), dtype=np.float64)
+    if sorted_embeddings.ndim != 2 or sorted_embeddings.shape[0] != len(texts):
+        raise EmbeddingError(f"{task_metadata.name}: model returned shape {sorted_embeddings.shape} for {len(texts)} texts")
+    embeddings = np.empty_like(sorted_embeddings)
+    embeddings[order] = sorted_embeddings
     return _normalise(embeddings, texts, f"{task_metadata.name} ({hf_subset}/{hf_split})")
 
 
