@@ -22,7 +22,7 @@ def _rows(task):
 def _independent_hits(source_vecs, target_vecs, distractor_vecs):
     """P@1 hits from raw (unnormalised) vectors, written without the evaluator's code."""
     hits = 0
-    for s, t, ds in zip(source_vecs, target_vecs, distractor_vecs):
+    for s, t, ds in zip(source_vecs, target_vecs, distractor_vecs, strict=True):
         cos = lambda a, b: float(np.dot(a, b) / (np.linalg.norm(a) * np.linalg.norm(b)))  # noqa: E731
         target_cos = cos(s, t)
         if all(target_cos > cos(s, d) for d in ds):

@@ -1,0 +1,173 @@
+"""From a run's checkpoint to a Hub-format dataset folder that ``clsd evaluate --data-dir`` scores.
+
+Both directions are built from the same sentences: X-Y takes X's sentence as source and Y's
+sentence with Y's distractors as target and distractors, and the reverse. Row ids are the input's
+pair ids (``row<N>`` or the id column), so every row traces back to the input. With an English pivot
+in the checkpoint, both directions are added once more with every text in English.
+
+The folder is written under a temporary name and renamed when complete: a crash leaves no
+half-built dataset, and an existing folder is never overwritten.
+"""
+
+from __future__ import annotations
+
+import datetime
+import os
+import re
+import shutil
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from clsd_format import hub, schema
+from clsd_format.errors import CLSDError, DataError
+from clsd_format.hub import DirectionSpec
+
+from clsd_generation.card import CardInput, render_generated_card
+from clsd_generation.checkpoint import GENERATION_KEY, TRANSLATION_KEY, Checkpoint
+from clsd_generation.languages import ENGLISH
+from clsd_generation.pivot import languages_of, texts_to_translate
+
+SAMPLE_CREATION = {"llm": "LM-generated and verified", "rules": "created"}
+
+
+@dataclass(frozen=True)
+class BuildSummary:
+    folder: Path
+    rows: dict[str, int]  # per config
+    unfinished: int
+    pivot_dropped: int
+
+
+def task_prefix(name: str) -> str:
+    if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_]*", name):
+        raise CLSDError(f"dataset name {name!r}: use letters, digits and underscores (it becomes the task name CLSD-<NAME>-DE-FR).")
+    return f"CLSD-{name.upper()}"
+
+
+def build_dataset(
+    run_dir: Path,
+    out_dir: Path,
+    *,
+    name: str,
+    license: str | None = None,
+    domains: list[str] | None = None,
+    date: tuple[str, str] | None = None,
+    reference: str | None = None,
+    citation: str | None = None,
+    allow_incomplete: bool = False,
+) -> BuildSummary:
+    out_dir = Path(out_dir)
+    prefix = task_prefix(name)
+    if out_dir.exists() and (not out_dir.is_dir() or any(out_dir.iterdir())):
+        raise DataError("already exists and is not empty; refusing to overwrite finished work (choose another folder).", file=str(out_dir))
+    with Checkpoint.existing(run_dir) as checkpoint:
+        generation = checkpoint.get_meta(GENERATION_KEY)
+        languages = languages_of(checkpoint)
+        pairs = checkpoint.pairs()
+        results = checkpoint.results()
+        expected = len(pairs) * 2
+        unfinished = expected - len(results)
+        if unfinished and not allow_incomplete:
+            raise CLSDError(
+                f"{unfinished} of {expected} sentences in {run_dir} are unfinished: run the same `clsd generate` command again to finish "
+                "them, or pass --allow-incomplete to build from what is there."
+            )
+        distractors = {(r.pair_id, r.lang): r.distractors for r in results if r.status == "ok"}
+        pivot_model = (checkpoint.get_meta(TRANSLATION_KEY) or {}).get("model")
+        translations: dict[str, dict[str, str]] = {}
+        if pivot_model:
+            translations = {code: checkpoint.translations(code) for code in texts_to_translate(checkpoint)}
+            missing = sum(1 for code, texts in texts_to_translate(checkpoint).items() for t in texts if t not in translations[code])
+            if missing:
+                raise CLSDError(f"{missing} texts are not translated yet: run `clsd translate --run-dir {run_dir}` again to finish the pivot.")
+        card_info = CardInput(
+            pretty_name=f"CLSD {name} {languages[0].code}-{languages[1].code}",
+            input_origin=checkpoint.get_meta("input_origin") or "unknown",
+            id_explanation=(
+                f"the input's column `{checkpoint.get_meta('id_column')}`"
+                if checkpoint.get_meta("id_column")
+                else "`row<N>` is data row N of the input, counted from 1 after the header"
+            ),
+            languages=languages,
+            generation=generation,
+            endpoint=checkpoint.get_meta("endpoint"),
+            usage_tokens=(checkpoint.usage().prompt_tokens, checkpoint.usage().completion_tokens),
+            generated_span=checkpoint.time_span(),
+            built=datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+            license=license,
+            pivot_model=pivot_model,
+        )
+
+    def english(code: str, text: str) -> str:
+        return text if code == ENGLISH.code else translations[code][text]
+
+    configs: list[tuple[DirectionSpec, list[dict[str, Any]]]] = []
+    pivot_dropped: Counter[str] = Counter()
+    for src_side, tgt_side in ((0, 1), (1, 0)):
+        src, tgt = languages[src_side], languages[tgt_side]
+        config = f"{src.code}-{tgt.code}"
+        task = f"{prefix}-{src.code.upper()}-{tgt.code.upper()}"
+        direct, pivoted = [], []
+        for pair in pairs:
+            kept = distractors.get((pair.pair_id, tgt.code))
+            if kept is None:
+                continue
+            direct.append(_row(pair.pair_id, pair.texts[src_side], pair.texts[tgt_side], kept, src.mteb_code, tgt.mteb_code))
+            if pivot_model:
+                texts = [english(src.code, pair.texts[src_side]), english(tgt.code, pair.texts[tgt_side]), *(english(tgt.code, d) for d in kept)]
+                if not all(t.strip() for t in texts):
+                    pivot_dropped["empty translation"] += 1
+                    continue
+                pivoted.append(_row(pair.pair_id, texts[0], texts[1], texts[2:], ENGLISH.mteb_code, ENGLISH.mteb_code))
+        configs.append((DirectionSpec(config, task, src.mteb_code, tgt.mteb_code), direct))
+        if pivot_model:
+            configs.append((DirectionSpec(f"{config}-pivot-en", f"{task}-PivotEN", ENGLISH.mteb_code, ENGLISH.mteb_code, pivot=True), pivoted))
+    empty = [spec.config for spec, rows in configs if not rows]
+    if empty:
+        raise CLSDError(f"no sentence has distractors for config(s) {empty}; see the failure reasons with `clsd generate` again, nothing was built.")
+    card_info.pivot_dropped = pivot_dropped
+
+    extra: dict[str, Any] = {"sample_creation": SAMPLE_CREATION[generation["backend"]]}
+    if date:
+        extra["date"] = list(date)
+    elif card_info.generated_span:
+        extra["date"] = [card_info.generated_span[0][:10], card_info.generated_span[1][:10]]
+    if domains:
+        extra["domains"] = domains
+    extra["license"] = license or "not specified"
+    if reference:
+        extra["reference"] = reference
+    if citation:
+        extra["citation"] = citation
+
+    staging = out_dir.parent / f".{out_dir.name}.building-{os.getpid()}"
+    if staging.exists():
+        shutil.rmtree(staging)
+    staging.mkdir(parents=True)
+    try:
+        for spec, rows in configs:
+            hub.write_config(staging, spec, rows)
+        rows_per_config = {spec.config: len(rows) for spec, rows in configs}
+        card = render_generated_card(card_info, [s for s, _ in configs], rows_per_config, pairs, results, extra)
+        (staging / hub.CARD_FILE).write_text(card, encoding="utf-8")
+        hub.read_manifest(staging)  # the card we wrote must read back
+        if out_dir.exists():
+            out_dir.rmdir()  # empty (checked above)
+        staging.replace(out_dir)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    return BuildSummary(out_dir, rows_per_config, unfinished, sum(pivot_dropped.values()))
+
+
+def _row(pair_id: str, source: str, target: str, distractors: list[str], source_lang: str, target_lang: str) -> dict[str, Any]:
+    return {
+        schema.ID: pair_id,
+        schema.SOURCE: source,
+        schema.TARGET: target,
+        schema.DISTRACTORS: list(distractors),
+        schema.SOURCE_LANG: source_lang,
+        schema.TARGET_LANG: target_lang,
+    }

@@ -1,0 +1,200 @@
+"""The dataset card of a generated dataset: ``dataset_cards/generated.md`` filled with measured facts.
+
+Placeholders are ``${name}`` (``string.Template``), so braces in prompts or code blocks stay as they
+are. In the YAML front matter each value is inserted as JSON (valid YAML), then the header is parsed
+and merged with ``configs:`` and the ``clsd:`` manifest from :func:`clsd_format.hub.front_matter`.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import string
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+from clsd_format import hub
+from clsd_format.errors import CLSDError
+from clsd_format.hub import DirectionSpec
+
+from clsd_generation.checkpoint import Result
+from clsd_generation.inputs import ParallelPair
+from clsd_generation.languages import LanguageSpec
+from clsd_generation.stats import similarity_stats
+
+TEMPLATE_NAME = "generated.md"
+_HEADER_KEYS = ("pretty_name", "hub_license", "hub_languages", "multilinguality", "size_category", "source_datasets")
+
+
+def template_path() -> Path:
+    """``dataset_cards/generated.md``: beside this package in a checkout (and editable install), else
+    where a wheel puts it (``clsd_mteb/dataset_cards``), found without importing clsd_mteb (and mteb)."""
+    import importlib.util
+
+    candidates = [Path(__file__).resolve().parent.parent / "dataset_cards" / TEMPLATE_NAME]
+    spec = importlib.util.find_spec("clsd_mteb")
+    if spec is not None and spec.origin:
+        candidates.append(Path(spec.origin).parent / "dataset_cards" / TEMPLATE_NAME)
+    for path in candidates:
+        if path.is_file():
+            return path
+    raise CLSDError(f"dataset card template {TEMPLATE_NAME} not found (looked in {', '.join(map(str, candidates))}).")
+
+
+@dataclass
+class CardInput:
+    """What the card needs to know beyond the rows themselves."""
+
+    pretty_name: str
+    input_origin: str
+    id_explanation: str
+    languages: tuple[LanguageSpec, LanguageSpec]
+    generation: Mapping[str, Any]  # the checkpoint's generation fingerprint
+    endpoint: str | None
+    usage_tokens: tuple[int, int]
+    generated_span: tuple[str, str] | None
+    built: str
+    license: str | None  # Hub licence id (cc-by-4.0, ...) or None
+    pivot_model: str | None = None
+    pivot_dropped: Counter[str] = field(default_factory=Counter)
+
+
+def size_category(rows: int) -> str:
+    for limit, label in ((1_000, "n<1K"), (10_000, "1K<n<10K"), (100_000, "10K<n<100K"), (1_000_000, "100K<n<1M")):
+        if rows < limit:
+            return label
+    return "1M<n<10M"
+
+
+def _fmt(value: float) -> str:
+    return "n/a" if math.isnan(value) else f"{value:.3f}"
+
+
+def render_generated_card(
+    info: CardInput,
+    specs: Sequence[DirectionSpec],
+    rows_per_config: Mapping[str, int],
+    pairs: Sequence[ParallelPair],
+    results: Sequence[Result],
+    clsd_extra: Mapping[str, Any],
+) -> str:
+    languages = info.languages
+    generation = info.generation
+    sentences_by_lang = {language.code: {p.pair_id: p.texts[side] for p in pairs} for side, language in enumerate(languages)}
+    by_lang: dict[str, list[Result]] = {language.code: [] for language in languages}
+    for result in results:
+        by_lang.setdefault(result.lang, []).append(result)
+
+    def stats_for(codes: Sequence[str]) -> Any:
+        return similarity_stats(
+            (sentences_by_lang[r.lang][r.pair_id], d) for code in codes for r in by_lang[code] if r.status == "ok" for d in r.distractors
+        )
+
+    codes = [language.code for language in languages]
+    per_lang_stats = [stats_for([code]) for code in codes]
+    all_stats = stats_for(codes)
+
+    def row(values: Sequence[Any]) -> str:
+        return " | ".join(str(v) for v in values)
+
+    counts_ok = [sum(r.status == "ok" for r in by_lang[c]) for c in codes]
+    counts_failed = [sum(r.status == "failed" for r in by_lang[c]) for c in codes]
+    counts_distractors = [sum(len(r.distractors) for r in by_lang[c] if r.status == "ok") for c in codes]
+    failure_reasons = Counter(r.reason or "unknown" for c in codes for r in by_lang[c] if r.status == "failed")
+    failures = (
+        "\n".join(["| reason | sentences |", "| --- | --- |", *(f"| {_cell(reason)} | {n} |" for reason, n in failure_reasons.most_common())])
+        if failure_reasons
+        else "No sentence failed."
+    )
+    backend = generation["backend"]
+    if backend == "llm":
+        prompts = generation["prompts"]
+        prompt_lines = "\n".join(
+            f"  - prompt ({code}), the original sentence in place of `{{sentence}}`:\n\n    ```text\n"
+            + "\n".join("    " + line for line in prompts[code].split("\n"))
+            + "\n    ```\n"
+            for code in codes
+        )
+        details = (
+            f"- LLM: `{generation['model']}` through an OpenAI-compatible endpoint ({info.endpoint or 'OpenAI default'}), chat completion, "
+            f"temperature {generation['temperature']}, top_p {generation['top_p']}, other parameters default; one user message per "
+            f"original sentence, monolingually.\n{prompt_lines}- Tokens used: {info.usage_tokens[0]} prompt + {info.usage_tokens[1]} completion."
+        )
+        backend_name = f"LLM ({generation['model']})"
+    else:
+        details = (
+            f"- No LLM: rule-based (clsd-mteb rules version {generation['rules_version']}, seed {generation['seed']}): changed numbers and "
+            "years, swapped months and weekdays, names replaced by other names of the same corpus, two names exchanged, negation added or "
+            "removed, words replaced by their opposites, content words replaced by corpus words of the same ending."
+        )
+        backend_name = "rules (no LLM)"
+    pivot_section = ""
+    if info.pivot_model:
+        dropped = sum(info.pivot_dropped.values())
+        pivot_section = (
+            f"\n## English pivot\n\nThe `-pivot-en` configs hold the same rows with every text machine-translated to English by "
+            f"`{info.pivot_model}` (as the paper did with M2M-100 1.2B); models compare them monolingually. Translation can make a "
+            "distractor identical to the translated target: such ties count as misses, as in the paper."
+            + (f" {dropped} row(s) were left out because a translation came back empty." if dropped else "")
+            + "\n"
+        )
+    spec_rows = "\n".join(
+        f"| {s.config} | {s.task_name} | {s.source_lang} | {s.target_lang} | {rows_per_config[s.config]} |" for s in specs
+    )
+    bounds = generation["validation"]
+    total_rows = sum(rows_per_config.values())
+    values = {
+        "pretty_name": info.pretty_name,
+        "hub_license": info.license or "unknown",
+        "hub_languages": sorted({language.code for language in languages} | ({"en"} if info.pivot_model else set())),
+        "multilinguality": "multilingual",
+        "size_category": size_category(total_rows),
+        "source_datasets": [info.input_origin],
+        "input_origin": info.input_origin,
+        "id_explanation": info.id_explanation,
+        "distractors_per_row": bounds["needed"],
+        "configs_table": spec_rows,
+        "backend": backend_name,
+        "backend_details": details,
+        "min_jaccard": bounds["min_jaccard"],
+        "max_jaccard": bounds["max_jaccard"],
+        "min_length_ratio": bounds["min_length_ratio"],
+        "max_length_ratio": bounds["max_length_ratio"],
+        "generated_from": info.generated_span[0] if info.generated_span else "n/a",
+        "generated_to": info.generated_span[1] if info.generated_span else "n/a",
+        "built": info.built,
+        "language_headers": " | ".join(f"{language.name} ({language.code})" for language in languages),
+        "language_rule": " | ".join("---" for _ in languages),
+        "sentences_row": row([len(pairs)] * len(codes) + [len(pairs) * len(codes)]),
+        "ok_row": row([*counts_ok, sum(counts_ok)]),
+        "failed_row": row([*counts_failed, sum(counts_failed)]),
+        "distractors_row": row([*counts_distractors, sum(counts_distractors)]),
+        "jaccard_row": row([f"{_fmt(s.jaccard_mean)} ({_fmt(s.jaccard_sd)})" for s in [*per_lang_stats, all_stats]]),
+        "failures": failures,
+        "pair_count": all_stats.pairs,
+        "levenshtein_table": "\n".join(f"| {label} | {n} | {share:.1%} |" for label, n, share in all_stats.levenshtein_histogram),
+        "pivot_section": pivot_section,
+        "license_text": info.license or "not specified by the dataset's author",
+    }
+    text = template_path().read_text(encoding="utf-8")
+    try:
+        _, header_text, body = text.split("---", 2)
+    except ValueError:
+        raise CLSDError(f"{template_path()}: the template needs YAML front matter between --- lines.") from None
+    header_values = {k: json.dumps(values[k], ensure_ascii=False) for k in _HEADER_KEYS}
+    try:
+        header = yaml.safe_load(string.Template(header_text).substitute(header_values)) or {}
+        body = string.Template(body.lstrip("\n")).substitute({k: str(v) for k, v in values.items()})
+    except (KeyError, ValueError) as exc:
+        raise CLSDError(f"{template_path()}: unknown or malformed placeholder {exc}.") from exc
+    header = hub.front_matter(specs, **header)
+    header[hub.MANIFEST_KEY].update(clsd_extra)
+    return hub.render_card(header, body)
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")

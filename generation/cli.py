@@ -1,0 +1,209 @@
+"""Commands to make a CLSD dataset: generate -> (translate) -> build -> push, plus the human check.
+
+Mounted into the top-level ``clsd`` command; each command is defined on ``app`` directly. Errors
+the user can fix raise :class:`clsd_format.errors.CLSDError`; the top-level CLI prints the message
+and exits with status 2.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+from clsd_format.errors import CLSDError
+
+app = typer.Typer(
+    help="Make CLSD datasets from any parallel corpus: distractors by LLM or by rule, English pivot, Hub upload.",
+    no_args_is_help=True,
+    add_completion=False,
+)
+
+RunDir = Annotated[Path, typer.Option("--run-dir", help="Folder holding the run's checkpoint (created if absent). Repeat a command with the same folder to resume.")]
+
+
+@app.command()
+def generate(
+    input: Annotated[str, typer.Argument(help="Parallel sentences: a .csv/.tsv/.jsonl/.parquet file, a saved `datasets` folder, or a Hub dataset id (owner/name).")],
+    run_dir: RunDir,
+    source_column: Annotated[str, typer.Option(help="Column holding the first language's sentences.")],
+    target_column: Annotated[str, typer.Option(help="Column holding the second language's sentences.")],
+    source_lang: Annotated[str, typer.Option(help="First language: a code (de, fr, en, ...) or code:Name:mteb-code, e.g. 'gsw:Swiss German:gsw-Latn'.")],
+    target_lang: Annotated[str, typer.Option(help="Second language, as --source-lang.")],
+    backend: Annotated[str, typer.Option(help="'rules': no model, no network (de, fr, en). 'llm': any OpenAI-compatible endpoint.")] = "rules",
+    id_column: Annotated[Optional[str], typer.Option(help="Column with a unique id per pair (default: row<N>, the data row number).")] = None,
+    split: Annotated[str, typer.Option(help="Split of a datasets folder or Hub dataset.")] = "train",
+    hub_config: Annotated[Optional[str], typer.Option(help="Config of a Hub dataset.")] = None,
+    limit: Annotated[Optional[int], typer.Option(help="Use only the first N rows (a trial run; part of the input fingerprint).")] = None,
+    model: Annotated[Optional[str], typer.Option(help="LLM name, e.g. gpt-4-0613 (the paper's), or whatever your server calls its model.")] = None,
+    base_url: Annotated[Optional[str], typer.Option(help="OpenAI-compatible endpoint, e.g. http://localhost:8000/v1 for vLLM (default: OpenAI).")] = None,
+    api_key_env: Annotated[str, typer.Option(help="Environment variable holding the API key.")] = "OPENAI_API_KEY",
+    prompt_file: Annotated[Optional[Path], typer.Option(help="YAML file of prompt templates: 'default' and/or per language code, with {language} and {sentence}. Default: the paper's prompt.")] = None,
+    temperature: Annotated[float, typer.Option(help="Sampling temperature (paper: 1.0).")] = 1.0,
+    top_p: Annotated[float, typer.Option(help="Nucleus sampling (paper: 1.0).")] = 1.0,
+    concurrency: Annotated[int, typer.Option(help="Requests in flight at once (live mode).")] = 16,
+    timeout: Annotated[float, typer.Option(help="Seconds before one request attempt is abandoned and retried.")] = 120.0,
+    max_retries: Annotated[int, typer.Option(help="Retries per request on 429, 5xx, timeouts and dropped connections (backoff with jitter, Retry-After honoured).")] = 6,
+    max_attempts: Annotated[int, typer.Option(help="Answers asked per sentence until four distractors are valid; then it is recorded as failed.")] = 3,
+    batch: Annotated[bool, typer.Option("--batch", help="Use the OpenAI Batch API (cheaper, answers within 24 h) instead of live requests.")] = False,
+    poll_interval: Annotated[float, typer.Option(help="Seconds between Batch API status checks.")] = 60.0,
+    min_jaccard: Annotated[float, typer.Option(help="Lowest word-level Jaccard similarity to the original a distractor may have.")] = 0.1,
+    max_jaccard: Annotated[float, typer.Option(help="Highest word-level Jaccard similarity (1.0 allows reordered words).")] = 1.0,
+    min_length_ratio: Annotated[float, typer.Option(help="Shortest distractor, as a share of the original's length in characters.")] = 0.5,
+    max_length_ratio: Annotated[float, typer.Option(help="Longest distractor, as a multiple of the original's length.")] = 2.0,
+    seed: Annotated[int, typer.Option(help="Seed of the rule backend.")] = 0,
+    quiet: Annotated[bool, typer.Option("--quiet", help="No progress bars.")] = False,
+) -> None:
+    """Make four distractors for every sentence of both languages, resumably.
+
+    Every answer is stored in RUN_DIR/checkpoint.sqlite as it arrives; run the same command again
+    after an interruption (even kill -9) and it continues where it stopped. A different input, model,
+    prompt or rule setting under the same --run-dir is refused.
+    """
+    from clsd_generation.batch_backend import BatchSettings
+    from clsd_generation.generate import generate_distractors
+    from clsd_generation.inputs import read_parallel
+    from clsd_generation.languages import parse_language
+    from clsd_generation.llm_backend import LLMSettings
+    from clsd_generation.prompts import load_prompt_settings
+    from clsd_generation.validation import ValidationBounds
+
+    languages = (parse_language(source_lang), parse_language(target_lang))
+    bounds = ValidationBounds(min_jaccard, max_jaccard, min_length_ratio, max_length_ratio)
+    prompts = load_prompt_settings(prompt_file, temperature=temperature, top_p=top_p)
+    llm = None
+    if backend == "llm":
+        if not model:
+            raise CLSDError("--backend llm needs --model (e.g. gpt-4-0613, or the name your server gives its model).")
+        llm = LLMSettings(model=model, base_url=base_url, api_key_env=api_key_env, concurrency=concurrency, timeout=timeout, max_retries=max_retries)
+        llm.api_key()
+    elif batch:
+        raise CLSDError("--batch needs --backend llm.")
+    corpus = read_parallel(input, (source_column, target_column), id_column=id_column, split=split, hub_config=hub_config, limit=limit)
+    report = generate_distractors(
+        corpus,
+        languages,
+        run_dir,
+        backend=backend,  # type: ignore[arg-type]
+        bounds=bounds,
+        llm=llm,
+        prompts=prompts,
+        batch=BatchSettings(poll_interval=poll_interval) if batch else None,
+        seed=seed,
+        max_attempts=max_attempts,
+        progress=not quiet,
+    )
+    for line in report.lines():
+        typer.echo(line)
+    if report.unfinished:
+        raise CLSDError(f"{report.unfinished} sentence(s) are unfinished after retries; run the same command again to continue.")
+    typer.echo(f"next: clsd build --run-dir {run_dir} --out <folder> --name <NAME>")
+
+
+@app.command()
+def translate(
+    run_dir: RunDir,
+    model: Annotated[str, typer.Option(help="M2M-100 or NLLB model: Hub name or local folder (paper: facebook/m2m100_1.2B).")] = "facebook/m2m100_1.2B",
+    batch_size: Annotated[int, typer.Option(help="Texts per forward pass.")] = 16,
+    num_beams: Annotated[Optional[int], typer.Option(help="Beam size (default: the model's generation config).")] = None,
+    max_new_tokens: Annotated[int, typer.Option(help="Longest translation, in tokens.")] = 256,
+    device: Annotated[Optional[str], typer.Option(help="cpu, cuda, cuda:1 ... (default: CUDA if available).")] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", help="No progress bars.")] = False,
+) -> None:
+    """Translate every source, target and distractor of a run to English (the paper's pivot setting).
+
+    Resumable: translations are stored after every batch; run again to continue. `clsd build` then
+    adds the -pivot-en configs.
+    """
+    from clsd_generation.pivot import TranslationSettings, translate_run
+
+    done = translate_run(run_dir, TranslationSettings(model, batch_size, num_beams, max_new_tokens, device), progress=not quiet)
+    for code, count in done.items():
+        typer.echo(f"{code}->en: {count} texts translated in this run")
+
+
+@app.command()
+def build(
+    run_dir: RunDir,
+    out: Annotated[Path, typer.Option(help="New folder for the Hub-format dataset (must not exist or be empty).")],
+    name: Annotated[str, typer.Option(help="Dataset name used in task names: CLSD-<NAME>-DE-FR.")],
+    license: Annotated[Optional[str], typer.Option(help="Licence of the dataset (Hub id like cc-by-4.0).")] = None,
+    domain: Annotated[Optional[list[str]], typer.Option(help="mteb domain of the texts (News, Legal, ...); repeatable.")] = None,
+    date_from: Annotated[Optional[str], typer.Option(help="Earliest date of the texts (ISO); default: generation dates.")] = None,
+    date_to: Annotated[Optional[str], typer.Option(help="Latest date of the texts (ISO).")] = None,
+    reference: Annotated[Optional[str], typer.Option(help="URL describing the corpus.")] = None,
+    allow_incomplete: Annotated[bool, typer.Option("--allow-incomplete", help="Build although some sentences are unfinished.")] = False,
+) -> None:
+    """Write the dataset (both directions, plus pivot when translated) with its card, ready for `clsd evaluate --data-dir`."""
+    from clsd_generation.build import build_dataset
+
+    if (date_from is None) != (date_to is None):
+        raise CLSDError("give both --date-from and --date-to, or neither.")
+    summary = build_dataset(
+        run_dir,
+        out,
+        name=name,
+        license=license,
+        domains=domain,
+        date=(date_from, date_to) if date_from and date_to else None,
+        reference=reference,
+        allow_incomplete=allow_incomplete,
+    )
+    for config, rows in summary.rows.items():
+        typer.echo(f"{config}: {rows} rows")
+    typer.echo(f"written: {summary.folder}\nnext: clsd evaluate --data-dir {summary.folder}")
+
+
+@app.command()
+def push(
+    folder: Annotated[Path, typer.Argument(help="A folder written by `clsd build`.")],
+    repo_id: Annotated[str, typer.Option(help="Hub dataset repository, owner/name.")],
+    private: Annotated[bool, typer.Option("--private", help="Create the repository as private.")] = False,
+    dry_run: Annotated[Optional[Path], typer.Option(help="Write the exact repository folder here instead of uploading.")] = None,
+) -> None:
+    """Upload a built dataset to the Hugging Face Hub (token from HF_TOKEN)."""
+    from clsd_generation import publish
+
+    if dry_run is not None:
+        plan = publish.dry_run(folder, repo_id, dry_run)
+        typer.echo(f"dry run: {len(plan.files)} files of {repo_id} written to {dry_run}")
+        return
+    commit = publish.push(folder, repo_id, private=private)
+    typer.echo(f"uploaded {repo_id} at revision {commit}\nevaluate: clsd evaluate --data-dir {repo_id} (pin revision {commit})")
+
+
+@app.command()
+def sample(
+    run_dir: RunDir,
+    sheet: Annotated[Path, typer.Option(help="CSV sheet to write for annotators.")],
+    per_language: Annotated[int, typer.Option(help="Distractors sampled per language (paper: 200).")] = 200,
+    seed: Annotated[int, typer.Option(help="Sampling seed.")] = 0,
+) -> None:
+    """Export a seeded random sample of distractors for a human check (yes/no per criterion)."""
+    from clsd_generation.human_check import export_sample
+
+    counts = export_sample(run_dir, sheet, per_language=per_language, seed=seed)
+    typer.echo(", ".join(f"{code}: {n}" for code, n in counts.items()) + f" distractors in {sheet}")
+
+
+@app.command("import-sample")
+def import_sample_command(
+    sheet: Annotated[Path, typer.Argument(help="The sheet from `clsd sample`, filled in (yes/no in each criterion column).")],
+) -> None:
+    """Report the share of sampled distractors meeting all criteria (the paper: over 98%)."""
+    from clsd_generation.human_check import import_sample
+
+    report = import_sample(sheet)
+    for code in report.judged:
+        typer.echo(f"{code}: {report.meeting[code]} of {report.judged[code]} meet the criteria ({report.share(code):.1%})")
+    typer.echo(f"all: {sum(report.meeting.values())} of {sum(report.judged.values())} ({report.share():.1%})")
+
+
+if __name__ == "__main__":
+    import sys
+
+    try:
+        app()
+    except CLSDError as exc:  # the top-level `clsd` does the same
+        typer.echo(f"error: {exc}", err=True)
+        sys.exit(2)

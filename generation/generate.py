@@ -1,0 +1,102 @@
+"""One entry point for every backend: read the corpus, bind the checkpoint, run what is unfinished."""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from pathlib import Path
+from typing import Literal
+
+from clsd_format.errors import CLSDError
+
+from clsd_generation.batch_backend import BatchGenerator, BatchSettings
+from clsd_generation.checkpoint import GENERATION_KEY, Checkpoint
+from clsd_generation.inputs import ParallelCorpus
+from clsd_generation.jobs import make_jobs, pending_states
+from clsd_generation.languages import LanguageSpec
+from clsd_generation.llm_backend import LiveGenerator, LLMSettings, RunReport
+from clsd_generation.prompts import PromptSettings
+from clsd_generation.rules import RULES_VERSION, rules_for
+from clsd_generation.rules_backend import run_rules
+from clsd_generation.validation import ValidationBounds
+
+Backend = Literal["rules", "llm"]
+
+
+def generation_fingerprint(
+    corpus: ParallelCorpus,
+    languages: tuple[LanguageSpec, LanguageSpec],
+    backend: Backend,
+    bounds: ValidationBounds,
+    *,
+    llm: LLMSettings | None,
+    prompts: PromptSettings,
+    seed: int,
+) -> dict[str, object]:
+    """Everything that decides what a finished sentence holds; a resumed run must match all of it."""
+    fingerprint: dict[str, object] = {
+        "input_sha256": corpus.fingerprint,
+        "columns": list(corpus.columns),
+        "languages": [asdict(language) for language in languages],
+        "backend": backend,
+        "validation": asdict(bounds),
+    }
+    if backend == "llm":
+        assert llm is not None
+        fingerprint |= {
+            "model": llm.model,
+            "prompts": {language.code: prompts.template_for(language.code) for language in languages},
+            "temperature": prompts.temperature,
+            "top_p": prompts.top_p,
+        }
+    else:
+        fingerprint |= {"rules_version": RULES_VERSION, "seed": seed}
+    return fingerprint
+
+
+def generate_distractors(
+    corpus: ParallelCorpus,
+    languages: tuple[LanguageSpec, LanguageSpec],
+    run_dir: Path,
+    *,
+    backend: Backend = "rules",
+    bounds: ValidationBounds = ValidationBounds(),
+    llm: LLMSettings | None = None,
+    prompts: PromptSettings = PromptSettings(),
+    batch: BatchSettings | None = None,
+    seed: int = 0,
+    max_attempts: int = 3,
+    progress: bool = True,
+    durable_against_power_loss: bool = False,
+) -> RunReport:
+    """Generate (or finish generating) distractors for every sentence of both languages."""
+    if languages[0].code == languages[1].code:
+        raise CLSDError(f"the two languages must differ (both are {languages[0].code!r}).")
+    if backend == "rules":
+        for language in languages:
+            rules_for(language.code)  # unknown language: stop before touching the run folder
+    elif backend == "llm":
+        if llm is None:
+            raise CLSDError("the llm backend needs a model (--model).")
+        llm.api_key()
+    else:
+        raise CLSDError(f"unknown backend {backend!r}; use 'rules' or 'llm'.")
+    if max_attempts < 1:
+        raise CLSDError("--max-attempts must be at least 1.")
+    fingerprint = generation_fingerprint(corpus, languages, backend, bounds, llm=llm, prompts=prompts, seed=seed)
+    with Checkpoint.in_folder(run_dir, durable_against_power_loss=durable_against_power_loss) as checkpoint:
+        checkpoint.bind(GENERATION_KEY, fingerprint)
+        checkpoint.set_meta("input_origin", corpus.origin)
+        checkpoint.set_meta("id_column", corpus.id_column)
+        if backend == "llm":
+            checkpoint.set_meta("endpoint", llm.base_url or "OpenAI default")
+        checkpoint.store_pairs(corpus)
+        jobs = make_jobs(corpus.pairs, languages)
+        states, done_before = pending_states(jobs, checkpoint, bounds)
+        report = RunReport(backend=backend if backend == "rules" else f"llm ({'batch' if batch else 'live'}, {llm.model})",
+                           total=len(jobs), done_before=done_before)
+        if backend == "rules":
+            return run_rules(states, corpus.pairs, languages, checkpoint, bounds, report, seed=seed, max_attempts=max_attempts, progress=progress)
+        settings = LLMSettings(**{**asdict(llm), "max_attempts": max_attempts})
+        if batch is not None:
+            return BatchGenerator(checkpoint, settings, prompts, bounds, report, batch, progress=progress).run(states)
+        return LiveGenerator(checkpoint, settings, prompts, bounds, report, progress=progress).run(states)

@@ -1,0 +1,264 @@
+"""Read parallel sentences from CSV, TSV, JSONL, parquet, a saved ``datasets`` folder or the Hub.
+
+Strict, because every later step is paid for: an empty cell, a row with the wrong number of fields,
+a missing key or a repeated pair stops the run before the first request, naming the file, the row
+and the column. Cells are kept as the exact strings in the file (surrounding whitespace removed);
+nothing is turned into a missing value, so a sentence reading "NA" stays a sentence.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import json
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from clsd_format.errors import CLSDError, DataError
+
+MAX_PROBLEMS_LISTED = 10
+_FILE_SUFFIXES = (".csv", ".tsv", ".jsonl", ".ndjson", ".parquet", ".json", ".txt")
+
+
+@dataclass(frozen=True)
+class ParallelPair:
+    """One parallel pair; ``pair_id`` is the id column's value, or ``row<N>`` (N: 1-based data row)."""
+
+    pair_id: str
+    texts: tuple[str, str]
+
+
+@dataclass(frozen=True)
+class ParallelCorpus:
+    origin: str  # what was read, for messages and the dataset card
+    columns: tuple[str, str]
+    pairs: list[ParallelPair]
+    id_column: str | None = None
+
+    @property
+    def fingerprint(self) -> str:
+        """SHA-256 of ids and texts: a checkpoint made from other sentences is refused."""
+        digest = hashlib.sha256()
+        for pair in self.pairs:
+            digest.update(json.dumps([pair.pair_id, *pair.texts], ensure_ascii=False).encode("utf-8"))
+            digest.update(b"\n")
+        return digest.hexdigest()
+
+
+@dataclass(frozen=True)
+class _Record:
+    row: int  # 1-based data row
+    line: int | None  # line in a text file, for the message
+    values: Mapping[str, Any]
+
+
+def read_parallel(
+    source: str | Path,
+    columns: tuple[str, str],
+    *,
+    id_column: str | None = None,
+    split: str = "train",
+    hub_config: str | None = None,
+    limit: int | None = None,
+) -> ParallelCorpus:
+    """Read and check a parallel corpus; ``limit`` keeps the first rows (trial runs)."""
+    if columns[0] == columns[1]:
+        raise CLSDError(f"the two language columns must differ (both are {columns[0]!r}).")
+    path = Path(source).expanduser()
+    where = str(path)
+    if path.is_file():
+        suffix = path.suffix.lower()
+        if suffix in (".csv", ".tsv"):
+            records: Iterable[_Record] = _read_delimited(path, "\t" if suffix == ".tsv" else ",")
+        elif suffix in (".jsonl", ".ndjson"):
+            records = _read_jsonl(path)
+        elif suffix == ".parquet":
+            records = _read_table_rows(_parquet_rows(path))
+        else:
+            raise DataError("unknown file type; use .csv, .tsv, .jsonl, .parquet or a saved datasets folder.", file=where)
+    elif path.is_dir():
+        records = _read_table_rows(_folder_rows(path, split))
+    elif path.exists():
+        raise DataError("neither a file nor a folder.", file=where)
+    elif "/" in str(source) and not str(source).startswith((".", "/", "~")) and path.suffix.lower() not in _FILE_SUFFIXES:
+        where = f"{source} (Hub dataset, config {hub_config}, split {split})"
+        records = _read_table_rows(_hub_rows(str(source), hub_config, split))
+    else:
+        raise DataError("no such file or folder (a Hub dataset is named owner/name).", file=where)
+    pairs = _check(records, where, columns, id_column, limit)
+    return ParallelCorpus(origin=str(source), columns=columns, pairs=pairs, id_column=id_column)
+
+
+def _read_delimited(path: Path, delimiter: str) -> Iterator[_Record]:
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = path.read_bytes()[: exc.start].count(b"\n") + 1
+        raise DataError(f"not UTF-8 (byte 0x{exc.object[exc.start]:02x} on line {line})", file=str(path), row=line - 1) from exc
+    reader = csv.reader(text.splitlines(keepends=True), delimiter=delimiter, strict=True)
+    try:
+        header = next(reader)
+    except StopIteration:
+        raise DataError("empty file (no header row).", file=str(path)) from None
+    except csv.Error as exc:
+        raise DataError(f"unreadable header: {exc}", file=str(path), row=0) from exc
+    if len(set(header)) != len(header):
+        raise DataError(f"repeated column name in header {header}", file=str(path), row=0)
+    row = 0
+    while True:
+        try:
+            fields = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as exc:
+            raise DataError(f"malformed {'TSV' if delimiter == chr(9) else 'CSV'} ({exc}) on line {reader.line_num}", file=str(path), row=row + 1) from exc
+        row += 1
+        if not fields:
+            # A blank line is a row with no sentence in it: reported like any empty row.
+            yield _Record(row, reader.line_num, {})
+            continue
+        if len(fields) != len(header):
+            yield _Record(row, reader.line_num, {"__mismatch__": f"{len(fields)} fields where the header has {len(header)}"})
+            continue
+        yield _Record(row, reader.line_num, dict(zip(header, fields, strict=True)))
+
+
+def _read_jsonl(path: Path) -> Iterator[_Record]:
+    with path.open(encoding="utf-8-sig") as handle:
+        row = 0
+        for line_number, line in enumerate(handle, start=1):
+            if not line.strip():
+                continue
+            row += 1
+            try:
+                value = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise DataError(f"not JSON on line {line_number}: {exc.msg}", file=str(path), row=row) from exc
+            if not isinstance(value, dict):
+                raise DataError(f"line {line_number} holds a JSON {type(value).__name__}, not an object", file=str(path), row=row)
+            yield _Record(row, line_number, value)
+
+
+def _read_table_rows(rows: Iterable[Mapping[str, Any]]) -> Iterator[_Record]:
+    for number, values in enumerate(rows, start=1):
+        yield _Record(number, None, values)
+
+
+def _parquet_rows(path: Path) -> Iterator[Mapping[str, Any]]:
+    import pyarrow.parquet as pq
+
+    try:
+        table = pq.read_table(path)
+    except Exception as exc:  # pyarrow raises several unrelated types for a bad file
+        raise DataError(f"not a readable parquet file: {exc}", file=str(path)) from exc
+    yield from table.to_pylist()
+
+
+def _folder_rows(path: Path, split: str) -> Iterator[Mapping[str, Any]]:
+    """A folder written by ``Dataset.save_to_disk`` / ``DatasetDict.save_to_disk``, or of parquet files."""
+    import datasets
+
+    if (path / "dataset_dict.json").is_file() or (path / "state.json").is_file():
+        loaded = datasets.load_from_disk(str(path))
+        if isinstance(loaded, datasets.DatasetDict):
+            if split not in loaded:
+                raise DataError(f"no split {split!r}; the folder holds {list(loaded)} (choose one with --split).", file=str(path))
+            loaded = loaded[split]
+        yield from loaded
+        return
+    files = sorted(path.rglob("*.parquet"))
+    if not files:
+        raise DataError("neither a saved datasets folder (state.json / dataset_dict.json) nor a folder of parquet files.", file=str(path))
+    for file in files:
+        yield from _parquet_rows(file)
+
+
+def _hub_rows(name: str, config: str | None, split: str) -> Iterator[Mapping[str, Any]]:
+    import datasets
+
+    try:
+        data = datasets.load_dataset(name, config, split=split)
+    except Exception as exc:  # offline, unknown repo, gated, bad split: all end here
+        raise DataError(
+            f"cannot load Hub dataset ({type(exc).__name__}: {exc}). It needs network access or a filled HF cache; "
+            "a local file or folder works offline.",
+            file=name,
+        ) from exc
+    yield from data
+
+
+def _check(
+    records: Iterable[_Record],
+    where: str,
+    columns: tuple[str, str],
+    id_column: str | None,
+    limit: int | None,
+) -> list[ParallelPair]:
+    problems: list[tuple[str, int | str | None, str | None]] = []
+    pairs: list[ParallelPair] = []
+    first_row_of_pair: dict[tuple[str, str], int] = {}
+    first_row_of_id: dict[str, int] = {}
+    seen_columns_checked = False
+    for record in records:
+        if limit is not None and len(pairs) + len(problems) >= limit:
+            break
+        row_name: int | str = record.row if record.line is None else f"{record.row} (line {record.line})"
+        if "__mismatch__" in record.values:
+            problems.append((f"mismatched row: {record.values['__mismatch__']}", row_name, None))
+            continue
+        if not seen_columns_checked and record.values:
+            wanted = [*columns, *([id_column] if id_column else [])]
+            absent = [c for c in wanted if c not in record.values]
+            if absent:
+                raise DataError(f"no such column; the input has {sorted(record.values)}", file=where, column=absent[0])
+            seen_columns_checked = True
+        texts = []
+        for column in columns:
+            value = record.values.get(column)
+            if column not in record.values:
+                problems.append(("missing value (the row lacks this column)", row_name, column))
+            elif not isinstance(value, str):
+                problems.append((f"not text: {value!r}", row_name, column))
+            elif not value.strip():
+                problems.append(("empty sentence", row_name, column))
+            else:
+                texts.append(value.strip())
+        if len(texts) != 2:
+            continue
+        if id_column:
+            raw_id = record.values.get(id_column)
+            pair_id = str(raw_id).strip() if raw_id is not None else ""
+            if not pair_id:
+                problems.append(("empty id", row_name, id_column))
+                continue
+            if pair_id in first_row_of_id:
+                problems.append((f"duplicate id {pair_id!r} (first in row {first_row_of_id[pair_id]})", row_name, id_column))
+                continue
+            first_row_of_id[pair_id] = record.row
+        else:
+            pair_id = f"row{record.row}"
+        key = (texts[0], texts[1])
+        if key in first_row_of_pair:
+            problems.append((f"duplicate pair (same sentences as row {first_row_of_pair[key]})", row_name, None))
+            continue
+        first_row_of_pair[key] = record.row
+        pairs.append(ParallelPair(pair_id, (texts[0], texts[1])))
+    if problems:
+        listed = "; ".join(
+            f"row {row}" + (f" column {column!r}" if column else "") + f": {message}"
+            for message, row, column in problems[1 : 1 + MAX_PROBLEMS_LISTED]
+        )
+        more = len(problems) - 1 - MAX_PROBLEMS_LISTED
+        extra = f" Also: {listed}" + (f" (and {more} more)" if more > 0 else "") if listed else ""
+        message, row, column = problems[0]
+        raise DataError(
+            f"{message}. {len(problems)} bad row(s) in all; fix the input, nothing was generated.{extra}",
+            file=where,
+            row=row,
+            column=column,
+        )
+    if not pairs:
+        raise DataError("no parallel pairs in the input.", file=where)
+    return pairs

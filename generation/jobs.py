@@ -1,0 +1,69 @@
+"""Work items shared by every backend: one job per (pair, language), and how answers settle it.
+
+Both LLM modes (live and Batch API) and the rule backend feed candidates through
+:meth:`JobState.absorb`, so a sentence is judged the same way whichever produced its candidates,
+and a resumed run re-judges the answers it already stored instead of paying for them again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from clsd_generation.checkpoint import Checkpoint
+from clsd_generation.inputs import ParallelPair
+from clsd_generation.languages import LanguageSpec
+from clsd_generation.validation import ValidationBounds, Verdict, check_candidates, revalidate
+
+FinalResult = tuple[str, list[str], str | None, int]  # status, distractors, reason, attempts
+
+
+@dataclass(frozen=True)
+class Job:
+    pair_id: str
+    language: LanguageSpec
+    sentence: str
+
+    @property
+    def key(self) -> tuple[str, str]:
+        return (self.pair_id, self.language.code)
+
+
+@dataclass
+class JobState:
+    job: Job
+    verdict: Verdict = field(default_factory=Verdict)
+    attempts: int = 0
+
+    def absorb(self, candidates: Sequence[str], bounds: ValidationBounds, max_attempts: int) -> FinalResult | None:
+        """Count one answer; the final result once the sentence is settled, else None (ask again)."""
+
+        self.attempts += 1
+        check_candidates(self.job.sentence, candidates, bounds, self.verdict)
+        if self.verdict.complete(bounds):
+            return ("ok", self.verdict.kept[: bounds.needed], None, self.attempts)
+        if self.attempts >= max_attempts:
+            return ("failed", [], self.verdict.failure_reason(bounds, self.attempts), self.attempts)
+        return None
+
+    def reject(self, reason: str) -> FinalResult:
+        """Settle as failed without an answer (the endpoint refused this request)."""
+        return ("failed", [], reason, self.attempts)
+
+
+def make_jobs(pairs: Sequence[ParallelPair], languages: tuple[LanguageSpec, LanguageSpec]) -> list[Job]:
+    """Every sentence of both languages; language-major order keeps one prompt template warm."""
+    return [Job(pair.pair_id, language, pair.texts[side]) for side, language in enumerate(languages) for pair in pairs]
+
+
+def pending_states(jobs: Sequence[Job], checkpoint: Checkpoint, bounds: ValidationBounds) -> tuple[list[JobState], int]:
+    """States of the unfinished jobs, rebuilt from stored answers; and how many were finished before."""
+    finished = checkpoint.finished()
+    stored = checkpoint.stored_answers()
+    states = []
+    for job in jobs:
+        if job.key in finished:
+            continue
+        answers = stored.get(job.key, [])
+        states.append(JobState(job, revalidate(job.sentence, answers, bounds), len(answers)))
+    return states, len(jobs) - len(states)

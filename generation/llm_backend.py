@@ -1,0 +1,268 @@
+"""Distractors from any OpenAI-compatible chat-completions endpoint (OpenAI, vLLM, Ollama, llama.cpp).
+
+Retries are the ``openai`` client's own: exponential backoff with jitter on 408, 409, 429, 5xx,
+timeouts and dropped connections, honouring ``Retry-After``. Added here is only what it lacks:
+
+* a shared gate, so that after a 429 with ``Retry-After`` *every* worker waits, not just the request
+  that got it (otherwise the other workers keep sending into the limit);
+* what happens when retries run out: the sentence stays unfinished (nothing recorded), the run goes
+  on with the others and ends telling the user to repeat the command, which resumes;
+* re-asking when an answer has fewer than four valid distractors (a content problem, not transport).
+
+Requests that cannot succeed (bad key, unknown model) stop the run at once with a readable message.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import email.utils
+import math
+import os
+import time
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from clsd_format.errors import CLSDError
+from tqdm.auto import tqdm
+
+from clsd_generation.checkpoint import Checkpoint, Usage
+from clsd_generation.jobs import JobState
+from clsd_generation.parsing import parse_answer
+from clsd_generation.prompts import PromptSettings
+from clsd_generation.validation import ValidationBounds
+
+MAX_GATE_SECONDS = 120.0  # as the openai client: a longer Retry-After is not waited out
+
+
+@dataclass(frozen=True)
+class LLMSettings:
+    model: str
+    base_url: str | None = None  # None: the openai client's default (OPENAI_BASE_URL or api.openai.com)
+    api_key_env: str = "OPENAI_API_KEY"
+    concurrency: int = 16
+    timeout: float = 120.0  # seconds per request attempt
+    max_retries: int = 6  # transport retries per request, done by the openai client
+    max_attempts: int = 3  # answers asked per sentence before it is recorded as failed
+
+    def api_key(self) -> str:
+        key = os.environ.get(self.api_key_env)
+        if not key:
+            raise CLSDError(
+                f"environment variable {self.api_key_env} is not set. Put the API key there (a local server that "
+                f"needs no key accepts any value, e.g. {self.api_key_env}=none), or name another variable with --api-key-env."
+            )
+        return key
+
+
+@dataclass
+class RunReport:
+    """What one invocation did; ``unfinished`` sentences are picked up by running again."""
+
+    backend: str
+    total: int
+    done_before: int
+    ok: int = 0
+    failed: int = 0
+    unfinished: int = 0
+    usage: Usage = field(default_factory=Usage)
+    errors: Counter[str] = field(default_factory=Counter)
+
+    def lines(self) -> list[str]:
+        out = [
+            f"backend: {self.backend}",
+            f"sentences: {self.total} ({self.done_before} finished before this run)",
+            f"this run: {self.ok} with distractors, {self.failed} failed validation, {self.unfinished} unfinished",
+        ]
+        if self.usage.total:
+            out.append(f"tokens this run: {self.usage.prompt_tokens} prompt + {self.usage.completion_tokens} completion = {self.usage.total}")
+        if self.errors:
+            out.append("errors after retries: " + ", ".join(f"{k} x{v}" for k, v in self.errors.most_common()))
+        return out
+
+
+class RateLimitGate:
+    """Holds every new request until the latest 429's ``Retry-After`` has passed."""
+
+    def __init__(self) -> None:
+        self._until = 0.0
+
+    async def on_request(self, request: Any) -> None:
+        delay = self._until - time.monotonic()
+        if delay > 0:
+            await asyncio.sleep(delay)
+
+    async def on_response(self, response: Any) -> None:
+        if response.status_code == 429:
+            delay = retry_after_seconds(response.headers)
+            if delay is not None:
+                self._until = max(self._until, time.monotonic() + min(delay, MAX_GATE_SECONDS))
+
+
+def retry_after_seconds(headers: Any) -> float | None:
+    """``retry-after-ms``, or ``retry-after`` in seconds or as an HTTP date."""
+    for name, divisor in (("retry-after-ms", 1000.0), ("retry-after", 1.0)):
+        value = headers.get(name)
+        if value is None:
+            continue
+        try:
+            seconds = float(value) / divisor
+        except ValueError:
+            parsed = email.utils.parsedate_to_datetime(value) if name == "retry-after" else None
+            if parsed is None:
+                continue
+            seconds = parsed.timestamp() - time.time()
+        if math.isfinite(seconds) and seconds >= 0:
+            return seconds
+    return None
+
+
+def make_async_client(settings: LLMSettings, gate: RateLimitGate | None = None) -> Any:
+    import openai
+
+    http_client = None
+    if gate is not None:
+        http_client = openai.DefaultAsyncHttpxClient(event_hooks={"request": [gate.on_request], "response": [gate.on_response]})
+    return openai.AsyncOpenAI(
+        api_key=settings.api_key(),
+        base_url=settings.base_url,
+        timeout=settings.timeout,
+        max_retries=settings.max_retries,
+        http_client=http_client,
+    )
+
+
+def chat_request_body(settings: LLMSettings, prompts: PromptSettings, state: JobState) -> dict[str, Any]:
+    """The request for one sentence: the same body live and in a Batch API file."""
+    language = state.job.language
+    return {
+        "model": settings.model,
+        "messages": [{"role": "user", "content": prompts.render(language.code, language.name, state.job.sentence)}],
+        "temperature": prompts.temperature,
+        "top_p": prompts.top_p,
+    }
+
+
+def classify_api_error(exc: Exception) -> str:
+    """'retry' (transient; leave unfinished), 'abort' (configuration) or 'reject' (this request only)."""
+    import openai
+
+    if isinstance(exc, openai.APIConnectionError):  # includes APITimeoutError
+        return "retry"
+    if isinstance(exc, openai.APIStatusError):
+        status = exc.status_code
+        if status in (408, 409, 429) or status >= 500:
+            return "retry"
+        if status in (401, 403, 404):
+            return "abort"
+        return "reject"
+    return "abort"
+
+
+class LiveGenerator:
+    """Asks the endpoint with ``settings.concurrency`` requests in flight and records every answer."""
+
+    def __init__(
+        self,
+        checkpoint: Checkpoint,
+        settings: LLMSettings,
+        prompts: PromptSettings,
+        bounds: ValidationBounds,
+        report: RunReport,
+        progress: bool = True,
+    ) -> None:
+        self.checkpoint, self.settings, self.prompts, self.bounds, self.report = checkpoint, settings, prompts, bounds, report
+        self.progress = progress
+        from openai.types.chat import ChatCompletion
+
+        self._chat_completion = ChatCompletion
+        self._answered = 0  # successful responses this run: a 4xx before any means a configuration problem
+
+    def run(self, states: Sequence[JobState]) -> RunReport:
+        if states:
+            asyncio.run(self._run(states))
+        return self.report
+
+    async def _run(self, states: Sequence[JobState]) -> None:
+        gate = RateLimitGate()
+        client = make_async_client(self.settings, gate)
+        queue: asyncio.Queue[JobState] = asyncio.Queue()
+        for state in states:
+            queue.put_nowait(state)
+        bar = tqdm(total=len(states), desc=f"distractors ({self.settings.model})", unit="sentence", disable=not self.progress)
+        try:
+            async with client:
+                workers = [asyncio.create_task(self._worker(client, queue, bar)) for _ in range(max(1, self.settings.concurrency))]
+                try:
+                    await asyncio.gather(*workers)
+                except BaseException:
+                    for worker in workers:
+                        worker.cancel()
+                    await asyncio.gather(*workers, return_exceptions=True)
+                    raise
+        finally:
+            bar.close()
+
+    async def _worker(self, client: Any, queue: asyncio.Queue[JobState], bar: Any) -> None:
+        while True:
+            try:
+                state = queue.get_nowait()
+            except asyncio.QueueEmpty:
+                return
+            outcome = await self._settle(client, state)
+            if outcome == "ok":
+                self.report.ok += 1
+            elif outcome == "failed":
+                self.report.failed += 1
+            else:
+                self.report.unfinished += 1
+            bar.update(1)
+            bar.set_postfix(tokens=self.report.usage.total, failed=self.report.failed, unfinished=self.report.unfinished, refresh=False)
+
+    async def _settle(self, client: Any, state: JobState) -> str:
+        """Ask until the sentence is settled; 'ok', 'failed' or 'unfinished'."""
+        while True:
+            body = chat_request_body(self.settings, self.prompts, state)
+            try:
+                # client.post is the client's documented route for raw requests: same retries and errors
+                # as chat.completions.create, without re-validating a body built here from plain types
+                # (that step costs more CPU per request than everything else at high concurrency).
+                response = await client.post("/chat/completions", body=body, cast_to=self._chat_completion)
+            except Exception as exc:
+                kind = classify_api_error(exc)
+                name = f"{type(exc).__name__}" + (f" {exc.status_code}" if hasattr(exc, "status_code") else "")
+                if kind == "abort" or (kind == "reject" and self._answered == 0):
+                    raise CLSDError(
+                        f"the endpoint refused the request ({name}: {_message(exc)}). Check --base-url, --model and the API key."
+                    ) from exc
+                if kind == "retry":
+                    self.report.errors[name] += 1
+                    return "unfinished"
+                self.report.errors[name] += 1
+                result = state.reject(f"request rejected by the endpoint ({name}: {_message(exc)})")
+                self.checkpoint.record(state.job.pair_id, state.job.language.code, result=result)
+                return "failed"
+            self._answered += 1
+            text = (response.choices[0].message.content or "") if response.choices else ""
+            usage = Usage(response.usage.prompt_tokens or 0, response.usage.completion_tokens or 0) if response.usage else Usage()
+            self.report.usage = self.report.usage + usage
+            candidates = parse_answer(text)
+            result = state.absorb(candidates, self.bounds, self.settings.max_attempts)
+            self.checkpoint.record(
+                state.job.pair_id,
+                state.job.language.code,
+                attempt=state.attempts,
+                answer=text,
+                candidates=candidates,
+                origin=f"live:{getattr(response, 'model', self.settings.model)}",
+                usage=usage,
+                result=result,
+            )
+            if result is not None:
+                return result[0]
+
+
+def _message(exc: Exception) -> str:
+    text = str(getattr(exc, "message", None) or exc)
+    return text if len(text) <= 300 else text[:297] + "..."

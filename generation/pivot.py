@@ -1,0 +1,122 @@
+"""English pivot: translate every source, target and distractor to English, as the paper did.
+
+The paper used M2M-100 1.2B (``facebook/m2m100_1.2B``); any M2M-100 or NLLB checkpoint works, by
+Hub name or local path. The only module that imports torch and transformers, and only when called.
+Translations are stored in the run's checkpoint after every batch, so a killed run re-translates
+at most one batch; each distinct text is translated once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from clsd_format.errors import CLSDError
+from tqdm.auto import tqdm
+
+from clsd_generation.checkpoint import GENERATION_KEY, TRANSLATION_KEY, Checkpoint
+from clsd_generation.languages import ENGLISH, LanguageSpec
+
+DEFAULT_TRANSLATION_MODEL = "facebook/m2m100_1.2B"
+
+
+@dataclass(frozen=True)
+class TranslationSettings:
+    model: str = DEFAULT_TRANSLATION_MODEL
+    batch_size: int = 16
+    num_beams: int | None = None  # None: the model's generation config (M2M-100: 5)
+    max_new_tokens: int = 256
+    device: str | None = None  # None: CUDA when available, else CPU
+
+
+def languages_of(checkpoint: Checkpoint) -> tuple[LanguageSpec, LanguageSpec]:
+    generation = checkpoint.get_meta(GENERATION_KEY)
+    if not generation:
+        raise CLSDError(f"checkpoint {checkpoint.path} holds no generation run; run `clsd generate` first.")
+    first, second = (LanguageSpec(**spec) for spec in generation["languages"])
+    return first, second
+
+
+def texts_to_translate(checkpoint: Checkpoint) -> dict[str, list[str]]:
+    """Distinct non-English texts per language code: both sides of every pair and every kept distractor."""
+    languages = languages_of(checkpoint)
+    wanted: dict[str, dict[str, None]] = {language.code: {} for language in languages if language.code != ENGLISH.code}
+    pairs = checkpoint.pairs()
+    for side, language in enumerate(languages):
+        if language.code in wanted:
+            for pair in pairs:
+                wanted[language.code][pair.texts[side]] = None
+    for result in checkpoint.results():
+        if result.status == "ok" and result.lang in wanted:
+            for text in result.distractors:
+                wanted[result.lang][text] = None
+    return {code: list(texts) for code, texts in wanted.items()}
+
+
+def translate_run(run_dir: Path, settings: TranslationSettings = TranslationSettings(), *, progress: bool = True) -> dict[str, int]:
+    """Translate what is not translated yet; returns how many texts per language were translated now."""
+    with Checkpoint.existing(run_dir) as checkpoint:
+        checkpoint.bind(TRANSLATION_KEY, {k: v for k, v in asdict(settings).items() if k in ("model", "num_beams", "max_new_tokens")})
+        languages = {language.code: language for language in languages_of(checkpoint)}
+        todo = {}
+        for code, texts in texts_to_translate(checkpoint).items():
+            known = checkpoint.translations(code)
+            todo[code] = [text for text in texts if text not in known]
+        if not any(todo.values()):
+            return {code: 0 for code in todo}
+        translator = Translator(settings)
+        done: dict[str, int] = {}
+        for code, texts in todo.items():
+            bar = tqdm(total=len(texts), desc=f"pivot {code}->en", unit="text", disable=not progress)
+            # Long texts together: less padding per batch.
+            ordered = sorted(texts, key=len, reverse=True)
+            for start in range(0, len(ordered), settings.batch_size):
+                chunk = ordered[start : start + settings.batch_size]
+                checkpoint.add_translations(code, zip(chunk, translator.translate(chunk, languages[code]), strict=True))
+                bar.update(len(chunk))
+            bar.close()
+            done[code] = len(texts)
+        return done
+
+
+class Translator:
+    """A seq2seq translation model into English; knows M2M-100's and NLLB's language tokens."""
+
+    def __init__(self, settings: TranslationSettings) -> None:
+        try:
+            import torch
+            from transformers import AutoModelForSeq2SeqLM, AutoTokenizer
+        except ImportError as exc:  # pragma: no cover - torch and transformers are dependencies
+            raise CLSDError(f"the pivot step needs torch and transformers ({exc}).") from exc
+        self.settings = settings
+        self.torch = torch
+        try:
+            self.tokenizer = AutoTokenizer.from_pretrained(settings.model)
+            self.model = AutoModelForSeq2SeqLM.from_pretrained(settings.model)
+        except (OSError, ValueError) as exc:
+            raise CLSDError(
+                f"cannot load translation model {settings.model!r} ({exc}). A Hub model needs network access or a filled "
+                "HF cache; a local folder works offline."
+            ) from exc
+        self.device = settings.device or ("cuda" if torch.cuda.is_available() else "cpu")
+        self.model.to(self.device).eval()
+        self.nllb = not hasattr(self.tokenizer, "get_lang_id")
+        if self.nllb and not hasattr(self.tokenizer, "src_lang"):
+            raise CLSDError(f"{settings.model!r} is neither an M2M-100 nor an NLLB model (its tokenizer has no source language).")
+
+    def _english_token_id(self) -> int:
+        if self.nllb:
+            return self.tokenizer.convert_tokens_to_ids(ENGLISH.nllb_code)
+        return self.tokenizer.get_lang_id(ENGLISH.code)
+
+    def translate(self, texts: Sequence[str], language: LanguageSpec) -> list[str]:
+        self.tokenizer.src_lang = language.nllb_code if self.nllb else language.code
+        encoded = self.tokenizer(list(texts), return_tensors="pt", padding=True, truncation=True).to(self.device)
+        kwargs: dict[str, Any] = {"forced_bos_token_id": self._english_token_id(), "max_new_tokens": self.settings.max_new_tokens}
+        if self.settings.num_beams is not None:
+            kwargs["num_beams"] = self.settings.num_beams
+        with self.torch.inference_mode():
+            generated = self.model.generate(**encoded, **kwargs)
+        return [text.strip() for text in self.tokenizer.batch_decode(generated, skip_special_tokens=True)]

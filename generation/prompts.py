@@ -1,0 +1,78 @@
+"""The distractor prompt: the paper's by default, overridable per language from a template file.
+
+Template file (YAML): a ``default`` template and/or one per language code, each holding the
+placeholders ``{language}`` (the language's English name) and ``{sentence}`` (the original)::
+
+    default: |-
+      Give four sentences that look like this one but mean something else. Answer in {language}!
+      {sentence}
+    de: |-
+      Gib mir vier ähnlich aussehende Sätze mit anderer Bedeutung (nummeriert):
+      {sentence}
+"""
+
+from __future__ import annotations
+
+import string
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from clsd_format.errors import CLSDError
+
+# Michail, Clematide and Sennrich (2025), sent to gpt-4-0613 once per original sentence.
+PAPER_PROMPT = (
+    "Can you provide me with four tricky sentences (numbered) that look structurally and lexically similar "
+    "but don't have the same meaning. The sentences should be within similar topics and share commonalities "
+    "with the original. Answer in {language}!\n{sentence}"
+)
+PAPER_TEMPERATURE = 1.0
+PAPER_TOP_P = 1.0
+PLACEHOLDERS = frozenset({"language", "sentence"})
+
+
+@dataclass(frozen=True)
+class PromptSettings:
+    """Prompt templates and sampling parameters: all of it goes into the checkpoint fingerprint."""
+
+    default_template: str = PAPER_PROMPT
+    per_language: Mapping[str, str] = field(default_factory=dict)
+    temperature: float = PAPER_TEMPERATURE
+    top_p: float = PAPER_TOP_P
+
+    def template_for(self, language_code: str) -> str:
+        return self.per_language.get(language_code, self.default_template)
+
+    def render(self, language_code: str, language_name: str, sentence: str) -> str:
+        # str.replace, not str.format: a sentence may hold braces, and they must reach the LLM unchanged.
+        return self.template_for(language_code).replace("{language}", language_name).replace("{sentence}", sentence)
+
+
+def check_template(template: str, where: str) -> None:
+    try:
+        fields = {name for _, name, _, _ in string.Formatter().parse(template) if name is not None}
+    except ValueError as exc:
+        raise CLSDError(f"{where}: malformed template ({exc}); write literal braces as {{{{ and }}}}.") from exc
+    unknown = fields - PLACEHOLDERS
+    if unknown:
+        raise CLSDError(f"{where}: unknown placeholder(s) {sorted(unknown)}; a template may use {{language}} and {{sentence}}.")
+    if "sentence" not in fields:
+        raise CLSDError(f"{where}: the template never includes {{sentence}}, so the LLM would not see the original.")
+
+
+def load_prompt_settings(template_file: Path | None, *, temperature: float, top_p: float) -> PromptSettings:
+    if template_file is None:
+        return PromptSettings(temperature=temperature, top_p=top_p)
+    import yaml
+
+    path = Path(template_file)
+    try:
+        loaded = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError) as exc:
+        raise CLSDError(f"prompt template file {path}: cannot read it ({exc}).") from exc
+    if not isinstance(loaded, dict) or not loaded or not all(isinstance(k, str) and isinstance(v, str) for k, v in loaded.items()):
+        raise CLSDError(f"prompt template file {path}: expected a YAML mapping of 'default' and/or language codes to template strings.")
+    for key, template in loaded.items():
+        check_template(template, f"prompt template file {path}, key {key!r}")
+    default = loaded.pop("default", PAPER_PROMPT)
+    return PromptSettings(default_template=default, per_language=dict(loaded), temperature=temperature, top_p=top_p)

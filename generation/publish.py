@@ -1,0 +1,73 @@
+"""Publish a built dataset folder as a Hugging Face dataset repository.
+
+The folder ``clsd build`` writes *is* the repository (card with ``configs:`` + parquet files), so
+publishing uploads exactly those files with ``huggingface_hub``; ``--dry-run`` copies the same file
+list to a local folder instead, so what would be uploaded can be inspected and evaluated offline.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+from clsd_format import hub
+from clsd_format.errors import CLSDError, DataError
+
+TOKEN_ENV_VARS = ("HF_TOKEN", "HUGGING_FACE_HUB_TOKEN")
+
+
+@dataclass(frozen=True)
+class PushPlan:
+    repo_id: str
+    files: list[str]  # relative paths, the repository's content
+
+
+def plan_push(folder: Path, repo_id: str) -> PushPlan:
+    """Check the folder is a complete CLSD dataset and list what goes into the repository."""
+    folder = Path(folder)
+    if "/" not in repo_id or repo_id.count("/") != 1 or not all(repo_id.split("/")):
+        raise CLSDError(f"repository id {repo_id!r}: write it as owner/name.")
+    specs = hub.read_manifest(folder)
+    for spec in specs:
+        hub.read_config(folder, spec.config)  # every config present and valid before anything leaves the machine
+    files = [hub.CARD_FILE] + [str(hub.parquet_path(Path(), spec.config)) for spec in specs]
+    return PushPlan(repo_id, files)
+
+
+def dry_run(folder: Path, repo_id: str, target: Path) -> PushPlan:
+    """Write the exact repository folder to ``target`` instead of uploading."""
+    plan = plan_push(folder, repo_id)
+    target = Path(target)
+    if target.exists() and any(target.iterdir()):
+        raise DataError("already exists and is not empty; refusing to overwrite (choose another folder).", file=str(target))
+    for relative in plan.files:
+        destination = target / relative
+        destination.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(Path(folder) / relative, destination)
+    return plan
+
+
+def push(folder: Path, repo_id: str, *, private: bool = False, revision: str | None = None) -> str:
+    """Upload; returns the commit hash to cite (a Hub task needs an exact revision)."""
+    plan = plan_push(folder, repo_id)
+    token = next((os.environ[name] for name in TOKEN_ENV_VARS if os.environ.get(name)), None)
+    if token is None:
+        raise CLSDError(f"no Hugging Face token: set {TOKEN_ENV_VARS[0]} (a token with write access), or use --dry-run.")
+    from huggingface_hub import HfApi
+
+    api = HfApi(token=token)
+    try:
+        api.create_repo(repo_id, repo_type="dataset", private=private, exist_ok=True)
+        commit = api.upload_folder(
+            repo_id=repo_id,
+            repo_type="dataset",
+            folder_path=str(folder),
+            allow_patterns=plan.files,
+            revision=revision,
+            commit_message="Upload CLSD dataset made with clsd-mteb",
+        )
+    except Exception as exc:  # network and Hub errors come in many types
+        raise CLSDError(f"upload to {repo_id} failed ({type(exc).__name__}: {exc}).") from exc
+    return commit.oid

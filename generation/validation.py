@@ -1,0 +1,121 @@
+"""Which candidates count as distractors: the one rule set both backends go through.
+
+Default bounds are measured on the released GPT-4 distractors (18,928, both languages): word-level
+Jaccard to the original ranges 0.03-1.0 with 99.9% at or above 0.1, and length ratios 0.33-4.4 with
+99.9% inside 0.5-2.0. So the defaults (Jaccard 0.1-1.0, length ratio 0.5-2.0) keep what the paper's
+distractors look like and drop answers that are chatter or a different sentence altogether.
+Jaccard 1.0 stays allowed on purpose: reordering words ("the dog bit the man" / "the man bit the dog")
+changes the meaning and keeps every word.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from clsd_format.errors import CLSDError
+
+DISTRACTORS_PER_SENTENCE = 4
+_WORD = re.compile(r"\w+")
+
+
+@dataclass(frozen=True)
+class ValidationBounds:
+    min_jaccard: float = 0.1
+    max_jaccard: float = 1.0
+    min_length_ratio: float = 0.5
+    max_length_ratio: float = 2.0
+    needed: int = DISTRACTORS_PER_SENTENCE
+
+    def __post_init__(self) -> None:
+        if not 0.0 <= self.min_jaccard <= self.max_jaccard <= 1.0:
+            raise CLSDError(f"Jaccard bounds must satisfy 0 <= min <= max <= 1 (got {self.min_jaccard}, {self.max_jaccard}).")
+        if not 0.0 < self.min_length_ratio <= 1.0 <= self.max_length_ratio:
+            raise CLSDError(
+                f"length-ratio bounds must satisfy 0 < min <= 1 <= max (got {self.min_length_ratio}, {self.max_length_ratio})."
+            )
+        if self.needed < 1:
+            raise CLSDError("at least one distractor per sentence is needed.")
+
+
+def normalise(text: str) -> str:
+    """Case-folded, punctuation removed, whitespace collapsed: "Der Hund!" equals "der hund"."""
+    kept = "".join(" " if unicodedata.category(ch).startswith("P") else ch for ch in text.casefold())
+    return " ".join(kept.split())
+
+
+def words(text: str) -> set[str]:
+    """Lower-cased word types (``\\w+``): the unit of the Jaccard similarity here and in the card."""
+    return set(_WORD.findall(text.casefold()))
+
+
+def jaccard(a: str, b: str) -> float:
+    first, second = words(a), words(b)
+    union = first | second
+    return len(first & second) / len(union) if union else 1.0
+
+
+def length_ratio(original: str, candidate: str) -> float:
+    """Characters of the candidate over characters of the original."""
+    return len(candidate.strip()) / max(len(original.strip()), 1)
+
+
+@dataclass
+class Verdict:
+    """The distractors kept for one sentence so far, and why the others were dropped."""
+
+    kept: list[str] = field(default_factory=list)
+    rejected: list[tuple[str, str]] = field(default_factory=list)  # (candidate, reason)
+
+    def complete(self, bounds: ValidationBounds) -> bool:
+        return len(self.kept) >= bounds.needed
+
+    def failure_reason(self, bounds: ValidationBounds, attempts: int) -> str:
+        counts: dict[str, int] = {}
+        for _, reason in self.rejected:
+            kind = reason.split(" (")[0]
+            counts[kind] = counts.get(kind, 0) + 1
+        detail = ", ".join(f"{n} {kind}" for kind, n in sorted(counts.items(), key=lambda kv: -kv[1])) or "no candidates"
+        return f"only {len(self.kept)} of {bounds.needed} valid distractors after {attempts} attempt(s); rejected: {detail}"
+
+
+def check_candidates(original: str, candidates: Iterable[str], bounds: ValidationBounds, verdict: Verdict | None = None) -> Verdict:
+    """Add the valid candidates to ``verdict`` (kept across re-asks), up to ``bounds.needed``."""
+    verdict = verdict or Verdict()
+    seen = {normalise(original)} | {normalise(k) for k in verdict.kept}
+    original_key = normalise(original)
+    for candidate in candidates:
+        text = candidate.strip()
+        key = normalise(text)
+        if not key:
+            verdict.rejected.append((candidate, "empty"))
+            continue
+        if key == original_key:
+            verdict.rejected.append((text, "same as original"))
+            continue
+        if key in seen:
+            verdict.rejected.append((text, "duplicate distractor"))
+            continue
+        similarity = jaccard(original, text)
+        if not bounds.min_jaccard <= similarity <= bounds.max_jaccard:
+            verdict.rejected.append((text, f"Jaccard out of bounds ({similarity:.2f})"))
+            continue
+        ratio = length_ratio(original, text)
+        if not bounds.min_length_ratio <= ratio <= bounds.max_length_ratio:
+            verdict.rejected.append((text, f"length ratio out of bounds ({ratio:.2f})"))
+            continue
+        if len(verdict.kept) >= bounds.needed:
+            continue  # extra valid answers are not needed; not a rejection either
+        seen.add(key)
+        verdict.kept.append(text)
+    return verdict
+
+
+def revalidate(original: str, answers: Sequence[Sequence[str]], bounds: ValidationBounds) -> Verdict:
+    """The verdict after several answers, in order (used when resuming from stored answers)."""
+    verdict = Verdict()
+    for candidates in answers:
+        check_candidates(original, candidates, bounds, verdict)
+    return verdict

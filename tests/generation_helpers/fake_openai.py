@@ -1,0 +1,236 @@
+"""A real HTTP server on 127.0.0.1 speaking enough of the OpenAI API for the generator's tests.
+
+Chat completions (``/v1/chat/completions``) and the Batch API (``/v1/files``, ``/v1/batches``,
+``/v1/files/{id}/content``). What each request gets is scripted per sentence: the server takes the
+original sentence from the last line of the prompt and plays that sentence's next action:
+
+``good``     a clean numbered list of four valid distractors
+``chatter``  the same list wrapped in chatter, quotes and bracketed translations
+``few``      two items only
+``same``     four items, one of them the original sentence (so only three are valid)
+``429``      status 429 with ``Retry-After``
+``500``      status 500
+``slow``     waits ``slow_seconds`` (longer than the client's timeout) before answering
+``drop``     closes the connection without answering
+
+After its script a sentence gets ``good``. Every request is logged as (sentence, action).
+Also usable as a plain server for the throughput benchmark (``delay`` before every answer).
+"""
+
+from __future__ import annotations
+
+import email.parser
+import email.policy
+import json
+import socket
+import threading
+import time
+from collections import defaultdict
+from collections.abc import Iterable, Mapping
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+FILLERS = ("heute", "gestern", "morgen", "dort")
+
+
+def good_distractors(sentence: str) -> list[str]:
+    """Four distinct variants, each one word added: valid under the default bounds for 4+ word sentences."""
+    return [f"{sentence.rstrip('.!?')} {filler}." for filler in FILLERS]
+
+
+def render_answer(sentence: str, action: str) -> str:
+    items = good_distractors(sentence)
+    if action == "chatter":
+        return (
+            "Sure! Here are four tricky sentences:\n\n"
+            + "\n".join(f'{n}. "{item}" (Translation: something else)' for n, item in enumerate(items, 1))
+            + "\n\nI hope this helps!"
+        )
+    if action == "few":
+        items = items[:2]
+    elif action == "same":
+        items = [sentence, *items[:3]]
+    return "\n".join(f"{n}. {item}" for n, item in enumerate(items, 1))
+
+
+def completion(model: str, sentence: str, action: str, prompt: str) -> dict[str, Any]:
+    text = render_answer(sentence, action)
+    return {
+        "id": "chatcmpl-fake",
+        "object": "chat.completion",
+        "created": int(time.time()),
+        "model": model,
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}],
+        "usage": {"prompt_tokens": len(prompt.split()), "completion_tokens": len(text.split()), "total_tokens": len(prompt.split()) + len(text.split())},
+    }
+
+
+class FakeOpenAI:
+    def __init__(
+        self,
+        scripts: Mapping[str, Iterable[str]] | None = None,
+        *,
+        delay: float = 0.0,
+        slow_seconds: float = 3.0,
+        retry_after: str = "1",
+        batch_polls_before_done: int = 1,
+    ) -> None:
+        self.scripts = {key: list(actions) for key, actions in (scripts or {}).items()}
+        self.delay, self.slow_seconds, self.retry_after = delay, slow_seconds, retry_after
+        self.batch_polls_before_done = batch_polls_before_done
+        self.calls: dict[str, int] = defaultdict(int)
+        self.log: list[tuple[str, str]] = []
+        self.files: dict[str, bytes] = {}
+        self.batches: dict[str, dict[str, Any]] = {}
+        self.batch_polls: dict[str, int] = defaultdict(int)
+        self.lock = threading.Lock()
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(self))
+        self.server.daemon_threads = True
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.server.server_address[1]}/v1"
+
+    def __enter__(self) -> FakeOpenAI:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+    def next_action(self, sentence: str, *, transport: bool = True) -> str:
+        with self.lock:
+            script = next((actions for key, actions in self.scripts.items() if key in sentence), [])
+            index = self.calls[sentence]
+            self.calls[sentence] += 1
+            action = script[index] if index < len(script) else "good"
+            self.log.append((sentence, action))
+            return action
+
+    # --- Batch API ---------------------------------------------------------------------------
+    def run_batch(self, batch: dict[str, Any]) -> None:
+        """Answer every line of the input file; transport failures become per-request errors."""
+        output = []
+        for line in self.files[batch["input_file_id"]].decode("utf-8").splitlines():
+            if not line.strip():
+                continue
+            request = json.loads(line)
+            prompt = request["body"]["messages"][-1]["content"]
+            sentence = prompt.split("\n")[-1]
+            action = self.next_action(sentence)
+            if action in ("429", "500", "slow", "drop"):
+                status, body = 500, {"error": {"message": f"scripted {action}", "type": "server_error"}}
+            else:
+                status, body = 200, completion(request["body"]["model"], sentence, action, prompt)
+            output.append({"id": f"req-{len(output)}", "custom_id": request["custom_id"], "response": {"status_code": status, "request_id": "r", "body": body}, "error": None})
+        file_id = f"file-out-{len(self.files) + 1}"
+        self.files[file_id] = ("\n".join(json.dumps(o) for o in output) + "\n").encode("utf-8")
+        failed = sum(o["response"]["status_code"] != 200 for o in output)
+        batch.update(status="completed", output_file_id=file_id, request_counts={"total": len(output), "completed": len(output) - failed, "failed": failed})
+
+
+def _handler(fake: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"  # keep-alive, as real endpoints
+
+        def setup(self) -> None:
+            super().setup()
+            # Headers and body go out in two writes: without this, Nagle's algorithm meets the
+            # client's delayed ACK and every answer waits ~40 ms longer than scripted.
+            self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+        def _send(self, status: int, payload: Any, headers: Mapping[str, str] | None = None, raw: bytes | None = None) -> None:
+            body = raw if raw is not None else json.dumps(payload).encode("utf-8")
+            try:
+                self.send_response(status)
+                self.send_header("Content-Type", "application/octet-stream" if raw is not None else "application/json")
+                self.send_header("Content-Length", str(len(body)))
+                for name, value in (headers or {}).items():
+                    self.send_header(name, value)
+                self.end_headers()
+                self.wfile.write(body)
+            except (BrokenPipeError, ConnectionResetError):
+                self.close_connection = True
+
+        def _body(self) -> bytes:
+            return self.rfile.read(int(self.headers.get("Content-Length") or 0))
+
+        def do_POST(self) -> None:
+            body = self._body()
+            if self.path == "/v1/chat/completions":
+                request = json.loads(body)
+                prompt = request["messages"][-1]["content"]
+                sentence = prompt.split("\n")[-1]
+                action = fake.next_action(sentence)
+                if fake.delay:
+                    time.sleep(fake.delay)
+                if action == "429":
+                    self._send(429, {"error": {"message": "rate limited", "type": "rate_limit"}}, {"Retry-After": fake.retry_after})
+                elif action == "500":
+                    self._send(500, {"error": {"message": "scripted failure", "type": "server_error"}})
+                elif action == "drop":
+                    self.close_connection = True
+                    self.connection.shutdown(socket.SHUT_RDWR)
+                else:
+                    if action == "slow":
+                        time.sleep(fake.slow_seconds)
+                    self._send(200, completion(request["model"], sentence, action, prompt))
+            elif self.path == "/v1/files":
+                message = email.parser.BytesParser(policy=email.policy.HTTP).parsebytes(
+                    f"Content-Type: {self.headers['Content-Type']}\r\n\r\n".encode() + body
+                )
+                parts = {part.get_param("name", header="content-disposition"): part for part in message.iter_parts()}
+                file_id = f"file-{len(fake.files) + 1}"
+                fake.files[file_id] = parts["file"].get_payload(decode=True)
+                self._send(200, {"id": file_id, "object": "file", "bytes": len(fake.files[file_id]), "created_at": int(time.time()),
+                                 "filename": parts["file"].get_filename(), "purpose": "batch", "status": "processed"})
+            elif self.path == "/v1/batches":
+                request = json.loads(body)
+                batch_id = f"batch_{len(fake.batches) + 1}"
+                fake.batches[batch_id] = {
+                    "id": batch_id, "object": "batch", "endpoint": request["endpoint"], "input_file_id": request["input_file_id"],
+                    "completion_window": request["completion_window"], "status": "validating", "created_at": int(time.time()),
+                    "metadata": request.get("metadata"), "request_counts": {"total": 0, "completed": 0, "failed": 0},
+                }
+                self._send(200, fake.batches[batch_id])
+            else:
+                self._send(404, {"error": {"message": f"no route {self.path}"}})
+
+        def do_GET(self) -> None:
+            path = self.path.split("?")[0]
+            if path.startswith("/v1/files/") and path.endswith("/content"):
+                file_id = path.split("/")[-2]
+                self._send(200, None, raw=fake.files[file_id])
+            elif path == "/v1/batches":
+                self._send(200, {"object": "list", "data": list(fake.batches.values()), "has_more": False})
+            elif path.startswith("/v1/batches/"):
+                batch = fake.batches[path.rsplit("/", 1)[-1]]
+                with fake.lock:
+                    fake.batch_polls[batch["id"]] += 1
+                    polls = fake.batch_polls[batch["id"]]
+                if batch["status"] != "completed":
+                    if polls > fake.batch_polls_before_done:
+                        fake.run_batch(batch)
+                    else:
+                        batch["status"] = "in_progress"
+                self._send(200, batch)
+            else:
+                self._send(404, {"error": {"message": f"no route {self.path}"}})
+
+    return Handler
+
+
+if __name__ == "__main__":  # a standalone server (benchmark, manual trials): python fake_openai.py --delay 0.1
+    import argparse
+
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--delay", type=float, default=0.0, help="seconds before every answer")
+    args = parser.parse_args()
+    with FakeOpenAI(delay=args.delay) as fake:
+        print(fake.base_url, flush=True)
+        threading.Event().wait()
