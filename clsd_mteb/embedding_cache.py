@@ -65,18 +65,18 @@ class SharedEmbeddingCache:
         prompt_type: PromptType | None = None,
         **kwargs: Any,
     ) -> Array:
-        from mteb._create_dataloaders import create_dataloader
+        from torch.utils.data import DataLoader
 
         prompt_key = self._prompt_key(task_metadata, prompt_type)
         dataset = inputs.dataset
         texts: list[str] = list(dataset["text"])
         missing = [i for i, text in enumerate(texts) if (prompt_key, text) not in self._vectors]
         if missing:
-            loader = create_dataloader(
-                dataset.select(missing),
-                task_metadata=task_metadata,
-                prompt_type=prompt_type,
-                batch_size=inputs.batch_size,
+            # the same batches as the caller built, restricted to the unseen texts
+            loader = (
+                inputs
+                if len(missing) == len(texts)
+                else DataLoader(dataset.select(missing), batch_size=inputs.batch_size, collate_fn=inputs.collate_fn)
             )
             fresh = self._model.encode(
                 loader,

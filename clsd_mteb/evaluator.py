@@ -122,22 +122,23 @@ def encode_texts(
     sees exactly the same input in both. Raises :class:`EmbeddingError` on NaN, inf or zero vectors.
     """
     from datasets import Dataset
-    from mteb._create_dataloaders import create_dataloader
     from mteb.types import PromptType
+    from torch.utils.data import DataLoader
 
     encode_kwargs = dict(encode_kwargs or {})
     encode_kwargs.setdefault("batch_size", 32)
     # mteb hands the model one batch at a time in dataset order; sorted by length, each batch pads
     # to similar lengths (what sentence-transformers does when it sees all texts at once).
     order = sorted(range(len(texts)), key=lambda i: -len(texts[i]))
+    # Plain text batches ({"text": [...]}), the loader mteb's create_dataloader builds for a text
+    # column; the prompt type reaches the model through encode(), where encoders apply prompts.
+    loader = DataLoader(
+        Dataset.from_dict({"text": [texts[i] for i in order]}),
+        batch_size=encode_kwargs["batch_size"],
+        num_workers=num_proc if num_proc is not None and num_proc > 1 else 0,
+    )
     embeddings = model.encode(
-        create_dataloader(
-            Dataset.from_dict({"text": [texts[i] for i in order]}),
-            task_metadata=task_metadata,
-            prompt_type=PromptType.query,
-            num_proc=num_proc,
-            **encode_kwargs,
-        ),
+        loader,
         task_metadata=task_metadata,
         hf_split=hf_split,
         hf_subset=hf_subset,
