@@ -24,7 +24,7 @@ from tqdm.auto import tqdm
 
 from clsd_generation.checkpoint import Checkpoint, Usage, record_collected_batch
 from clsd_generation.jobs import FinalResult, JobState
-from clsd_generation.llm_backend import LLMSettings, RunReport, chat_request_body
+from clsd_generation.llm_backend import LLMSettings, RunReport, chat_request_body, read_completion
 from clsd_generation.parsing import parse_answer
 from clsd_generation.prompts import PromptSettings
 from clsd_generation.validation import ValidationBounds
@@ -154,11 +154,7 @@ class BatchGenerator:
             if response.get("status_code") != 200:
                 self.report.errors[f"batch request status {response.get('status_code')}"] += 1
                 continue  # not an answer: asked again next round
-            body = response.get("body") or {}
-            choices = body.get("choices") or [{}]
-            text = (choices[0].get("message") or {}).get("content") or ""
-            usage_body = body.get("usage") or {}
-            usage = Usage(usage_body.get("prompt_tokens") or 0, usage_body.get("completion_tokens") or 0)
+            text, usage = read_completion(response.get("body"))
             self.report.usage = self.report.usage + usage
             candidates = parse_answer(text)
             result = state.absorb(candidates, self.bounds, self.settings.max_attempts)

@@ -144,6 +144,21 @@ def chat_request_body(settings: LLMSettings, prompts: PromptSettings, state: Job
     }
 
 
+def read_completion(body: Any) -> tuple[str, Usage]:
+    """The answer text and token usage of a chat-completion JSON body (live or Batch API).
+
+    Lenient on purpose: a body without an answer gives "", which parses to no candidates and is
+    asked again like any answer with too few distractors.
+    """
+    if not isinstance(body, dict):
+        return "", Usage()
+    choices = body.get("choices") or [{}]
+    message = choices[0].get("message") if isinstance(choices[0], dict) else None
+    text = (message or {}).get("content") or ""
+    usage = body.get("usage") or {}
+    return (text if isinstance(text, str) else ""), Usage(usage.get("prompt_tokens") or 0, usage.get("completion_tokens") or 0)
+
+
 def classify_api_error(exc: Exception) -> str:
     """'retry' (transient; leave unfinished), 'abort' (configuration) or 'reject' (this request only)."""
     import openai
@@ -174,9 +189,6 @@ class LiveGenerator:
     ) -> None:
         self.checkpoint, self.settings, self.prompts, self.bounds, self.report = checkpoint, settings, prompts, bounds, report
         self.progress = progress
-        from openai.types.chat import ChatCompletion
-
-        self._chat_completion = ChatCompletion
         self._answered = 0  # successful responses this run: a 4xx before any means a configuration problem
 
     def run(self, states: Sequence[JobState]) -> RunReport:
@@ -226,9 +238,10 @@ class LiveGenerator:
             body = chat_request_body(self.settings, self.prompts, state)
             try:
                 # client.post is the client's documented route for raw requests: same retries and errors
-                # as chat.completions.create, without re-validating a body built here from plain types
-                # (that step costs more CPU per request than everything else at high concurrency).
-                response = await client.post("/chat/completions", body=body, cast_to=self._chat_completion)
+                # as chat.completions.create, without re-validating a body built here from plain types,
+                # and cast_to=object returns the JSON as is instead of building response models (those
+                # two steps cost more CPU per request than everything else at high concurrency).
+                response = await client.post("/chat/completions", body=body, cast_to=object)
             except Exception as exc:
                 kind = classify_api_error(exc)
                 name = f"{type(exc).__name__}" + (f" {exc.status_code}" if hasattr(exc, "status_code") else "")
@@ -244,8 +257,8 @@ class LiveGenerator:
                 self.checkpoint.record(state.job.pair_id, state.job.language.code, result=result)
                 return "failed"
             self._answered += 1
-            text = (response.choices[0].message.content or "") if response.choices else ""
-            usage = Usage(response.usage.prompt_tokens or 0, response.usage.completion_tokens or 0) if response.usage else Usage()
+            text, usage = read_completion(response)
+            served_model = response.get("model") if isinstance(response, dict) else None
             self.report.usage = self.report.usage + usage
             candidates = parse_answer(text)
             result = state.absorb(candidates, self.bounds, self.settings.max_attempts)
@@ -255,7 +268,7 @@ class LiveGenerator:
                 attempt=state.attempts,
                 answer=text,
                 candidates=candidates,
-                origin=f"live:{getattr(response, 'model', self.settings.model)}",
+                origin=f"live:{served_model or self.settings.model}",
                 usage=usage,
                 result=result,
             )
