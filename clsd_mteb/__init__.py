@@ -21,6 +21,7 @@ from clsd_mteb.tasks import (
     RELEASE_TASKS,
     make_clsd_task,
     tasks_from_folder,
+    tasks_from_hub,
 )
 
 __version__ = "0.1.0"
@@ -62,4 +63,5 @@ __all__ = [
     "make_clsd_task",
     "register_tasks",
     "tasks_from_folder",
+    "tasks_from_hub",
 ]

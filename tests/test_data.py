@@ -244,3 +244,9 @@ def test_any_hub_folder_becomes_tasks(tmp_path):
     assert task.metadata.is_filled() and task.metadata.eval_langs == ["eng-Latn", "deu-Latn"]
     task.load_data()
     assert task.dataset["test"]["distractors"][2] == ["Der Hund saß auf Matte 2."]
+
+
+def test_a_hub_dataset_without_network_says_how_to_use_a_local_copy():
+    # HF_HUB_OFFLINE=1 (conftest): the card cannot be fetched, and the error says what to do instead
+    with pytest.raises(DataError, match="pass it with --data-dir"):
+        clsd_mteb.tasks_from_hub("someone/clsd-legal", "0123456789abcdef0123456789abcdef01234567")
