@@ -17,7 +17,8 @@ import typer
 from clsd_mteb.run import DEFAULT_BATCH_SIZE
 
 app = typer.Typer(
-    help="Cross-Lingual Semantic Discrimination (CLSD) for MTEB: evaluate models, build datasets, analyse results.",
+    help="Cross-Lingual Semantic Discrimination (CLSD) for MTEB: evaluate models, build datasets, analyse results. "
+    "Add --debug to any command to see tracebacks.",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
     add_completion=False,
@@ -85,7 +86,6 @@ def evaluate(
     batch_size: Annotated[int, typer.Option(min=1, help="Encoding batch size.")] = DEFAULT_BATCH_SIZE,
     device: Annotated[str | None, typer.Option(help="torch device, e.g. cpu or cuda. Default: chosen by sentence-transformers.")] = None,
     overwrite: Annotated[bool, typer.Option(help="Re-run tasks whose results already exist (default: reuse them).")] = False,
-    debug: Annotated[bool, typer.Option(help="Show tracebacks.")] = False,
 ) -> None:
     """Evaluate a model on CLSD tasks and print the paper's Table 1 for it."""
     from clsd_mteb.models import load_model
@@ -106,7 +106,6 @@ def evaluate(
 def export_release_command(
     out: Annotated[Path, typer.Argument(help="New folder to write the Hub-format dataset into.")],
     data_dir: Annotated[Path | None, typer.Option(help="Where the release CSVs are (default: $CLSD_DATA_DIR, else fetched).")] = None,
-    debug: Annotated[bool, typer.Option(help="Show tracebacks.")] = False,
 ) -> None:
     """Write the eight released tasks as one Hub-format dataset (eight configs and a card)."""
     from clsd_mteb.export import export_release
@@ -138,7 +137,8 @@ def main(argv: list[str] | None = None) -> None:
     from clsd_format.errors import CLSDError
 
     args = list(sys.argv[1:] if argv is None else argv)
-    debug = "--debug" in args
+    debug = "--debug" in args  # accepted anywhere on the line, for every command
+    args = [a for a in args if a != "--debug"]
     logging.basicConfig(level=logging.INFO if debug else logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
     try:
