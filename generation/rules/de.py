@@ -44,5 +44,5 @@ RULES = LanguageRules(
         ("heute", "gestern"), ("oben", "unten"), ("Anstieg", "Rückgang"), ("erlaubt", "verboten"), ("immer", "selten"),
     ),
     negate=negate,
-    capitalised_stopwords=frozenset({"sie", "ihr", "ihre", "ihnen", "sie", "herr", "frau"}),
+    capitalised_stopwords=frozenset({"sie", "ihr", "ihre", "ihnen", "herr", "frau"}),
 )
