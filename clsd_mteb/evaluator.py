@@ -127,8 +127,8 @@ def encode_texts(
 
     encode_kwargs = dict(encode_kwargs or {})
     encode_kwargs.setdefault("batch_size", 32)
-    # mteb hands the model one batch at a time in dataset order; sorted by length, each batch pads
-    # to similar lengths (what sentence-transformers does when it sees all texts at once).
+    # Longest first: an encoder that takes the loader batch by batch then pads each batch to similar
+    # lengths (sentence-transformers sorts by length itself; others may not).
     order = sorted(range(len(texts)), key=lambda i: -len(texts[i]))
     # Plain text batches ({"text": [...]}), the loader mteb's create_dataloader builds for a text
     # column; the prompt type reaches the model through encode(), where encoders apply prompts.
