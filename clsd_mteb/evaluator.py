@@ -86,8 +86,7 @@ def clsd_metrics(cosines: np.ndarray) -> dict[str, float]:
 
 
 def _normalise(embeddings: np.ndarray, texts: Sequence[str], where: str) -> np.ndarray:
-    if embeddings.ndim != 2 or embeddings.shape[0] != len(texts):
-        raise EmbeddingError(f"{where}: model returned shape {embeddings.shape} for {len(texts)} texts")
+    """Unit rows; ``embeddings`` is already (len(texts), dim), checked by the caller."""
     finite = np.isfinite(embeddings).all(axis=1)
     if not finite.all():
         bad = int(np.flatnonzero(~finite)[0])
