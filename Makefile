@@ -1,26 +1,56 @@
 # The two commands of the README's quickstart:
 #   make quickstart   create .venv, install clsd-mteb, evaluate the embedded default model on the release
-#   make test         create .venv if needed, install, run the whole test suite (what CI runs)
+#   make test         create .venv if needed, install, run the whole test suite (what CI runs), including
+#                     the registration and evaluator tests against the oldest mteb pyproject.toml allows
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-RELEASE := ../shared/data/clsd-release
+# Every pip call gets this machine's CPU torch (a bare `pip install torch` pulls a multi-GB CUDA build).
+# A GPU user installs their CUDA torch first and runs plain `pip install clsd-mteb` instead.
+CONSTRAINTS ?= constraints/cpu.txt
+PIP = $(BIN)/pip install --quiet --disable-pip-version-check -c $(CONSTRAINTS)
+# The release beside this checkout when there is one; otherwise `clsd evaluate` fetches the pinned,
+# checksummed files from GitHub (clsd_mteb/release.py).
+RELEASE ?= ../shared/data/clsd-release
+QUICKSTART_DATA = $(if $(wildcard $(RELEASE)/CLSD_wmt2019_adversarial_dataset.csv),--data-dir $(RELEASE))
+QUICKSTART_ARGS ?=
+# The oldest mteb the package declares (read from pyproject.toml: one place for the fact), in a small
+# environment that reuses .venv's packages through a .pth line and holds only that mteb itself.
+MTEB_LOWEST := $(shell sed -n 's/^ *"mteb>=\([0-9.]*\),.*/\1/p' pyproject.toml)
+LOWEST_VENV := .venv-mteb-lowest
+LOWEST_TESTS := tests/test_tasks.py tests/test_evaluator.py
 
-.PHONY: setup quickstart test benchmark
+.PHONY: setup quickstart test test-lowest-mteb benchmark
 
-$(VENV)/.installed: pyproject.toml
+$(VENV)/.installed: pyproject.toml $(CONSTRAINTS)
 	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --disable-pip-version-check -e '.[test]'
+	$(PIP) -e '.[test]'
 	touch $@
 
 setup: $(VENV)/.installed
 
 quickstart: setup
-	$(BIN)/clsd evaluate --data-dir $(RELEASE)
+	$(BIN)/clsd evaluate $(QUICKSTART_DATA) $(QUICKSTART_ARGS)
 
 test: setup
 	$(BIN)/python -m pytest
+	$(MAKE) --no-print-directory test-lowest-mteb
+
+$(LOWEST_VENV)/.installed: $(VENV)/.installed pyproject.toml
+	rm -rf $(LOWEST_VENV)
+	$(BIN)/python -m venv --without-pip $(LOWEST_VENV)
+	site=$$($(LOWEST_VENV)/bin/python -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])') && \
+	$(BIN)/python -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])' > $$site/zz-clsd-main-venv.pth && \
+	$(PIP) --no-deps --target $$site 'mteb==$(MTEB_LOWEST)'
+	touch $@
+
+test-lowest-mteb: $(LOWEST_VENV)/.installed
+	$(LOWEST_VENV)/bin/python -c 'import importlib.metadata as m, mteb, pathlib; \
+	assert m.version("mteb") == "$(MTEB_LOWEST)" and pathlib.Path("$(LOWEST_VENV)").resolve() in pathlib.Path(mteb.__file__).resolve().parents, mteb.__file__; \
+	print("mteb", m.version("mteb"), "from", mteb.__file__)'
+	$(LOWEST_VENV)/bin/python -m pytest -q -p no:cacheprovider $(LOWEST_TESTS)
 
 benchmark: setup
 	$(BIN)/python benchmarks/eval_overhead.py
 	$(BIN)/python benchmarks/generation_throughput.py
+	$(BIN)/python benchmarks/cli_startup.py

@@ -6,16 +6,24 @@ U+FEFF). Both use CRLF line ends and tab separators, and their columns come in d
 So: the encoding is taken from the byte-order mark, every U+FEFF is removed from the decoded text
 (it is never content), and columns are read by name only. Anything else unexpected stops the read
 with the file, line and column named.
+
+Which annotated pairs the one-word analysis uses is a :class:`SelectionRule`. The paper analyses 523
+German and 324 French single-word pairs but does not say how it chose them from these files (631 and
+364 rows). No combination of operation, semantic equivalence, entity type, dataset and single-word
+test reproduces both counts; the closest, :data:`PAPER_SELECTION` (swaps, not semantically
+equivalent, no named entity, exactly one word replaced), gives 528 and 326. See docs/analysis.md.
 """
 
 from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 from clsd_format.errors import DataError
+from clsd_format.text_measures import word_set
 
 # target language (ISO 639-1 prefix of the distractor column) -> file in the release folder
 ANNOTATION_FILES: dict[str, str] = {
@@ -31,7 +39,10 @@ REQUIRED_COLUMNS = (
     "AdversarialText",
     "AdversarialExample",
     "RowIndex",
+    "OriginalTextGerman",
+    "OriginalTextFrench",
 )
+_ORIGINAL_COLUMN = {"de": "OriginalTextGerman", "fr": "OriginalTextFrench"}
 BOM = "\ufeff"
 
 
@@ -47,6 +58,7 @@ class Annotation:
     entity_type: str
     semantically_equivalent: bool | None
     distractor: str
+    original: str  # the sentence the distractor was made from (same language)
 
 
 def _decode(payload: bytes, path: Path) -> str:
@@ -97,7 +109,9 @@ def read_annotation_table(path: str | Path) -> list[dict[str, str]]:
 def _slot(value: str, path: Path, number: int) -> tuple[str, int]:
     prefix, _, digits = value.partition("_adv")
     if not prefix or not digits.isdigit():
-        raise DataError(f"AdversarialExample {value!r} is not like 'de_adv3'", file=str(path), row=number, column="AdversarialExample")
+        raise DataError(
+            f"AdversarialExample {value!r} is not like 'de_adv3'", file=str(path), row=number, column="AdversarialExample"
+        )
     return prefix, int(digits)
 
 
@@ -120,6 +134,7 @@ def read_annotations(path: str | Path) -> list[Annotation]:
                 entity_type=row["EntityType"].strip(),
                 semantically_equivalent={"1": True, "0": False}.get(equivalent),
                 distractor=row["AdversarialText"],
+                original=row[_ORIGINAL_COLUMN.get(language, "OriginalTextGerman")],
             )
         )
     return out
@@ -134,3 +149,45 @@ def release_annotations(data_dir: str | Path) -> dict[tuple[str, str, int], Anno
             for note in read_annotations(path):
                 found[(note.row_id, note.language, note.slot)] = note
     return found
+
+
+def one_word_replaced(original: str, changed: str) -> bool:
+    """Exactly one word of the original gone and exactly one new word in its place (the paper's words)."""
+    before, after = word_set(original), word_set(changed)
+    return len(before - after) == 1 and len(after - before) == 1
+
+
+@dataclass(frozen=True)
+class SelectionRule:
+    """Which annotated pairs count as one-word changes.
+
+    ``operations``: kept values of ``Operation`` (empty: all); ``exclude_equivalent``: drop pairs
+    annotated semantically equivalent (not meaning changes); ``exclude_entities``: drop pairs whose
+    changed token is a named entity; ``single_word``: keep only pairs where exactly one word is
+    replaced (:func:`one_word_replaced`).
+    """
+
+    operations: tuple[str, ...] = ("Swap",)
+    exclude_equivalent: bool = True
+    exclude_entities: bool = True
+    single_word: bool = True
+
+    def keeps(self, note: Annotation) -> bool:
+        return (
+            (not self.operations or note.operation in self.operations)
+            and not (self.exclude_equivalent and note.semantically_equivalent)
+            and not (self.exclude_entities and note.entity_type)
+            and (not self.single_word or one_word_replaced(note.original, note.distractor))
+        )
+
+
+PAPER_SELECTION = SelectionRule()  # the closest rule to the paper's counts (528 / 326 against 523 / 324)
+SELECTIONS = {
+    "paper": PAPER_SELECTION,
+    "swaps": SelectionRule(exclude_entities=False, single_word=False),  # swaps not annotated equivalent: 600 / 351
+    "all": SelectionRule(operations=(), exclude_equivalent=False, exclude_entities=False, single_word=False),
+}
+
+
+def select(notes: Iterable[Annotation], rule: SelectionRule = PAPER_SELECTION) -> list[Annotation]:
+    return [note for note in notes if rule.keeps(note)]

@@ -15,9 +15,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+from clsd_analysis.results import ModelRun
 
 from clsd_format.errors import CLSDError
-from clsd_analysis.results import ModelRun
 
 if TYPE_CHECKING:
     from mteb.abstasks.task_metadata import TaskMetadata
@@ -38,6 +38,7 @@ def load_encoder(run: ModelRun, model_paths: Mapping[str, str] | None = None) ->
     (the Hugging Face cache, or the network where there is one).
     """
     from clsd_analysis.baselines import BASELINES
+
     from clsd_mteb import models
 
     paths = dict(model_paths or {})

@@ -16,14 +16,13 @@ from pathlib import Path
 import matplotlib
 
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+from clsd_analysis.pos_shift import ALL_LANGUAGES, ANY
+from clsd_analysis.results import ResultsFolder
 
-from clsd_analysis.edit_distance import BIN_LABELS  # noqa: E402
-from clsd_analysis.pos_shift import ALL_LANGUAGES, ANY  # noqa: E402
-from clsd_analysis.results import ResultsFolder, pivot_base  # noqa: E402
-from clsd_analysis.tables import short_task  # noqa: E402
+from clsd_mteb.naming import pivot_base, short_task
 
 SHIFT_LABELS = {
     "cross": "cross-lingual shift  [(1−cos(S,T)) − (1−cos(S,d))] / gap",
@@ -65,8 +64,11 @@ def shift_heatmap(summary: pd.DataFrame, kind: str, out_dir: Path, min_pairs: in
     finite = finite[np.isfinite(finite)]
     limit = float(np.max(np.abs(finite))) if len(finite) else 1.0
     fig, axes = plt.subplots(
-        1, len(languages), figsize=(2.2 + 1.25 * len(models) * len(languages), 1.6 + 0.5 * len(pos_order)),
-        squeeze=False, sharey=True,
+        1,
+        len(languages),
+        figsize=(2.2 + 1.25 * len(models) * len(languages), 1.6 + 0.5 * len(pos_order)),
+        squeeze=False,
+        sharey=True,
     )
     image = None
     for ax, language in zip(axes[0], languages, strict=True):
@@ -82,15 +84,26 @@ def shift_heatmap(summary: pd.DataFrame, kind: str, out_dir: Path, min_pairs: in
                 ax.add_patch(plt.Rectangle((j - 0.5, i - 0.5), 1, 1, facecolor="#eeeeee", hatch="///", edgecolor="#bbbbbb"))
                 ax.text(j, i, "n/a", ha="center", va="center", fontsize=8, color="#555555")
             else:
-                ax.text(j, i, f"{value:.2f}\nn={int(n)}", ha="center", va="center", fontsize=7,
-                        color="white" if abs(value) > 0.6 * limit else "black")
+                ax.text(
+                    j,
+                    i,
+                    f"{value:.2f}\nn={int(n)}",
+                    ha="center",
+                    va="center",
+                    fontsize=7,
+                    color="white" if abs(value) > 0.6 * limit else "black",
+                )
         ax.set_xticks(range(len(models)), [_wrap(m) for m in models], rotation=45, ha="right", fontsize=8)
         ax.set_yticks(range(len(pos_order)), pos_order, fontsize=9)
         ax.axhline(len(pos_order) - 1.5, color="black", linewidth=1)
         ax.set_title("all target languages" if language == ALL_LANGUAGES else f"target language {language}", fontsize=10)
     axes[0][0].set_ylabel("part of speech of the changed word")
-    fig.colorbar(image, ax=axes[0].tolist(), shrink=0.9,
-                 label="mean shift (units of the model's gap)\n0 = change invisible, −1 = as far as an unrelated sentence")
+    fig.colorbar(
+        image,
+        ax=axes[0].tolist(),
+        shrink=0.9,
+        label="mean shift (units of the model's gap)\n0 = change invisible, −1 = as far as an unrelated sentence",
+    )
     fig.suptitle(
         f"One-word changes by part of speech: mean {SHIFT_LABELS[kind]}\n"
         f"(POS with ≥{min_pairs} pairs over all languages; n/a = undefined, e.g. no reliable gap)",
@@ -138,23 +151,31 @@ def p1_direct_vs_pivot(results: ResultsFolder, out_dir: Path) -> list[Path]:
 
 
 def levenshtein_bins(bins: pd.DataFrame, out_dir: Path) -> list[Path]:
-    """Share of successful distractors per Levenshtein-similarity bin, one panel per setting and language."""
+    """Share of successful distractors per Levenshtein-similarity bin, one panel per setting and language.
+
+    ``bins`` is one rule's :func:`clsd_analysis.edit_distance.bin_summary`.
+    """
     if bins.empty:
         return []
     panels = sorted({(s, lang) for s, lang in zip(bins["setting"], bins["target_language"], strict=True)})
     models = sorted(set(bins["model"]))
     fig, axes = plt.subplots(1, len(panels), figsize=(0.5 + 4.2 * len(panels), 4.2), squeeze=False, sharey=True)
     width = 0.8 / len(models)
-    x = np.arange(len(BIN_LABELS))
+    labels = list(dict.fromkeys(bins["bin"]))  # the summary's bins, in its order
+    x = np.arange(len(labels))
     for ax, (setting, language) in zip(axes[0], panels, strict=True):
         block = bins[(bins["setting"] == setting) & (bins["target_language"] == language)]
         for k, model in enumerate(models):
-            rows = block[block["model"] == model].set_index("bin").reindex(BIN_LABELS)
+            rows = block[block["model"] == model].set_index("bin").reindex(labels)
             total = int(rows["successful"].sum()) if not rows["successful"].isna().all() else 0
-            ax.bar(x + (k - (len(models) - 1) / 2) * width, 100 * rows["share_of_successful"].fillna(0), width,
-                   label=f"{_wrap(model, 30)} (n={total})")
-        ax.set_xticks(x, BIN_LABELS, rotation=30)
-        ax.set_xlabel("normalised Levenshtein similarity to the true translation")
+            ax.bar(
+                x + (k - (len(models) - 1) / 2) * width,
+                100 * rows["share_of_successful"].fillna(0),
+                width,
+                label=f"{_wrap(model, 30)} (n={total})",
+            )
+        ax.set_xticks(x, labels, rotation=30)
+        ax.set_xlabel("indel similarity (Levenshtein ratio) to the true translation")
         ax.set_title(f"{setting}, target {language}", fontsize=10)
         ax.grid(axis="y", alpha=0.3)
         ax.legend(fontsize=7, title="model (successful distractors)", title_fontsize=7)

@@ -1,11 +1,10 @@
 """One-word changes by part of speech: how far does changing one word move a sentence, across and within languages?
 
-1. **Pairs.** In every direct task, the (true translation T, distractor d) pairs that differ by exactly
-   one substituted token (:func:`clsd_analysis.text_measures.single_substitution`).
-2. **Tags.** The part of speech of the changed token: for the released WMT19/21 tasks from the
-   release's annotation files (pairs the annotators marked semantically equivalent are left out:
-   they are not meaning changes); for any other dataset from Stanza, on T tokenised as above.
-   Released pairs the annotators did not list stay untagged (they still count in ANY).
+1. **Pairs and tags.** For the released WMT19/21 tasks: the annotated (original T, distractor d) pairs
+   of the release's annotation files that a :class:`~clsd_analysis.annotations.SelectionRule` keeps
+   (default: the rule closest to the paper's 523 German / 324 French pairs), with the annotators'
+   part of speech. For any other dataset: the pairs that differ by exactly one substituted token
+   (:func:`clsd_analysis.text_measures.single_substitution`), tagged by Stanza on T.
 3. **Shifts.** With unit embeddings from the evaluator's encoding path, for source S:
 
    * cross-lingual shift = [(1 - cos(S, T)) - (1 - cos(S, d))] / gap
@@ -19,8 +18,9 @@
    change at all, -1 means the one word moved the sentence as far as swapping a translation for an
    unrelated sentence; a positive cross-lingual shift means the distractor is closer to S than T is.
 4. **Summary.** Mean shifts per model, target language and POS, an ANY row over all pairs, and the
-   Pearson correlation between monolingual and cross-lingual shifts (the paper: 0.93 for
-   paraphrase-multilingual-mpnet-base-v2, 0.71 for multilingual-e5-large).
+   correlation between monolingual and cross-lingual shifts, as Pearson's r and Spearman's rho (the
+   paper gives 0.93 for paraphrase-multilingual-mpnet-base-v2 and 0.71 for multilingual-e5-large
+   without naming the coefficient).
 """
 
 from __future__ import annotations
@@ -33,13 +33,15 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-
-from clsd_analysis.annotations import Annotation, release_annotations
+from clsd_analysis.annotations import PAPER_SELECTION, Annotation, SelectionRule, release_annotations
 from clsd_analysis.embeddings import EmbeddingStore
-from clsd_analysis.results import ModelRun, ResultsFolder, is_pivot
+from clsd_analysis.results import ModelRun, ResultsFolder
 from clsd_analysis.stanza_tagging import StanzaTagger
-from clsd_analysis.task_data import TaskCatalog, TaskData, iso1
-from clsd_analysis.text_measures import single_substitution, tokens
+from clsd_analysis.task_data import TaskCatalog, TaskData
+from clsd_analysis.text_measures import changed_span, single_substitution, tokens
+
+from clsd_format.languages import code_from_mteb
+from clsd_mteb.naming import is_pivot
 
 ANY = "ANY"
 ALL_LANGUAGES = "all"
@@ -105,6 +107,13 @@ def pearson(x: Sequence[float], y: Sequence[float]) -> float:
     return float(np.corrcoef(x, y)[0, 1])
 
 
+def spearman(x: Sequence[float], y: Sequence[float]) -> float:
+    """Spearman rho: Pearson r of the ranks (ties get their average rank); NaN where Pearson is undefined."""
+    return pearson(
+        pd.Series(np.asarray(x, dtype=float)).rank().to_numpy(), pd.Series(np.asarray(y, dtype=float)).rank().to_numpy()
+    )
+
+
 # --- pairs and tags ---------------------------------------------------------------------------------
 
 
@@ -123,7 +132,6 @@ class OneWordChange:
     new_token: str
     pos: str | None = None
     pos_from: str | None = None  # "annotation" or "stanza"
-    excluded: str | None = None  # why the pair is left out of the shift analysis
 
 
 def find_one_word_changes(data: TaskData) -> list[OneWordChange]:
@@ -157,35 +165,55 @@ class TaggingSummary:
     from_annotation: int = 0
     from_stanza: int = 0
     untagged: int = 0
-    excluded_equivalent: int = 0
+    not_selected: int = 0  # annotated pairs the selection rule leaves out
+    not_found: int = 0  # annotated pairs whose distractor text is not in the task's row
+    selection: SelectionRule = PAPER_SELECTION
     notes: list[str] = field(default_factory=list)
 
 
-def tag_changes(
-    changes: list[OneWordChange],
-    *,
-    annotated_tasks: set[str],
-    annotations: dict[tuple[str, str, int], Annotation],
-    tagger: StanzaTagger | None,
-) -> TaggingSummary:
-    """Fill ``pos`` in place: annotation files for annotated tasks, Stanza for all other tasks."""
-    summary = TaggingSummary()
+def annotated_changes(
+    data: TaskData, annotations: dict[tuple[str, str, int], Annotation], summary: TaggingSummary
+) -> list[OneWordChange]:
+    """The selected annotated pairs of one released direct task, with the annotators' POS ("" stays untagged)."""
+    language = code_from_mteb(data.languages[1])
+    changes = []
+    for (row_id, note_language, slot), note in sorted(annotations.items()):
+        row = data.rows.get(row_id)
+        if note_language != language or row is None:
+            continue
+        if not summary.selection.keeps(note):
+            summary.not_selected += 1
+            continue
+        if slot > len(row["distractors"]) or row["distractors"][slot - 1].strip() != note.distractor.strip():
+            summary.not_found += 1
+            continue
+        position, old, new = changed_span(row["target"], note.distractor)
+        change = OneWordChange(
+            task=data.name,
+            row_id=row_id,
+            slot=slot,
+            source=row["source"],
+            target=row["target"],
+            distractor=row["distractors"][slot - 1],
+            source_language=row["source_lang"],
+            target_language=row["target_lang"],
+            position=position,
+            original_token=old,
+            new_token=new,
+            pos=note.pos or None,
+            pos_from="annotation" if note.pos else None,
+        )
+        summary.from_annotation += bool(note.pos)
+        summary.untagged += not note.pos
+        changes.append(change)
+    return changes
+
+
+def tag_with_stanza(changes: list[OneWordChange], tagger: StanzaTagger | None, summary: TaggingSummary) -> None:
+    """Fill ``pos`` in place from Stanza, on T tokenised as for finding the change."""
     need_stanza: dict[str, list[OneWordChange]] = defaultdict(list)
     for change in changes:
-        if change.task in annotated_tasks:
-            note = annotations.get((change.row_id, iso1(change.target_language), change.slot))
-            if note is not None and note.distractor.strip() == change.distractor.strip():
-                if note.semantically_equivalent:
-                    change.excluded = "annotated as semantically equivalent"
-                    summary.excluded_equivalent += 1
-                    continue
-                if note.pos:
-                    change.pos, change.pos_from = note.pos, "annotation"
-                    summary.from_annotation += 1
-                    continue
-            summary.untagged += 1
-        else:
-            need_stanza[iso1(change.target_language)].append(change)
+        need_stanza[code_from_mteb(change.target_language)].append(change)
     for language, group in sorted(need_stanza.items()):
         if tagger is None:
             summary.untagged += len(group)
@@ -194,7 +222,6 @@ def tag_changes(
         for change, sentence_tags in zip(group, tags, strict=True):
             change.pos, change.pos_from = sentence_tags[change.position], "stanza"
         summary.from_stanza += len(group)
-    return summary
 
 
 # --- shifts -----------------------------------------------------------------------------------------
@@ -228,9 +255,8 @@ def compute_shifts(
     (all rows when it has no prediction file); its gap pools the parallel pairs of those rows by
     unordered language pair (both directions of a dataset hold the same pairs, counted once).
     """
-    kept = [c for c in changes if c.excluded is None]
     by_task: dict[str, list[OneWordChange]] = defaultdict(list)
-    for change in kept:
+    for change in changes:
         by_task[change.task].append(change)
     shift_records, gap_records = [], []
     for run in runs:
@@ -280,7 +306,7 @@ def compute_shifts(
                 shift_records.append(
                     {
                         "model": label[run],
-                        **{k: val for k, val in asdict(change).items() if k != "excluded"},
+                        **asdict(change),
                         "cos_source_target": float(cosine(s, t)[0]),
                         "cos_source_distractor": float(cosine(s, d)[0]),
                         "cos_target_distractor": float(cosine(t, d)[0]),
@@ -293,9 +319,11 @@ def compute_shifts(
 
 
 def shift_summary(shifts: pd.DataFrame) -> pd.DataFrame:
-    """Per model, target language (and all languages) and POS (and ANY): n, mean shifts, Pearson r."""
+    """Per model, target language (and all languages) and POS (and ANY): n, mean shifts, Pearson r, Spearman rho."""
     if shifts.empty:
-        return pd.DataFrame(columns=["model", "language", "pos", "n", "cross_shift_mean", "mono_shift_mean", "pearson_r"])
+        return pd.DataFrame(
+            columns=["model", "language", "pos", "n", "cross_shift_mean", "mono_shift_mean", "pearson_r", "spearman_rho"]
+        )
     records = []
     for model, by_model in shifts.groupby("model", sort=True):
         for language, by_language in [*by_model.groupby("target_language", sort=True), (ALL_LANGUAGES, by_model)]:
@@ -312,6 +340,7 @@ def shift_summary(shifts: pd.DataFrame) -> pd.DataFrame:
                         "mono_shift_mean": float(group["mono_shift"].mean()),
                         "mono_shift_sd": float(group["mono_shift"].std(ddof=1)) if len(group) > 1 else math.nan,
                         "pearson_r": pearson(group["mono_shift"], group["cross_shift"]),
+                        "spearman_rho": spearman(group["mono_shift"], group["cross_shift"]),
                     }
                 )
     return pd.DataFrame.from_records(records)
@@ -333,15 +362,24 @@ def analyse_one_word_changes(
     *,
     annotation_dir: Path | None,
     tagger: StanzaTagger | None,
+    selection: SelectionRule = PAPER_SELECTION,
 ) -> ShiftAnalysis:
-    """The whole analysis: find pairs in every direct task with texts, tag them, embed, summarise."""
+    """The whole analysis: pairs of every direct task with texts (annotated or found), tags, embeddings, summary."""
     import clsd_mteb
 
     direct = [t for t in results.task_names if not is_pivot(t) and catalog.get(t) is not None]
-    changes = [c for task in direct for c in find_one_word_changes(catalog.get(task))]  # type: ignore[arg-type]
     annotations = release_annotations(annotation_dir) if annotation_dir is not None else {}
-    annotated = {t for t in direct if t in clsd_mteb.RELEASE_TASK_NAMES} if annotations else set()
-    tagging = tag_changes(changes, annotated_tasks=annotated, annotations=annotations, tagger=tagger)
+    tagging = TaggingSummary(selection=selection)
+    changes: list[OneWordChange] = []
+    for task in direct:
+        data = catalog.get(task)
+        assert data is not None
+        if annotations and task in clsd_mteb.RELEASE_TASK_NAMES:
+            changes += annotated_changes(data, annotations, tagging)
+        else:
+            found = find_one_word_changes(data)
+            tag_with_stanza(found, tagger, tagging)
+            changes += found
     labels = {run: results.label(run) for run in results.runs}
     shifts, gaps = compute_shifts(changes, results.runs, results, catalog, store, labels)
     return ShiftAnalysis(changes=changes, tagging=tagging, shifts=shifts, gaps=gaps, summary=shift_summary(shifts))

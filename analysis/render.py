@@ -1,5 +1,7 @@
-"""Writing tables as Markdown, LaTeX (booktabs) and CSV: the one place table formatting lives.
+"""Writing the analysis tables as Markdown, LaTeX (booktabs) and CSV.
 
+Table 1 has its own renderer (:mod:`clsd_mteb.summary`, shared with ``clsd evaluate``); this module
+takes its missing-value mark and LaTeX escaping from there, so every table of a report looks alike.
 A table is a pandas DataFrame whose columns may be a two-level MultiIndex (group, column), plus an
 optional set of (row, column) cells to set in bold. Missing values (NaN/None) print as an em dash in
 Markdown and LaTeX and as an empty field in CSV, so they can never be mistaken for a zero.
@@ -8,6 +10,7 @@ Markdown and LaTeX and as an empty field in CSV, so they can never be mistaken f
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
@@ -15,7 +18,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-MISSING = "—"
+from clsd_mteb.summary import MISSING, latex_escape
+
+_BOLD_SPAN = re.compile(r"\*\*(.+?)\*\*")  # Markdown **bold** inside a cell (marked words) becomes \textbf in LaTeX
+
 Formatter = Callable[[Any], str]
 
 
@@ -34,6 +40,9 @@ def number(digits: int = 2) -> Formatter:
         return f"{float(value):.{digits}f}"
 
     return fmt
+
+
+DEFAULT_FORMAT = number()
 
 
 def _cell(value: Any, fmt: Formatter) -> str:
@@ -62,7 +71,7 @@ def _md_escape(text: str) -> str:
 
 def to_markdown(
     frame: pd.DataFrame,
-    fmt: Formatter = number(),
+    fmt: Formatter = DEFAULT_FORMAT,
     bold: Iterable[tuple[Any, Any]] = (),
     index_name: str | None = None,
 ) -> str:
@@ -78,31 +87,9 @@ def to_markdown(
     return "\n".join(lines) + "\n"
 
 
-_LATEX_SPECIALS = {
-    "\\": r"\textbackslash{}",
-    "&": r"\&",
-    "%": r"\%",
-    "$": r"\$",
-    "#": r"\#",
-    "_": r"\_",
-    "{": r"\{",
-    "}": r"\}",
-    "~": r"\textasciitilde{}",
-    "^": r"\textasciicircum{}",
-    "→": r"$\rightarrow$",
-    "Δ": r"$\Delta$",
-    "−": r"$-$",
-    "±": r"$\pm$",
-}
-
-
-def latex_escape(text: str) -> str:
-    return "".join(_LATEX_SPECIALS.get(ch, ch) for ch in text)
-
-
 def to_latex(
     frame: pd.DataFrame,
-    fmt: Formatter = number(),
+    fmt: Formatter = DEFAULT_FORMAT,
     bold: Iterable[tuple[Any, Any]] = (),
     caption: str | None = None,
     label: str | None = None,
@@ -137,7 +124,7 @@ def to_latex(
         cells = [latex_escape(str(label_))]
         for column, value in row:
             text = _cell(value, fmt)
-            text = "--" if text == MISSING else latex_escape(text)
+            text = "--" if text == MISSING else _BOLD_SPAN.sub(r"\\textbf{\1}", latex_escape(text))
             cells.append(rf"\textbf{{{text}}}" if (label_, column) in bold and not is_missing(value) else text)
         lines.append(" & ".join(cells) + r" \\")
     lines += [r"\bottomrule", r"\end{tabular}"]

@@ -20,18 +20,22 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pandas as pd
-
 from clsd_analysis import figures, render
+from clsd_analysis.annotations import PAPER_SELECTION, SelectionRule
 from clsd_analysis.disagreements import DIRECT_ONLY, PIVOT_ONLY, find_disagreements
-from clsd_analysis.distractor_stats import distractor_statistics
-from clsd_analysis.edit_distance import BIN_LABELS, bin_summary, distractor_table
+from clsd_analysis.distractor_stats import POOLED, distractor_statistics
+from clsd_analysis.edit_distance import SUCCESS_RULES, TOP, bin_summary, bin_totals, distractor_table
 from clsd_analysis.embeddings import EmbeddingStore, ModelUnavailable
+from clsd_analysis.examples import successful_examples
 from clsd_analysis.pos_shift import ALL_LANGUAGES, ANY, analyse_one_word_changes
 from clsd_analysis.results import ResultsFolder, load_results
 from clsd_analysis.stanza_tagging import StanzaTagger
-from clsd_analysis.tables import comparison_table
+from clsd_analysis.tables import comparison_frame, comparison_table
 from clsd_analysis.task_data import TaskCatalog
+
 from clsd_format.errors import CLSDError
+from clsd_mteb.alignment import Alignment
+from clsd_mteb.summary import Table1, render_markdown, table1_latex
 
 REPORT_FILE = "report.md"
 EXAMPLES_PER_KIND = 3
@@ -53,6 +57,11 @@ class AnalysisOptions:
     batch_size: int = 32
     overwrite: bool = False
     command: str | None = None  # the command line, quoted in the report
+    alignment: Mapping[str, Alignment] = field(default_factory=dict)  # user entries over the built-in ones
+    success_rule: str = TOP  # which distractors count as successful in the bins and the examples
+    selection: SelectionRule = PAPER_SELECTION  # which annotated pairs the one-word analysis uses
+    examples: int = 10  # successful-distractor examples sampled
+    seed: int = 0  # seed of that sample
 
 
 def default_cache_dir() -> Path:
@@ -80,7 +89,7 @@ class _Writer:
         frame: pd.DataFrame,
         *,
         caption: str,
-        fmt: render.Formatter = render.number(),
+        fmt: render.Formatter = render.DEFAULT_FORMAT,
         bold: set | None = None,
         embed: bool = True,
         index_name: str | None = None,
@@ -92,6 +101,15 @@ class _Writer:
         (self.tables / f"{name}.tex").write_text(latex, encoding="utf-8")
         if embed:
             self.add(markdown)
+        self.add(f"*{caption}* Files: [CSV](tables/{name}.csv), [LaTeX](tables/{name}.tex), [Markdown](tables/{name}.md).\n")
+
+    def table1(self, name: str, table: Table1, *, caption: str) -> None:
+        """Table 1 as :mod:`clsd_mteb.summary` renders it; the CSV holds the numbers per setting at full precision."""
+        render.write_csv(comparison_frame(table), self.tables / f"{name}.csv")
+        markdown = render_markdown(table) + "\n"
+        (self.tables / f"{name}.md").write_text(markdown, encoding="utf-8")
+        (self.tables / f"{name}.tex").write_text(table1_latex(table, caption=caption, label=f"tab:{name}"), encoding="utf-8")
+        self.add(markdown)
         self.add(f"*{caption}* Files: [CSV](tables/{name}.csv), [LaTeX](tables/{name}.tex), [Markdown](tables/{name}.md).\n")
 
     def figure(self, paths: list[Path], alt: str) -> None:
@@ -141,101 +159,145 @@ def build_report(results_dir: str | Path, out: str | Path, options: AnalysisOpti
     model_lines = "\n".join(f"- `{results.label(r)}` (revision `{r.revision}`)" for r in results.runs)
     writer.add(f"Results folder: `{results_dir}`. Models:\n\n{model_lines}\n")
     writer.add(f"Tasks: {', '.join(f'`{t}`' for t in results.task_names)}.\n")
-
-    # 1. Model comparison ---------------------------------------------------------------------
-    writer.add("## 1. Model comparison\n")
-    writer.add(
-        "Precision@1 (%) from the result files; ties between the true translation and a distractor count as misses. "
-        "Averages only where a model has every task of the block; **bold** is the best per column; "
-        "Δ is the pivot average minus the direct average over the same tasks; — means no result.\n"
-    )
-    table = comparison_table(results)
-    writer.table("comparison", table.frame, caption="Precision@1 (%) per task, direct and pivot.", bold=table.best)
-    writer.figure(figures.p1_direct_vs_pivot(results, writer.figures), "P@1 direct vs pivot")
-
-    # 2. Disagreements ------------------------------------------------------------------------
-    writer.add("## 2. Direct versus pivot disagreements\n")
-    disagreements = find_disagreements(results, catalog)
-    if disagreements.counts.empty:
-        writer.add("No model has predictions for both a direct task and its pivot version.\n")
-    else:
-        writer.table(
-            "disagreement_counts",
-            disagreements.counts,
-            caption="Rows right in one setting and wrong in the other, summed over task pairs.",
-            fmt=render.number(0),
-        )
-        disagreements.rows.to_csv(writer.tables / "disagreements.csv", index=False)
-        writer.add("All rows with their texts: [tables/disagreements.csv](tables/disagreements.csv). Examples:\n")
-        for kind in (DIRECT_ONLY, PIVOT_ONLY):
-            sample = disagreements.rows[disagreements.rows["kind"] == kind].head(EXAMPLES_PER_KIND)
-            for _, row in sample.iterrows():
-                writer.add(
-                    f"- *{kind}* — `{row['model']}`, `{row['direct_task']}` `{row['id']}`: "
-                    f"S = “{_shorten(row['direct_source'])}”; T = “{_shorten(row['direct_target'])}”; "
-                    f"strongest distractor direct = “{_shorten(row['direct_top_distractor'])}”, "
-                    f"pivot = “{_shorten(row['pivot_top_distractor'])}”"
-                )
-        writer.add("")
-
-    # 3. Edit distance ------------------------------------------------------------------------
-    writer.add("## 3. Successful distractors by edit distance\n")
-    writer.add(
-        "A distractor is successful when it ties or beats the true translation. Bins: normalised Levenshtein "
-        "similarity to the true translation (the paper's five bins, plus 0.0-0.3 so the bins add up to all "
-        "successful distractors). Cells: share of the successful distractors (%) and, in brackets, their number / "
-        "all distractors in the bin.\n"
-    )
+    _comparison_section(writer, results, options)
+    _disagreement_section(writer, results, catalog)
     distractors = distractor_table(results, catalog)
-    bins = bin_summary(distractors)
-    if bins.empty:
-        writer.add("No predictions with task texts available.\n")
-    else:
-        wide = {}
-        for key, group in bins.groupby(["model", "setting", "target_language"], sort=True):
-            cells = group.set_index("bin").reindex(BIN_LABELS)
-            wide[key] = {
-                label: f"{_pct(r.share_of_successful)} ({int(r.successful)}/{int(r.bin_size)})"
-                for label, r in cells.iterrows()
-            }
-            wide[key]["successful"] = int(group["successful"].sum())
-        frame = pd.DataFrame.from_dict(wide, orient="index")
-        frame.index = [" · ".join(k) for k in frame.index]
-        writer.table(
-            "levenshtein_bins",
-            frame,
-            caption="Successful distractors per Levenshtein-similarity bin: share % (successful / bin size).",
-            index_name="model · setting · target language",
-        )
-        bins.to_csv(writer.tables / "levenshtein_bins_long.csv", index=False)
-        writer.figure(figures.levenshtein_bins(bins, writer.figures), "Levenshtein bins")
-
-    # 4. Distractor statistics ----------------------------------------------------------------
-    writer.add("## 4. Distractor statistics\n")
-    writer.add(
-        "Word-level Jaccard (lower-cased words, punctuation dropped) between the true translation and each distractor, "
-        "mean pairwise Jaccard among a row's distractors, and distractor/original length ratios; all rows of each task. "
-        "The paper reports Jaccard 0.47 (sd 0.17) original-distractor on the release.\n"
-    )
-    stats = distractor_statistics(results.task_names, catalog)
-    if stats.empty:
-        writer.add("No task texts available.\n")
-    else:
-        writer.table("distractor_stats", stats, caption="Distractor statistics per task.", fmt=render.number(3))
-
-    # 5. One-word changes by POS --------------------------------------------------------------
-    writer.add("## 5. One-word changes by part of speech\n")
+    _edit_distance_section(writer, results, catalog, distractors)
+    _examples_section(writer, results, catalog, distractors, options)
+    _statistics_section(writer, results, catalog)
+    writer.add("## 6. One-word changes by part of speech\n")
     if not options.pos_shift:
         writer.add("Left out (`--no-pos-shift`).\n")
     else:
         _pos_section(writer, results, catalog, options, notes)
-
-    # Notes -----------------------------------------------------------------------------------
     notes += [f"Task `{name}`: {why}" for name, why in catalog.problems.items()]
     if notes:
         writer.add("## Notes\n")
         writer.add("\n".join(f"- {n}" for n in notes) + "\n")
     return writer.write()
+
+
+def _comparison_section(writer: _Writer, results: ResultsFolder, options: AnalysisOptions) -> None:
+    writer.add("## 1. Model comparison (Table 1)\n")
+    writer.add(
+        'Precision@1 (%) from the result files as "direct / pivot"; ties between the true translation and a distractor '
+        "count as misses. Averages only where a model has every task of the block; **bold** is the best per column and "
+        "block (among two or more models); — means no result. Alignment: trained with cross-lingual, paraphrase or "
+        "retrieval objectives (✓ yes, ✗ no, blank unknown; from the models' papers and cards, or `--alignment FILE`). "
+        "The CSV also holds, per pivot setting, Δ = pivot average minus direct average over the same tasks.\n"
+    )
+    writer.table1("comparison", comparison_table(results, options.alignment), caption="Precision@1 (%) per task, direct / pivot.")
+    writer.figure(figures.p1_direct_vs_pivot(results, writer.figures), "P@1 direct vs pivot")
+
+
+def _disagreement_section(writer: _Writer, results: ResultsFolder, catalog: TaskCatalog) -> None:
+    writer.add("## 2. Direct versus pivot disagreements\n")
+    disagreements = find_disagreements(results, catalog)
+    if disagreements.counts.empty:
+        writer.add("No model has predictions for both a direct task and its pivot version.\n")
+        return
+    writer.table(
+        "disagreement_counts",
+        disagreements.counts,
+        caption="Rows right in one setting and wrong in the other, summed over task pairs.",
+        fmt=render.number(0),
+    )
+    disagreements.rows.to_csv(writer.tables / "disagreements.csv", index=False)
+    writer.add("All rows with their texts: [tables/disagreements.csv](tables/disagreements.csv). Examples:\n")
+    for kind in (DIRECT_ONLY, PIVOT_ONLY):
+        sample = disagreements.rows[disagreements.rows["kind"] == kind].head(EXAMPLES_PER_KIND)
+        for _, row in sample.iterrows():
+            writer.add(
+                f"- *{kind}* — `{row['model']}`, `{row['direct_task']}` `{row['id']}`: "
+                f"S = “{_shorten(row['direct_source'])}”; T = “{_shorten(row['direct_target'])}”; "
+                f"strongest distractor direct = “{_shorten(row['direct_top_distractor'])}”, "
+                f"pivot = “{_shorten(row['pivot_top_distractor'])}”"
+            )
+    writer.add("")
+
+
+def _bins_wide(bins: pd.DataFrame) -> pd.DataFrame:
+    """One line per model · setting · language: share % (successful / bin size) per bin, and the total."""
+    wide = {}
+    labels = list(dict.fromkeys(bins["bin"]))
+    for key, group in bins.groupby(["model", "setting", "target_language"], sort=True):
+        cells = group.set_index("bin").reindex(labels)
+        wide[" · ".join(key)] = {
+            label: f"{_pct(r.share_of_successful)} ({int(r.successful)}/{int(r.bin_size)})" for label, r in cells.iterrows()
+        } | {"successful": int(group["successful"].sum())}
+    return pd.DataFrame.from_dict(wide, orient="index")
+
+
+def _edit_distance_section(writer: _Writer, results: ResultsFolder, catalog: TaskCatalog, distractors: pd.DataFrame) -> None:
+    writer.add("## 3. Successful distractors by edit similarity\n")
+    writer.add(
+        "Similarity of a distractor to the true translation: python-Levenshtein's `ratio` (normalised indel similarity), "
+        "the paper's measure, in the paper's bins (0.9-1.0 includes 1.0; a 0.0-0.3 bin only when some distractor falls "
+        "there). |D_bin| counts all distractors of each target language in the bin, over the direct tasks.\n"
+    )
+    totals = bin_totals(results.task_names, catalog)
+    if not totals.empty:
+        writer.table(
+            "levenshtein_bin_totals",
+            totals,
+            caption="|D_bin|: all distractors per bin and target language.",
+            fmt=render.number(0),
+        )
+    if distractors.empty:
+        writer.add("No predictions with task texts available.\n")
+        return
+    for rule, meaning in SUCCESS_RULES.items():
+        bins = bin_summary(distractors, rule)
+        name = "levenshtein_bins" if rule == TOP else f"levenshtein_bins_{rule.replace('-', '_')}"
+        writer.add(f"### Successful = {meaning} (`{rule}`)\n")
+        writer.table(
+            name,
+            _bins_wide(bins),
+            caption=f"Successful distractors ({rule}) per similarity bin: share % (successful / bin size).",
+            index_name="model · setting · target language",
+        )
+        bins.to_csv(writer.tables / f"{name}_long.csv", index=False)
+        if rule == TOP:
+            writer.figure(figures.levenshtein_bins(bins, writer.figures), "Levenshtein bins")
+
+
+def _examples_section(
+    writer: _Writer, results: ResultsFolder, catalog: TaskCatalog, distractors: pd.DataFrame, options: AnalysisOptions
+) -> None:
+    writer.add("## 4. Examples of successful distractors\n")
+    examples = successful_examples(
+        results, catalog, n=options.examples, seed=options.seed, rule=options.success_rule, distractors=distractors
+    )
+    if examples.empty:
+        writer.add("No direct-task distractor tricked any model (or no predictions with texts).\n")
+        return
+    writer.add(
+        f"A random sample (seed {options.seed}) of original/distractor pairs that tricked at least one model "
+        f"(successful = {SUCCESS_RULES[options.success_rule]}); the words that differ from the original are in bold.\n"
+    )
+    writer.table("successful_examples", examples.set_index("task"), caption="Successful distractors and the models they tricked.")
+
+
+def _statistics_section(writer: _Writer, results: ResultsFolder, catalog: TaskCatalog) -> None:
+    writer.add("## 5. Distractor statistics\n")
+    writer.add(
+        "Word-level Jaccard with the paper's words (lower-cased, two or more word characters), per distractor: "
+        "**intra-distractor** = mean Jaccard to the other distractors of the same row (what the paper reports as "
+        '"0.47, sd 0.17"; 0.471 / 0.172 on the release), and **original-distractor** = Jaccard to the true '
+        "translation (0.516 / 0.190 on the release); then distractor/original length ratios.\n"
+    )
+    stats = distractor_statistics(results.task_names, catalog)
+    if stats.empty:
+        writer.add("No task texts available.\n")
+        return
+    writer.table("distractor_stats", stats, caption="Distractor statistics per task.", fmt=render.number(3))
+    if POOLED in stats.index:
+        pooled = stats.loc[POOLED]
+        writer.add(
+            f"Pooled over {int(pooled['distractors'])} direct distractors: intra-distractor Jaccard "
+            f"{pooled['jaccard_intra_distractor_mean']:.3f} (sd {pooled['jaccard_intra_distractor_sd']:.3f}), "
+            f"original-distractor {pooled['jaccard_original_distractor_mean']:.3f} (sd {pooled['jaccard_original_distractor_sd']:.3f}).\n"
+        )
 
 
 def _annotation_dir(options: AnalysisOptions) -> Path | None:
@@ -245,21 +307,35 @@ def _annotation_dir(options: AnalysisOptions) -> Path | None:
     return Path(folder) if folder is not None else None
 
 
-def _pos_section(writer: _Writer, results: ResultsFolder, catalog: TaskCatalog, options: AnalysisOptions, notes: list[str]) -> None:
+def _selection_text(rule: SelectionRule) -> str:
+    parts = [f"operation {' or '.join(rule.operations)}" if rule.operations else "any operation"]
+    parts += ["not annotated semantically equivalent"] * rule.exclude_equivalent + ["no named entity"] * rule.exclude_entities
+    parts += ["exactly one word replaced"] * rule.single_word
+    return ", ".join(parts)
+
+
+def _pos_section(
+    writer: _Writer, results: ResultsFolder, catalog: TaskCatalog, options: AnalysisOptions, notes: list[str]
+) -> None:
     store = EmbeddingStore(options.cache_dir or default_cache_dir(), options.model_paths, options.batch_size)
     tagger = StanzaTagger(options.stanza_dir, download=options.stanza_download)
     try:
         analysis = analyse_one_word_changes(
-            results, catalog, store, annotation_dir=_annotation_dir(options), tagger=tagger
+            results, catalog, store, annotation_dir=_annotation_dir(options), tagger=tagger, selection=options.selection
         )
     except ModelUnavailable as exc:
         raise CLSDError(str(exc)) from exc
     notes += store.warnings
     t = analysis.tagging
+    per_language = pd.Series([c.target_language for c in analysis.changes]).value_counts().sort_index()
+    scored = 0 if analysis.shifts.empty else len(analysis.shifts[["task", "row_id", "slot"]].drop_duplicates())
     writer.add(
-        f"{len(analysis.changes)} original-distractor pairs differ by exactly one substituted token. Part of speech: "
-        f"{t.from_annotation} from the release's annotation files, {t.from_stanza} from Stanza, {t.untagged} untagged "
-        f"(counted in ANY only); {t.excluded_equivalent} pairs annotated as semantically equivalent are left out.\n\n"
+        f"{len(analysis.changes)} original-distractor pairs in the tasks' data "
+        f"({', '.join(f'{n} {lang}' for lang, n in per_language.items())}), {scored} of them on rows the models were scored on. "
+        f"Released tasks: the annotated pairs selected by the rule ({_selection_text(t.selection)}; the paper analyses "
+        f"523 German and 324 French pairs, this default rule gives 528 and 326 on the full release), {t.not_selected} "
+        f"annotated pairs left out by it. Other datasets: pairs differing by one substituted token. Part of speech: "
+        f"{t.from_annotation} from the annotation files, {t.from_stanza} from Stanza, {t.untagged} untagged (ANY only).\n\n"
         "Shifts are cos(·,d) − cos(·,T) in units of the model's gap (mean cosine of parallel pairs minus mean cosine "
         "of unrelated pairs): 0 = the change is invisible to the model, −1 = it moved the sentence as far as an "
         "unrelated one. Cross-lingual: from the source S; monolingual: from T itself. A gap within three standard "
@@ -270,11 +346,20 @@ def _pos_section(writer: _Writer, results: ResultsFolder, catalog: TaskCatalog, 
         return
     gaps = analysis.gaps.set_index(["model", "language_pair"])
     gaps.index = [" · ".join(k) for k in gaps.index]
-    writer.table("gaps", gaps, caption="Parallel minus unrelated mean cosine per model and language pair.", fmt=render.number(3), index_name="model · language pair")
+    writer.table(
+        "gaps",
+        gaps,
+        caption="Parallel minus unrelated mean cosine per model and language pair.",
+        fmt=render.number(3),
+        index_name="model · language pair",
+    )
     analysis.shifts.to_csv(writer.tables / "one_word_shifts.csv", index=False)
-    summary = analysis.summary
-    summary.to_csv(writer.tables / "pos_shift_summary_long.csv", index=False)
-    for kind in ("cross", "mono"):
+    analysis.summary.to_csv(writer.tables / "pos_shift_summary_long.csv", index=False)
+    _shift_tables(writer, analysis.summary)
+
+
+def _shift_tables(writer: _Writer, summary: pd.DataFrame) -> None:
+    for kind, title_kind in (("cross", "cross-lingual"), ("mono", "monolingual")):
         for language in sorted(set(summary["language"])):
             block = summary[summary["language"] == language]
             wide = block.pivot_table(index="pos", columns="model", values=f"{kind}_shift_mean", aggfunc="first", dropna=False)
@@ -284,11 +369,24 @@ def _pos_section(writer: _Writer, results: ResultsFolder, catalog: TaskCatalog, 
             wide.insert(0, "n", counts.reindex(order).astype(int))
             name = f"pos_{kind}_shift_{'all' if language == ALL_LANGUAGES else language}"
             title = "all target languages" if language == ALL_LANGUAGES else f"target language {language}"
-            writer.add(f"### Mean {kind}-lingual shift by POS, {title}\n" if kind == "cross" else f"### Mean monolingual shift by POS, {title}\n")
-            writer.table(name, wide, caption=f"Mean {'cross-lingual' if kind == 'cross' else 'monolingual'} shift by POS ({title}).", fmt=render.number(3), index_name="POS")
-    writer.add("### Correlation of monolingual and cross-lingual shift\n")
-    corr = summary.pivot_table(index=["language", "pos"], columns="model", values="pearson_r", aggfunc="first", dropna=False)
-    corr.index = [f"{lang} · {pos}" for lang, pos in corr.index]
-    writer.table("pos_shift_pearson", corr, caption="Pearson r between monolingual and cross-lingual shifts (— below three pairs or undefined).", fmt=render.number(2), index_name="language · POS")
+            writer.add(f"### Mean {title_kind} shift by POS, {title}\n")
+            writer.table(name, wide, caption=f"Mean {title_kind} shift by POS ({title}).", fmt=render.number(3), index_name="POS")
+    writer.add(
+        "### Correlation of monolingual and cross-lingual shift\n\nThe paper reports 0.93 (paraphrase-multilingual-mpnet-base-v2) "
+        "and 0.71 (multilingual-e5-large) without naming the coefficient; both Pearson's r and Spearman's rho are given.\n"
+    )
+    for column, name, label in (
+        ("pearson_r", "pos_shift_pearson", "Pearson r"),
+        ("spearman_rho", "pos_shift_spearman", "Spearman rho"),
+    ):
+        corr = summary.pivot_table(index=["language", "pos"], columns="model", values=column, aggfunc="first", dropna=False)
+        corr.index = [f"{lang} · {pos}" for lang, pos in corr.index]
+        writer.table(
+            name,
+            corr,
+            caption=f"{label} between monolingual and cross-lingual shifts (— below three pairs or undefined).",
+            fmt=render.number(2),
+            index_name="language · POS",
+        )
     for kind in ("cross", "mono"):
         writer.figure(figures.shift_heatmap(summary, kind, writer.figures), f"{kind} shift heatmap")

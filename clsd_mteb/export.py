@@ -12,6 +12,7 @@ from clsd_format import hub
 from clsd_format.cards import card_template
 from clsd_format.errors import DataError
 from clsd_mteb import release
+from clsd_mteb.data_source import resolve_data_source
 from clsd_mteb.tasks import AGPL_URL, CITATION, PAPER_URL, RELEASE_DATASETS, RELEASE_TASKS, release_direction_specs
 
 
@@ -21,9 +22,10 @@ def export_release(out: Path, data_dir: str | Path | None = None) -> Path:
     if out.exists() and any(out.iterdir()):
         raise DataError("exists and is not empty; refusing to overwrite (choose a new folder).", file=str(out))
     specs = {spec.task_name: spec for spec in release_direction_specs()}
+    source = resolve_data_source(data_dir)
     counts = {}
     for task_class in RELEASE_TASKS:
-        task = task_class(data_dir=data_dir)
+        task = task_class(data_dir=source)
         rows = task.load_rows()
         hub.write_config(out, specs[task.metadata.name], rows)
         counts[task.metadata.name] = len(rows)
@@ -44,7 +46,7 @@ def export_release(out: Path, data_dir: str | Path | None = None) -> Path:
         sample_creation="LM-generated and verified",
     )
     files = sorted({f for ds in RELEASE_DATASETS for f in (ds.direct_file, ds.pivot_file)})
-    folder = release.resolve_data_dir(data_dir)
+    folder = source.folder if source.kind == "release-csv-folder" else None
     lines = []
     for name in files:
         path = folder / name if folder is not None and (folder / name).is_file() else release.cache_dir() / name

@@ -8,66 +8,29 @@ and a loader that treats "NA" or "None" as missing is wrong here).
 
 from __future__ import annotations
 
-import csv
 import functools
-import io
 from pathlib import Path
 
 from clsd_format import schema
+from clsd_format.csv_reading import read_delimited
 from clsd_format.errors import DataError
-from clsd_format.schema import Language
-
-
-def _decode(payload: bytes, path: Path) -> str:
-    try:
-        return payload.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line_start = payload.rfind(b"\n", 0, exc.start) + 1
-        line = payload[: exc.start].count(b"\n") + 1
-        prefix = payload[line_start : exc.start].decode("utf-8", errors="replace")
-        fields_before = next(csv.reader([prefix]), [""])
-        header = next(csv.reader([payload.split(b"\n", 1)[0].decode("utf-8", errors="replace").lstrip("\ufeff")]))
-        column_index = len(fields_before) - 1
-        column = header[column_index] if 0 <= column_index < len(header) else f"#{column_index + 1}"
-        raise DataError(
-            f"undecodable byte 0x{payload[exc.start]:02x} (not UTF-8) on line {line}",
-            file=str(path),
-            row=line - 1,
-            column=column,
-        ) from exc
+from clsd_format.languages import Language
 
 
 @functools.lru_cache(maxsize=16)
 def _read_cached(path: Path, mtime_ns: int, size: int) -> tuple[tuple[str, ...], tuple[tuple[str, ...], ...]]:
-    text = _decode(path.read_bytes(), path)
-    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
-    try:
-        header = next(reader)
-    except StopIteration:
-        raise DataError("file is empty", file=str(path)) from None
-    except csv.Error as exc:
-        raise DataError(f"header does not parse as CSV: {exc}", file=str(path), row=0) from exc
+    # An empty line is no record (pandas, which the authors used, skips it too); the published
+    # MT_M2M_CLSD_wmt2019 file has one between its last two rows.
+    header, records = read_delimited(path, blank_lines_are_rows=False)
     rows: list[tuple[str, ...]] = []
-    while True:
-        try:
-            fields = next(reader)
-        except StopIteration:
-            break
-        except csv.Error as exc:
+    for record in records:
+        if len(record.fields) != len(header):
             raise DataError(
-                f"does not parse as CSV ({exc}) near line {reader.line_num}", file=str(path), row=len(rows) + 1
-            ) from exc
-        if not fields:
-            # An empty line is no record (pandas, which the authors used, skips it too); the
-            # published MT_M2M_CLSD_wmt2019 file has one between its last two rows.
-            continue
-        if len(fields) != len(header):
-            raise DataError(
-                f"has {len(fields)} fields but the header has {len(header)} (line {reader.line_num})",
+                f"has {len(record.fields)} fields but the header has {len(header)} (line {record.line})",
                 file=str(path),
-                row=len(rows) + 1,
+                row=record.row,
             )
-        rows.append(tuple(fields))
+        rows.append(tuple(record.fields))
     return tuple(header), tuple(rows)
 
 

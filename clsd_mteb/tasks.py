@@ -18,9 +18,10 @@ from mteb.abstasks.task_metadata import TaskMetadata
 from clsd_format import hub, schema
 from clsd_format.errors import DataError
 from clsd_format.hub import DirectionSpec
-from clsd_format.schema import ENGLISH_MTEB_CODE, FRENCH, GERMAN, Language
+from clsd_format.languages import ENGLISH, FRENCH, GERMAN, Language
 from clsd_mteb import release
 from clsd_mteb.abstask import AbsTaskCLSD
+from clsd_mteb.data_source import resolve_data_source
 from clsd_mteb.release_csv import release_direction_rows
 
 logger = logging.getLogger(__name__)
@@ -106,7 +107,7 @@ class ReleaseCLSDTask(AbsTaskCLSD):
     def hub_config(cls) -> str:
         """Config name of this task in a Hub-format export of the release."""
         suffix = "-pivot-en" if cls.pivot else ""
-        return f"{cls.dataset_name.lower()}-{cls.source_language.iso1}-{cls.target_language.iso1}{suffix}"
+        return f"{cls.dataset_name.lower()}-{cls.source_language.code}-{cls.target_language.code}{suffix}"
 
     def _rows_from_csv(self, path: Path) -> list[dict[str, Any]]:
         return release_direction_rows(
@@ -114,15 +115,20 @@ class ReleaseCLSDTask(AbsTaskCLSD):
             dataset=self.dataset_name.lower(),
             source=self.source_language,
             target=self.target_language,
-            pivot_lang=ENGLISH_MTEB_CODE if self.pivot else None,
+            pivot_lang=ENGLISH.mteb_code if self.pivot else None,
         )
 
     def load_rows(self) -> list[dict[str, Any]]:
-        folder = release.resolve_data_dir(self.data_dir)
-        if folder is None:
+        source = resolve_data_source(self.data_dir)
+        if source.kind == "fetched-release":
             return self._rows_from_csv(release.fetch(self.release_file))
-        csv_path = folder / self.release_file
-        if csv_path.is_file():
+        if source.kind not in ("release-csv-folder", "hub-folder"):
+            raise DataError(f"{self.metadata.name} reads the release, not {source.describe()}.")
+        folder = source.folder
+        if source.kind == "release-csv-folder":
+            csv_path = folder / self.release_file
+            if not csv_path.is_file():
+                raise DataError(f"holds other release CSVs but not {self.release_file}.", file=str(folder))
             if not release.is_pristine(csv_path):
                 digest = release.sha256_of(csv_path)
                 _warn_once(
@@ -131,17 +137,12 @@ class ReleaseCLSDTask(AbsTaskCLSD):
                 )
                 self._use_local_revision(f"local-sha256-{digest[:16]}")
             return self._rows_from_csv(csv_path)
-        if hub.is_hub_folder(folder):
-            configs = {spec.task_name: spec.config for spec in hub.read_manifest(folder)}
-            if self.metadata.name not in configs:
-                raise DataError(f"this Hub-format folder defines no task {self.metadata.name}.", file=str(folder / hub.CARD_FILE))
-            path = hub.parquet_path(folder, configs[self.metadata.name])
-            self._use_local_revision(f"local-sha256-{release.sha256_of(path)[:16]}")
-            return hub.read_config(folder, configs[self.metadata.name])
-        raise DataError(
-            f"holds neither {self.release_file} nor a Hub-format export (README.md with a 'clsd' manifest).",
-            file=str(folder),
-        )
+        configs = {spec.task_name: spec.config for spec in hub.read_manifest(folder)}  # a Hub-format export
+        if self.metadata.name not in configs:
+            raise DataError(f"this Hub-format folder defines no task {self.metadata.name}.", file=str(folder / hub.CARD_FILE))
+        path = hub.parquet_path(folder, configs[self.metadata.name])
+        self._use_local_revision(f"local-sha256-{release.sha256_of(path)[:16]}")
+        return hub.read_config(folder, configs[self.metadata.name])
 
     def _use_local_revision(self, revision: str) -> None:
         """Record the data actually read, so results never claim the pinned release when they used other bytes."""
@@ -154,7 +155,7 @@ def _warn_once(message: str) -> None:
 
 
 def _release_task_class(ds: ReleaseDataset, source: Language, target: Language, pivot: bool) -> type[ReleaseCLSDTask]:
-    name = f"CLSD-{ds.name}-{source.iso1.upper()}-{target.iso1.upper()}{PIVOT_SUFFIX if pivot else ''}"
+    name = f"CLSD-{ds.name}-{source.code.upper()}-{target.code.upper()}{PIVOT_SUFFIX if pivot else ''}"
     direction = f"{source.release_column} to {target.release_column}"
     if pivot:
         description = (
@@ -162,7 +163,7 @@ def _release_task_class(ds: ReleaseDataset, source: Language, target: Language, 
             "five candidates were machine-translated to English with M2M-100 1.2B and are compared monolingually. "
             "Precision@1 of the true translation against four LLM-generated distractors; ties count as misses."
         )
-        eval_langs, creation = [ENGLISH_MTEB_CODE], "machine-translated"
+        eval_langs, creation = [ENGLISH.mteb_code], "machine-translated"
     else:
         description = (
             f"Cross-Lingual Semantic Discrimination on the {ds.name} German-French news test set, {direction}: rank the "

@@ -27,18 +27,12 @@ from clsd_generation.jobs import FinalResult, JobState
 from clsd_generation.llm_backend import LLMSettings, RunReport, chat_request_body, read_completion
 from clsd_generation.parsing import parse_answer
 from clsd_generation.prompts import PromptSettings
+from clsd_generation.settings import BatchSettings
 from clsd_generation.validation import ValidationBounds
 
 ENDPOINT = "/v1/chat/completions"
 TERMINAL = frozenset({"completed", "failed", "expired", "cancelled"})
 PENDING_UPLOAD_KEY = "batch_pending_input_file"
-
-
-@dataclass(frozen=True)
-class BatchSettings:
-    poll_interval: float = 60.0  # seconds between status checks
-    completion_window: str = "24h"
-    extra_rounds: int = 2  # rounds beyond max_attempts, for requests that failed inside a batch
 
 
 def custom_id(state: JobState) -> str:

@@ -23,11 +23,13 @@ from typing import Any
 from clsd_format import hub, schema
 from clsd_format.errors import CLSDError, DataError
 from clsd_format.hub import DirectionSpec
+from clsd_format.languages import ENGLISH, Language
 
 from clsd_generation.card import CardInput, render_generated_card
-from clsd_generation.checkpoint import GENERATION_KEY, TRANSLATION_KEY, Checkpoint
-from clsd_generation.languages import ENGLISH
-from clsd_generation.pivot import languages_of, texts_to_translate
+from clsd_generation.checkpoint import GENERATION_KEY, TRANSLATION_KEY, Checkpoint, Result
+from clsd_generation.inputs import ParallelPair
+from clsd_generation.languages import languages_of
+from clsd_generation.pivot import texts_to_translate
 
 SAMPLE_CREATION = {"llm": "LM-generated and verified", "rules": "created"}
 
@@ -55,15 +57,42 @@ def build_dataset(
     domains: list[str] | None = None,
     date: tuple[str, str] | None = None,
     reference: str | None = None,
-    citation: str | None = None,
     allow_incomplete: bool = False,
 ) -> BuildSummary:
     out_dir = Path(out_dir)
     prefix = task_prefix(name)
     if out_dir.exists() and (not out_dir.is_dir() or any(out_dir.iterdir())):
         raise DataError("already exists and is not empty; refusing to overwrite finished work (choose another folder).", file=str(out_dir))
+    run = _read_run(run_dir, name=name, license=license, allow_incomplete=allow_incomplete)
+    configs, pivot_dropped = _direction_configs(run, prefix)
+    empty = [spec.config for spec, rows in configs if not rows]
+    if empty:
+        raise CLSDError(f"no sentence has distractors for config(s) {empty}; see the failure reasons with `clsd generate` again, nothing was built.")
+    run.card.pivot_dropped = pivot_dropped
+    extra = _manifest_extra(run, domains=domains, date=date, license=license, reference=reference)
+    rows_per_config = {spec.config: len(rows) for spec, rows in configs}
+    card = render_generated_card(run.card, [s for s, _ in configs], rows_per_config, run.pairs, run.results, extra)
+    _write_folder(out_dir, configs, card)
+    return BuildSummary(out_dir, rows_per_config, run.unfinished, sum(pivot_dropped.values()))
+
+
+@dataclass
+class _Run:
+    """What a build takes from the run's checkpoint (read in one go, then the checkpoint is closed)."""
+
+    generation: dict[str, Any]
+    languages: tuple[Language, Language]
+    pairs: list[ParallelPair]
+    results: list[Result]
+    unfinished: int
+    distractors: dict[tuple[str, str], list[str]]  # (pair id, language code) -> kept distractors
+    pivot_model: str | None
+    translations: dict[str, dict[str, str]]  # language code -> text -> English
+    card: CardInput
+
+
+def _read_run(run_dir: Path, *, name: str, license: str | None, allow_incomplete: bool) -> _Run:
     with Checkpoint.existing(run_dir) as checkpoint:
-        generation = checkpoint.get_meta(GENERATION_KEY)
         languages = languages_of(checkpoint)
         pairs = checkpoint.pairs()
         results = checkpoint.results()
@@ -74,74 +103,104 @@ def build_dataset(
                 f"{unfinished} of {expected} sentences in {run_dir} are unfinished: run the same `clsd generate` command again to finish "
                 "them, or pass --allow-incomplete to build from what is there."
             )
-        distractors = {(r.pair_id, r.lang): r.distractors for r in results if r.status == "ok"}
         pivot_model = (checkpoint.get_meta(TRANSLATION_KEY) or {}).get("model")
-        translations: dict[str, dict[str, str]] = {}
-        if pivot_model:
-            translations = {code: checkpoint.translations(code) for code in texts_to_translate(checkpoint)}
-            missing = sum(1 for code, texts in texts_to_translate(checkpoint).items() for t in texts if t not in translations[code])
-            if missing:
-                raise CLSDError(f"{missing} texts are not translated yet: run `clsd translate --run-dir {run_dir}` again to finish the pivot.")
-        card_info = CardInput(
-            pretty_name=f"CLSD {name} {languages[0].code}-{languages[1].code}",
-            input_origin=checkpoint.get_meta("input_origin") or "unknown",
-            id_explanation=(
-                f"the input's column `{checkpoint.get_meta('id_column')}`"
-                if checkpoint.get_meta("id_column")
-                else "`row<N>` is data row N of the input, counted from 1 after the header"
-            ),
+        translations = _translations(checkpoint, run_dir) if pivot_model else {}
+        card = _card_input(checkpoint, name=name, languages=languages, license=license, pivot_model=pivot_model)
+        return _Run(
+            generation=checkpoint.get_meta(GENERATION_KEY),
             languages=languages,
-            generation=generation,
-            endpoint=checkpoint.get_meta("endpoint"),
-            usage_tokens=(checkpoint.usage().prompt_tokens, checkpoint.usage().completion_tokens),
-            generated_span=checkpoint.time_span(),
-            built=datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-            license=license,
+            pairs=pairs,
+            results=results,
+            unfinished=unfinished,
+            distractors={(r.pair_id, r.lang): r.distractors for r in results if r.status == "ok"},
             pivot_model=pivot_model,
+            translations=translations,
+            card=card,
         )
 
+
+def _translations(checkpoint: Checkpoint, run_dir: Path) -> dict[str, dict[str, str]]:
+    """Every text's English translation; all must be there (a half-translated pivot is not built)."""
+    wanted = texts_to_translate(checkpoint)
+    translations = {code: checkpoint.translations(code) for code in wanted}
+    missing = sum(1 for code, texts in wanted.items() for t in texts if t not in translations[code])
+    if missing:
+        raise CLSDError(f"{missing} texts are not translated yet: run `clsd translate --run-dir {run_dir}` again to finish the pivot.")
+    return translations
+
+
+def _card_input(
+    checkpoint: Checkpoint, *, name: str, languages: tuple[Language, Language], license: str | None, pivot_model: str | None
+) -> CardInput:
+    usage = checkpoint.usage()
+    return CardInput(
+        pretty_name=f"CLSD {name} {languages[0].code}-{languages[1].code}",
+        input_origin=checkpoint.get_meta("input_origin") or "unknown",
+        id_explanation=(
+            f"the input's column `{checkpoint.get_meta('id_column')}`"
+            if checkpoint.get_meta("id_column")
+            else "`row<N>` is data row N of the input, counted from 1 after the header"
+        ),
+        languages=languages,
+        generation=checkpoint.get_meta(GENERATION_KEY),
+        endpoint=checkpoint.get_meta("endpoint"),
+        usage_tokens=(usage.prompt_tokens, usage.completion_tokens),
+        generated_span=checkpoint.time_span(),
+        built=datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        license=license,
+        pivot_model=pivot_model,
+    )
+
+
+def _direction_configs(run: _Run, prefix: str) -> tuple[list[tuple[DirectionSpec, list[dict[str, Any]]]], Counter[str]]:
+    """Both directions' rows, each followed by its English-pivot twin when the run was translated."""
+
     def english(code: str, text: str) -> str:
-        return text if code == ENGLISH.code else translations[code][text]
+        return text if code == ENGLISH.code else run.translations[code][text]
 
     configs: list[tuple[DirectionSpec, list[dict[str, Any]]]] = []
     pivot_dropped: Counter[str] = Counter()
     for src_side, tgt_side in ((0, 1), (1, 0)):
-        src, tgt = languages[src_side], languages[tgt_side]
+        src, tgt = run.languages[src_side], run.languages[tgt_side]
         config = f"{src.code}-{tgt.code}"
         task = f"{prefix}-{src.code.upper()}-{tgt.code.upper()}"
         direct, pivoted = [], []
-        for pair in pairs:
-            kept = distractors.get((pair.pair_id, tgt.code))
+        for pair in run.pairs:
+            kept = run.distractors.get((pair.pair_id, tgt.code))
             if kept is None:
                 continue
             direct.append(_row(pair.pair_id, pair.texts[src_side], pair.texts[tgt_side], kept, src.mteb_code, tgt.mteb_code))
-            if pivot_model:
+            if run.pivot_model:
                 texts = [english(src.code, pair.texts[src_side]), english(tgt.code, pair.texts[tgt_side]), *(english(tgt.code, d) for d in kept)]
                 if not all(t.strip() for t in texts):
                     pivot_dropped["empty translation"] += 1
                     continue
                 pivoted.append(_row(pair.pair_id, texts[0], texts[1], texts[2:], ENGLISH.mteb_code, ENGLISH.mteb_code))
         configs.append((DirectionSpec(config, task, src.mteb_code, tgt.mteb_code), direct))
-        if pivot_model:
+        if run.pivot_model:
             configs.append((DirectionSpec(f"{config}-pivot-en", f"{task}-PivotEN", ENGLISH.mteb_code, ENGLISH.mteb_code, pivot=True), pivoted))
-    empty = [spec.config for spec, rows in configs if not rows]
-    if empty:
-        raise CLSDError(f"no sentence has distractors for config(s) {empty}; see the failure reasons with `clsd generate` again, nothing was built.")
-    card_info.pivot_dropped = pivot_dropped
+    return configs, pivot_dropped
 
-    extra: dict[str, Any] = {"sample_creation": SAMPLE_CREATION[generation["backend"]]}
+
+def _manifest_extra(
+    run: _Run, *, domains: list[str] | None, date: tuple[str, str] | None, license: str | None, reference: str | None
+) -> dict[str, Any]:
+    """The manifest entries beyond the configs: what mteb's task metadata asks for."""
+    extra: dict[str, Any] = {"sample_creation": SAMPLE_CREATION[run.generation["backend"]]}
     if date:
         extra["date"] = list(date)
-    elif card_info.generated_span:
-        extra["date"] = [card_info.generated_span[0][:10], card_info.generated_span[1][:10]]
+    elif run.card.generated_span:
+        extra["date"] = [run.card.generated_span[0][:10], run.card.generated_span[1][:10]]
     if domains:
         extra["domains"] = domains
     extra["license"] = license or "not specified"
     if reference:
         extra["reference"] = reference
-    if citation:
-        extra["citation"] = citation
+    return extra
 
+
+def _write_folder(out_dir: Path, configs: list[tuple[DirectionSpec, list[dict[str, Any]]]], card: str) -> None:
+    """Write under a temporary name, check the card reads back, then rename: never a half-built folder."""
     staging = out_dir.parent / f".{out_dir.name}.building-{os.getpid()}"
     if staging.exists():
         shutil.rmtree(staging)
@@ -149,17 +208,14 @@ def build_dataset(
     try:
         for spec, rows in configs:
             hub.write_config(staging, spec, rows)
-        rows_per_config = {spec.config: len(rows) for spec, rows in configs}
-        card = render_generated_card(card_info, [s for s, _ in configs], rows_per_config, pairs, results, extra)
         (staging / hub.CARD_FILE).write_text(card, encoding="utf-8")
         hub.read_manifest(staging)  # the card we wrote must read back
         if out_dir.exists():
-            out_dir.rmdir()  # empty (checked above)
+            out_dir.rmdir()  # empty (checked by the caller)
         staging.replace(out_dir)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
-    return BuildSummary(out_dir, rows_per_config, unfinished, sum(pivot_dropped.values()))
 
 
 def _row(pair_id: str, source: str, target: str, distractors: list[str], source_lang: str, target_lang: str) -> dict[str, Any]:

@@ -17,14 +17,14 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from clsd_generation.checkpoint import Result
+from clsd_generation.inputs import ParallelPair
+from clsd_generation.stats import similarity_stats
+
 from clsd_format import hub
 from clsd_format.errors import CLSDError
 from clsd_format.hub import DirectionSpec
-
-from clsd_generation.checkpoint import Result
-from clsd_generation.inputs import ParallelPair
-from clsd_generation.languages import LanguageSpec
-from clsd_generation.stats import similarity_stats
+from clsd_format.languages import Language
 
 TEMPLATE_NAME = "generated.md"
 _HEADER_KEYS = ("pretty_name", "hub_license", "hub_languages", "multilinguality", "size_category", "source_datasets")
@@ -52,7 +52,7 @@ class CardInput:
     pretty_name: str
     input_origin: str
     id_explanation: str
-    languages: tuple[LanguageSpec, LanguageSpec]
+    languages: tuple[Language, Language]
     generation: Mapping[str, Any]  # the checkpoint's generation fingerprint
     endpoint: str | None
     usage_tokens: tuple[int, int]
@@ -91,7 +91,7 @@ def render_generated_card(
 
     def stats_for(codes: Sequence[str]) -> Any:
         return similarity_stats(
-            (sentences_by_lang[r.lang][r.pair_id], d) for code in codes for r in by_lang[code] if r.status == "ok" for d in r.distractors
+            (sentences_by_lang[r.lang][r.pair_id], r.distractors) for code in codes for r in by_lang[code] if r.status == "ok"
         )
 
     codes = [language.code for language in languages]
@@ -160,10 +160,7 @@ def render_generated_card(
         "configs_table": spec_rows,
         "backend": backend_name,
         "backend_details": details,
-        "min_jaccard": bounds["min_jaccard"],
-        "max_jaccard": bounds["max_jaccard"],
-        "min_length_ratio": bounds["min_length_ratio"],
-        "max_length_ratio": bounds["max_length_ratio"],
+        "validation_details": validation_details(bounds),
         "generated_from": info.generated_span[0] if info.generated_span else "n/a",
         "generated_to": info.generated_span[1] if info.generated_span else "n/a",
         "built": info.built,
@@ -174,6 +171,7 @@ def render_generated_card(
         "failed_row": row([*counts_failed, sum(counts_failed)]),
         "distractors_row": row([*counts_distractors, sum(counts_distractors)]),
         "jaccard_row": row([f"{_fmt(s.jaccard_mean)} ({_fmt(s.jaccard_sd)})" for s in [*per_lang_stats, all_stats]]),
+        "intra_jaccard_row": row([f"{_fmt(s.intra_jaccard_mean)} ({_fmt(s.intra_jaccard_sd)})" for s in [*per_lang_stats, all_stats]]),
         "failures": failures,
         "pair_count": all_stats.pairs,
         "levenshtein_table": "\n".join(f"| {label} | {n} | {share:.1%} |" for label, n, share in all_stats.levenshtein_histogram),
@@ -194,6 +192,25 @@ def render_generated_card(
     header = hub.front_matter(specs, **header)
     header[hub.MANIFEST_KEY].update(clsd_extra)
     return hub.render_card(header, body)
+
+
+def validation_details(bounds: Mapping[str, Any]) -> str:
+    """The card's account of how answers became distractors, per protocol (older runs have none: validated)."""
+    needed = bounds["needed"]
+    if bounds.get("protocol", "validated") == "paper":
+        return (
+            "- Protocol: **paper** (as in Michail et al. 2025): the first "
+            f"{needed} items parsed from one answer were kept as they are, with no similarity, length or duplicate check. "
+            f"Only an answer with fewer than {needed} parsed items was asked again (each such answer is counted in the failure "
+            "reasons below when a sentence never got a parseable one)."
+        )
+    return (
+        "- Protocol: **validated**. Every distractor is non-empty; differs from the original after normalising case, "
+        "whitespace and punctuation; differs from the other distractors; has word-level Jaccard to the original in "
+        f"[{bounds['min_jaccard']}, {bounds['max_jaccard']}] and a length ratio (characters) in "
+        f"[{bounds['min_length_ratio']}, {bounds['max_length_ratio']}]. A sentence with fewer than {needed} valid "
+        "distractors was asked again, up to its attempt limit, and otherwise recorded as failed (below)."
+    )
 
 
 def _cell(text: str) -> str:

@@ -198,6 +198,13 @@ class Checkpoint:
             answers.setdefault((pair_id, lang), []).append(json.loads(candidates))
         return answers
 
+    def attempt_numbers(self) -> dict[tuple[str, str], list[int]]:
+        """The stored attempt numbers of every sentence, in order: a resumed run continues the count (1, 2, 3 ...)."""
+        numbers: dict[tuple[str, str], list[int]] = {}
+        for pair_id, lang, attempt in self._db.execute("SELECT pair_id, lang, attempt FROM attempts ORDER BY pair_id, lang, attempt"):
+            numbers.setdefault((pair_id, lang), []).append(attempt)
+        return numbers
+
     def results(self) -> list[Result]:
         return [
             Result(pid, lang, status, json.loads(distractors), reason, attempts, finished)

@@ -13,6 +13,8 @@ from typing import Annotated, Optional
 import typer
 from clsd_format.errors import CLSDError
 
+from clsd_generation.settings import DEFAULT_MAX_ATTEMPTS, DEFAULT_RULES_SEED, BatchSettings, TranslationSettings
+
 app = typer.Typer(
     help="Make CLSD datasets from any parallel corpus: distractors by LLM or by rule, English pivot, Hub upload.",
     no_args_is_help=True,
@@ -44,14 +46,21 @@ def generate(
     concurrency: Annotated[int, typer.Option(help="Requests in flight at once (live mode).")] = 16,
     timeout: Annotated[float, typer.Option(help="Seconds before one request attempt is abandoned and retried.")] = 120.0,
     max_retries: Annotated[int, typer.Option(help="Retries per request on 429, 5xx, timeouts and dropped connections (backoff with jitter, Retry-After honoured).")] = 6,
-    max_attempts: Annotated[int, typer.Option(help="Answers asked per sentence until four distractors are valid; then it is recorded as failed.")] = 3,
+    max_attempts: Annotated[int, typer.Option(help="Answers asked per sentence until four distractors are valid; then it is recorded as failed.")] = DEFAULT_MAX_ATTEMPTS,
     batch: Annotated[bool, typer.Option("--batch", help="Use the OpenAI Batch API (cheaper, answers within 24 h) instead of live requests.")] = False,
-    poll_interval: Annotated[float, typer.Option(help="Seconds between Batch API status checks.")] = 60.0,
+    poll_interval: Annotated[float, typer.Option(help="Seconds between Batch API status checks.")] = BatchSettings.poll_interval,
     min_jaccard: Annotated[float, typer.Option(help="Lowest word-level Jaccard similarity to the original a distractor may have.")] = 0.1,
     max_jaccard: Annotated[float, typer.Option(help="Highest word-level Jaccard similarity (1.0 allows reordered words).")] = 1.0,
     min_length_ratio: Annotated[float, typer.Option(help="Shortest distractor, as a share of the original's length in characters.")] = 0.5,
     max_length_ratio: Annotated[float, typer.Option(help="Longest distractor, as a multiple of the original's length.")] = 2.0,
-    seed: Annotated[int, typer.Option(help="Seed of the rule backend.")] = 0,
+    protocol: Annotated[
+        str,
+        typer.Option(
+            help="'validated': the bounds above, re-asked until four are valid. 'paper': the paper's prompt and sampling, "
+            "first four parsed items kept unchecked, re-asked only when unparseable (needs --backend llm)."
+        ),
+    ] = "validated",
+    seed: Annotated[int, typer.Option(help="Seed of the rule backend.")] = DEFAULT_RULES_SEED,
     quiet: Annotated[bool, typer.Option("--quiet", help="No progress bars.")] = False,
 ) -> None:
     """Make four distractors for every sentence of both languages, resumably.
@@ -60,7 +69,6 @@ def generate(
     after an interruption (even kill -9) and it continues where it stopped. A different input, model,
     prompt or rule setting under the same --run-dir is refused.
     """
-    from clsd_generation.batch_backend import BatchSettings
     from clsd_generation.generate import generate_distractors
     from clsd_generation.inputs import read_parallel
     from clsd_generation.languages import parse_language
@@ -69,7 +77,9 @@ def generate(
     from clsd_generation.validation import ValidationBounds
 
     languages = (parse_language(source_lang), parse_language(target_lang))
-    bounds = ValidationBounds(min_jaccard, max_jaccard, min_length_ratio, max_length_ratio)
+    if protocol == "paper":
+        _check_paper_protocol(backend, prompt_file, temperature, top_p)
+    bounds = ValidationBounds(min_jaccard, max_jaccard, min_length_ratio, max_length_ratio, protocol=protocol)
     prompts = load_prompt_settings(prompt_file, temperature=temperature, top_p=top_p)
     llm = None
     if backend == "llm":
@@ -92,6 +102,7 @@ def generate(
         seed=seed,
         max_attempts=max_attempts,
         progress=not quiet,
+        announce=typer.echo,
     )
     for line in report.lines():
         typer.echo(line)
@@ -100,13 +111,26 @@ def generate(
     typer.echo(f"next: clsd build --run-dir {run_dir} --out <folder> --name <NAME>")
 
 
+def _check_paper_protocol(backend: str, prompt_file: Path | None, temperature: float, top_p: float) -> None:
+    """The paper protocol is the paper's LLM request: refuse settings that would make it something else."""
+    from clsd_generation.prompts import PAPER_TEMPERATURE, PAPER_TOP_P
+
+    if backend != "llm":
+        raise CLSDError("--protocol paper needs --backend llm (the paper asked GPT-4; the rules backend has no paper protocol).")
+    if prompt_file is not None or temperature != PAPER_TEMPERATURE or top_p != PAPER_TOP_P:
+        raise CLSDError(
+            f"--protocol paper uses the paper's prompt, temperature {PAPER_TEMPERATURE} and top_p {PAPER_TOP_P}; "
+            "drop --prompt-file/--temperature/--top-p, or use --protocol validated."
+        )
+
+
 @app.command()
 def translate(
     run_dir: RunDir,
-    model: Annotated[str, typer.Option(help="M2M-100 or NLLB model: Hub name or local folder (paper: facebook/m2m100_1.2B).")] = "facebook/m2m100_1.2B",
-    batch_size: Annotated[int, typer.Option(help="Texts per forward pass.")] = 16,
+    model: Annotated[str, typer.Option(help="M2M-100 or NLLB model: Hub name or local folder (paper: facebook/m2m100_1.2B).")] = TranslationSettings.model,
+    batch_size: Annotated[int, typer.Option(help="Texts per forward pass.")] = TranslationSettings.batch_size,
     num_beams: Annotated[Optional[int], typer.Option(help="Beam size (default: the model's generation config).")] = None,
-    max_new_tokens: Annotated[int, typer.Option(help="Longest translation, in tokens.")] = 256,
+    max_new_tokens: Annotated[int, typer.Option(help="Longest translation, in tokens.")] = TranslationSettings.max_new_tokens,
     device: Annotated[Optional[str], typer.Option(help="cpu, cuda, cuda:1 ... (default: CUDA if available).")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", help="No progress bars.")] = False,
 ) -> None:
@@ -115,7 +139,7 @@ def translate(
     Resumable: translations are stored after every batch; run again to continue. `clsd build` then
     adds the -pivot-en configs.
     """
-    from clsd_generation.pivot import TranslationSettings, translate_run
+    from clsd_generation.pivot import translate_run
 
     done = translate_run(run_dir, TranslationSettings(model, batch_size, num_beams, max_new_tokens, device), progress=not quiet)
     for code, count in done.items():
@@ -169,7 +193,7 @@ def push(
         typer.echo(f"dry run: {len(plan.files)} files of {repo_id} written to {dry_run}")
         return
     commit = publish.push(folder, repo_id, private=private)
-    typer.echo(f"uploaded {repo_id} at revision {commit}\nevaluate: clsd evaluate --data-dir {repo_id} (pin revision {commit})")
+    typer.echo(f"uploaded {repo_id} at revision {commit}\nevaluate: clsd evaluate --hub-dataset {repo_id}@{commit}")
 
 
 @app.command()
@@ -179,11 +203,17 @@ def sample(
     per_language: Annotated[int, typer.Option(help="Distractors sampled per language (paper: 200).")] = 200,
     seed: Annotated[int, typer.Option(help="Sampling seed.")] = 0,
 ) -> None:
-    """Export a seeded random sample of distractors for a human check (yes/no per criterion)."""
+    """Export a seeded random sample of distractors for a human check (yes/no per criterion).
+
+    For a rule run the sheet also names each distractor's rule and its automatic-check verdict, and
+    the command prints the share passing and the mix of rules per language.
+    """
     from clsd_generation.human_check import export_sample
 
-    counts = export_sample(run_dir, sheet, per_language=per_language, seed=seed)
-    typer.echo(", ".join(f"{code}: {n}" for code, n in counts.items()) + f" distractors in {sheet}")
+    summary = export_sample(run_dir, sheet, per_language=per_language, seed=seed)
+    typer.echo(", ".join(f"{code}: {n}" for code, n in summary.counts.items()) + f" distractors in {sheet}")
+    for line in summary.lines():  # rule runs: the automatic checks and the mix of rules in the sample
+        typer.echo(line)
 
 
 @app.command("import-sample")
@@ -200,10 +230,6 @@ def import_sample_command(
 
 
 if __name__ == "__main__":
-    import sys
+    from clsd_format.console import run_cli
 
-    try:
-        app()
-    except CLSDError as exc:  # the top-level `clsd` does the same
-        typer.echo(f"error: {exc}", err=True)
-        sys.exit(2)
+    run_cli(app, prog_name="python -m clsd_generation.cli")

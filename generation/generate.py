@@ -2,21 +2,23 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import asdict
 from pathlib import Path
 from typing import Literal
 
 from clsd_format.errors import CLSDError
+from clsd_format.languages import Language
 
-from clsd_generation.batch_backend import BatchGenerator, BatchSettings
-from clsd_generation.checkpoint import GENERATION_KEY, Checkpoint
+from clsd_generation.batch_backend import BatchGenerator
+from clsd_generation.checkpoint import CHECKPOINT_FILE, GENERATION_KEY, Checkpoint
 from clsd_generation.inputs import ParallelCorpus
 from clsd_generation.jobs import make_jobs, pending_states
-from clsd_generation.languages import LanguageSpec
 from clsd_generation.llm_backend import LiveGenerator, LLMSettings, RunReport
 from clsd_generation.prompts import PromptSettings
 from clsd_generation.rules import RULES_VERSION, rules_for
 from clsd_generation.rules_backend import run_rules
+from clsd_generation.settings import DEFAULT_MAX_ATTEMPTS, DEFAULT_RULES_SEED, BatchSettings
 from clsd_generation.validation import ValidationBounds
 
 Backend = Literal["rules", "llm"]
@@ -24,7 +26,7 @@ Backend = Literal["rules", "llm"]
 
 def generation_fingerprint(
     corpus: ParallelCorpus,
-    languages: tuple[LanguageSpec, LanguageSpec],
+    languages: tuple[Language, Language],
     backend: Backend,
     bounds: ValidationBounds,
     *,
@@ -55,7 +57,7 @@ def generation_fingerprint(
 
 def generate_distractors(
     corpus: ParallelCorpus,
-    languages: tuple[LanguageSpec, LanguageSpec],
+    languages: tuple[Language, Language],
     run_dir: Path,
     *,
     backend: Backend = "rules",
@@ -63,12 +65,17 @@ def generate_distractors(
     llm: LLMSettings | None = None,
     prompts: PromptSettings = PromptSettings(),
     batch: BatchSettings | None = None,
-    seed: int = 0,
-    max_attempts: int = 3,
+    seed: int = DEFAULT_RULES_SEED,
+    max_attempts: int = DEFAULT_MAX_ATTEMPTS,
     progress: bool = True,
     durable_against_power_loss: bool = False,
+    announce: Callable[[str], None] | None = None,
 ) -> RunReport:
-    """Generate (or finish generating) distractors for every sentence of both languages."""
+    """Generate (or finish generating) distractors for every sentence of both languages.
+
+    ``announce`` receives one line before any work when the run folder already holds a checkpoint:
+    how many sentences an earlier invocation finished and how many remain (the CLI prints it first).
+    """
     if languages[0].code == languages[1].code:
         raise CLSDError(f"the two languages must differ (both are {languages[0].code!r}).")
     if backend == "rules":
@@ -83,6 +90,7 @@ def generate_distractors(
     if max_attempts < 1:
         raise CLSDError("--max-attempts must be at least 1.")
     fingerprint = generation_fingerprint(corpus, languages, backend, bounds, llm=llm, prompts=prompts, seed=seed)
+    resumed = (Path(run_dir) / CHECKPOINT_FILE).exists()
     with Checkpoint.in_folder(run_dir, durable_against_power_loss=durable_against_power_loss) as checkpoint:
         checkpoint.bind(GENERATION_KEY, fingerprint)
         checkpoint.set_meta("input_origin", corpus.origin)
@@ -92,6 +100,8 @@ def generate_distractors(
         checkpoint.store_pairs(corpus)
         jobs = make_jobs(corpus.pairs, languages)
         states, done_before = pending_states(jobs, checkpoint, bounds)
+        if resumed and announce is not None:
+            announce(f"Resuming {run_dir}: {done_before} of {len(jobs)} sentences already finished, {len(jobs) - done_before} remain.")
         report = RunReport(backend=backend if backend == "rules" else f"llm ({'batch' if batch else 'live'}, {llm.model})",
                            total=len(jobs), done_before=done_before)
         if backend == "rules":

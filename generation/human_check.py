@@ -3,28 +3,65 @@ the criteria is reported (the paper: over 98% of 200 per language).
 
 The sheet is a CSV anyone can open in a spreadsheet: one row per (original, distractor) with three
 yes/no columns, one per criterion. A distractor meets the criteria when all three are "yes".
+For a run of the rule backend the sheet also names the rule behind each distractor and whether it
+passes the automatic checks, both read back from the two texts (:mod:`clsd_generation.rules.explain`),
+so the annotators' verdict can be set beside the machine's.
 """
 
 from __future__ import annotations
 
 import csv
 import random
-from dataclasses import dataclass
+from collections import Counter
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from clsd_format.errors import DataError
 
-from clsd_generation.checkpoint import Checkpoint
-from clsd_generation.pivot import languages_of
+from clsd_generation.checkpoint import GENERATION_KEY, Checkpoint
+from clsd_generation.languages import languages_of
 
 CRITERIA = ("structurally_similar", "lexically_similar", "different_meaning")
-SHEET_COLUMNS = ("sample_id", "language", "pair_id", "original", "distractor", *CRITERIA, "comment")
+SHEET_COLUMNS = ("sample_id", "language", "pair_id", "original", "distractor", "rule", "automatic_checks", *CRITERIA, "comment")
 YES = frozenset({"yes", "y", "1", "true", "x", "ja", "oui"})
 NO = frozenset({"no", "n", "0", "false", "nein", "non"})
 
 
-def export_sample(run_dir: Path, sheet: Path, *, per_language: int = 200, seed: int = 0) -> dict[str, int]:
-    """Write the sheet; returns how many distractors were sampled per language."""
+@dataclass
+class SampleSummary:
+    """What ``clsd sample`` wrote: per language, how many distractors, and for rule runs the checks and rule mix."""
+
+    counts: dict[str, int] = field(default_factory=dict)
+    passing: dict[str, int] = field(default_factory=dict)  # rule runs only: distractors passing the automatic checks
+    rules: dict[str, Counter[str]] = field(default_factory=dict)  # rule runs only: rule -> distractors
+    failures: dict[str, Counter[str]] = field(default_factory=dict)  # rule runs only: reason -> distractors
+
+    def lines(self) -> list[str]:
+        out = []
+        for code, n in self.counts.items():
+            if code not in self.passing:
+                continue
+            mix = ", ".join(f"{rule} {k}" for rule, k in self.rules[code].most_common())
+            failed = ", ".join(f"{k} {reason}" for reason, k in self.failures[code].most_common())
+            share = self.passing[code] / n if n else float("nan")
+            out.append(f"{code}: {self.passing[code]} of {n} pass the automatic checks ({share:.1%}); rules: {mix}" + (f"; failing: {failed}" if failed else ""))
+        return out
+
+
+def _checks(code: str, items: list[tuple[str, str, str]]) -> list[tuple[str, str]]:
+    """(rule, "pass" or the reason it fails) for each (pair_id, original, distractor) of a rule run."""
+    from clsd_generation.rules import TagCache, rules_for
+    from clsd_generation.rules.explain import explain
+
+    rules, tags = rules_for(code), TagCache(code)
+    originals = tags.tag([original for _, original, _ in items])
+    distractors = tags.tag([distractor for _, _, distractor in items])
+    verdicts = [explain(o, d, rules) for o, d in zip(originals, distractors, strict=True)]
+    return [(rule, reason or "pass") for rule, reason in verdicts]
+
+
+def export_sample(run_dir: Path, sheet: Path, *, per_language: int = 200, seed: int = 0) -> SampleSummary:
+    """Write the sheet; returns how many distractors were sampled per language (and, for rule runs, their checks)."""
     sheet = Path(sheet)
     if sheet.exists():
         raise DataError("already exists; refusing to overwrite a sheet that may hold annotations.", file=str(sheet))
@@ -32,21 +69,27 @@ def export_sample(run_dir: Path, sheet: Path, *, per_language: int = 200, seed: 
         languages = languages_of(checkpoint)
         pairs = {p.pair_id: p for p in checkpoint.pairs()}
         results = sorted(checkpoint.results(), key=lambda r: (r.lang, r.pair_id))
-    rows, counts = [], {}
+        by_rules = (checkpoint.get_meta(GENERATION_KEY) or {}).get("backend") == "rules"
+    rows, summary = [], SampleSummary()
     for side, language in enumerate(languages):
         population = [
             (r.pair_id, pairs[r.pair_id].texts[side], d) for r in results if r.lang == language.code and r.status == "ok" for d in r.distractors
         ]
         chosen = random.Random(f"{seed}|{language.code}").sample(population, min(per_language, len(population)))
-        counts[language.code] = len(chosen)
-        rows.extend((language.code, *item) for item in chosen)
+        summary.counts[language.code] = len(chosen)
+        verdicts = _checks(language.code, chosen) if by_rules and chosen else [("", "")] * len(chosen)
+        if by_rules:
+            summary.passing[language.code] = sum(v == "pass" for _, v in verdicts)
+            summary.rules[language.code] = Counter(rule for rule, _ in verdicts)
+            summary.failures[language.code] = Counter(v for _, v in verdicts if v != "pass")
+        rows.extend((language.code, *item, *verdict) for item, verdict in zip(chosen, verdicts, strict=True))
     sheet.parent.mkdir(parents=True, exist_ok=True)
     with sheet.open("w", encoding="utf-8", newline="") as handle:
         writer = csv.writer(handle)
         writer.writerow(SHEET_COLUMNS)
-        for number, (code, pair_id, original, distractor) in enumerate(rows, start=1):
-            writer.writerow([number, code, pair_id, original, distractor, "", "", "", ""])
-    return counts
+        for number, (code, pair_id, original, distractor, rule, verdict) in enumerate(rows, start=1):
+            writer.writerow([number, code, pair_id, original, distractor, rule, verdict, "", "", "", ""])
+    return summary
 
 
 @dataclass(frozen=True)

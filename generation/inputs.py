@@ -8,7 +8,6 @@ nothing is turned into a missing value, so a sentence reading "NA" stays a sente
 
 from __future__ import annotations
 
-import csv
 import hashlib
 import json
 from collections.abc import Iterable, Iterator, Mapping
@@ -16,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from clsd_format.csv_reading import read_delimited
 from clsd_format.errors import CLSDError, DataError
 
 MAX_PROBLEMS_LISTED = 10
@@ -52,6 +52,15 @@ class _Record:
     row: int  # 1-based data row
     line: int | None  # line in a text file, for the message
     values: Mapping[str, Any]
+    mismatch: str | None = None  # why a CSV/TSV row could not become a mapping (its field count)
+
+    @property
+    def name(self) -> int | str:
+        """The row as messages name it."""
+        return self.row if self.line is None else f"{self.row} (line {self.line})"
+
+
+_Problem = tuple[str, int | str | None, str | None]  # message, row, column
 
 
 def read_parallel(
@@ -92,37 +101,15 @@ def read_parallel(
 
 
 def _read_delimited(path: Path, delimiter: str) -> Iterator[_Record]:
-    try:
-        text = path.read_text(encoding="utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = path.read_bytes()[: exc.start].count(b"\n") + 1
-        raise DataError(f"not UTF-8 (byte 0x{exc.object[exc.start]:02x} on line {line})", file=str(path), row=line - 1) from exc
-    reader = csv.reader(text.splitlines(keepends=True), delimiter=delimiter, strict=True)
-    try:
-        header = next(reader)
-    except StopIteration:
-        raise DataError("empty file (no header row).", file=str(path)) from None
-    except csv.Error as exc:
-        raise DataError(f"unreadable header: {exc}", file=str(path), row=0) from exc
-    if len(set(header)) != len(header):
-        raise DataError(f"repeated column name in header {header}", file=str(path), row=0)
-    row = 0
-    while True:
-        try:
-            fields = next(reader)
-        except StopIteration:
-            return
-        except csv.Error as exc:
-            raise DataError(f"malformed {'TSV' if delimiter == chr(9) else 'CSV'} ({exc}) on line {reader.line_num}", file=str(path), row=row + 1) from exc
-        row += 1
-        if not fields:
-            # A blank line is a row with no sentence in it: reported like any empty row.
-            yield _Record(row, reader.line_num, {})
-            continue
-        if len(fields) != len(header):
-            yield _Record(row, reader.line_num, {"__mismatch__": f"{len(fields)} fields where the header has {len(header)}"})
-            continue
-        yield _Record(row, reader.line_num, dict(zip(header, fields, strict=True)))
+    # A blank line is a row with no sentence in it: reported like any empty row.
+    header, records = read_delimited(path, delimiter=delimiter, blank_lines_are_rows=True)
+    for record in records:
+        if not record.fields:
+            yield _Record(record.row, record.line, {})
+        elif len(record.fields) != len(header):
+            yield _Record(record.row, record.line, {}, mismatch=f"{len(record.fields)} fields where the header has {len(header)}")
+        else:
+            yield _Record(record.row, record.line, dict(zip(header, record.fields, strict=True)))
 
 
 def _read_jsonl(path: Path) -> Iterator[_Record]:
@@ -170,7 +157,9 @@ def _folder_rows(path: Path, split: str) -> Iterator[Mapping[str, Any]]:
         return
     files = sorted(path.rglob("*.parquet"))
     if not files:
-        raise DataError("neither a saved datasets folder (state.json / dataset_dict.json) nor a folder of parquet files.", file=str(path))
+        raise DataError(
+            "neither a saved datasets folder (state.json / dataset_dict.json) nor a folder of parquet files.", file=str(path)
+        )
     for file in files:
         yield from _parquet_rows(file)
 
@@ -196,69 +185,100 @@ def _check(
     id_column: str | None,
     limit: int | None,
 ) -> list[ParallelPair]:
-    problems: list[tuple[str, int | str | None, str | None]] = []
-    pairs: list[ParallelPair] = []
-    first_row_of_pair: dict[tuple[str, str], int] = {}
-    first_row_of_id: dict[str, int] = {}
-    seen_columns_checked = False
+    """Every pair, or one error listing the bad rows: a run is paid for, so all of them are named at once."""
+    checker = _PairChecker(where, columns, id_column)
     for record in records:
-        if limit is not None and len(pairs) + len(problems) >= limit:
+        if limit is not None and len(checker.pairs) + len(checker.problems) >= limit:
             break
-        row_name: int | str = record.row if record.line is None else f"{record.row} (line {record.line})"
-        if "__mismatch__" in record.values:
-            problems.append((f"mismatched row: {record.values['__mismatch__']}", row_name, None))
-            continue
-        if not seen_columns_checked and record.values:
-            wanted = [*columns, *([id_column] if id_column else [])]
-            absent = [c for c in wanted if c not in record.values]
-            if absent:
-                raise DataError(f"no such column; the input has {sorted(record.values)}", file=where, column=absent[0])
-            seen_columns_checked = True
+        checker.add(record)
+    if checker.problems:
+        raise _problems_error(checker.problems, where)
+    if not checker.pairs:
+        raise DataError("no parallel pairs in the input.", file=where)
+    return checker.pairs
+
+
+class _PairChecker:
+    """Turns records into pairs one at a time, noting each bad row instead of stopping at the first."""
+
+    def __init__(self, where: str, columns: tuple[str, str], id_column: str | None) -> None:
+        self.where, self.columns, self.id_column = where, columns, id_column
+        self.pairs: list[ParallelPair] = []
+        self.problems: list[_Problem] = []
+        self._first_row_of_pair: dict[tuple[str, str], int] = {}
+        self._first_row_of_id: dict[str, int] = {}
+        self._columns_checked = False
+
+    def add(self, record: _Record) -> None:
+        if record.mismatch is not None:
+            self.problems.append((f"mismatched row: {record.mismatch}", record.name, None))
+            return
+        self._check_columns_once(record)
+        texts = self._texts(record)
+        if texts is None:
+            return
+        pair_id = self._pair_id(record)
+        if pair_id is None:
+            return
+        if texts in self._first_row_of_pair:
+            self.problems.append((f"duplicate pair (same sentences as row {self._first_row_of_pair[texts]})", record.name, None))
+            return
+        self._first_row_of_pair[texts] = record.row
+        self.pairs.append(ParallelPair(pair_id, texts))
+
+    def _check_columns_once(self, record: _Record) -> None:
+        """A column absent from the first non-empty row is a wrong name, not a bad row: stop at once."""
+        if self._columns_checked or not record.values:
+            return
+        wanted = [*self.columns, *([self.id_column] if self.id_column else [])]
+        absent = [c for c in wanted if c not in record.values]
+        if absent:
+            raise DataError(f"no such column; the input has {sorted(record.values)}", file=self.where, column=absent[0])
+        self._columns_checked = True
+
+    def _texts(self, record: _Record) -> tuple[str, str] | None:
         texts = []
-        for column in columns:
+        for column in self.columns:
             value = record.values.get(column)
             if column not in record.values:
-                problems.append(("missing value (the row lacks this column)", row_name, column))
+                self.problems.append(("missing value (the row lacks this column)", record.name, column))
             elif not isinstance(value, str):
-                problems.append((f"not text: {value!r}", row_name, column))
+                self.problems.append((f"not text: {value!r}", record.name, column))
             elif not value.strip():
-                problems.append(("empty sentence", row_name, column))
+                self.problems.append(("empty sentence", record.name, column))
             else:
                 texts.append(value.strip())
-        if len(texts) != 2:
-            continue
-        if id_column:
-            raw_id = record.values.get(id_column)
-            pair_id = str(raw_id).strip() if raw_id is not None else ""
-            if not pair_id:
-                problems.append(("empty id", row_name, id_column))
-                continue
-            if pair_id in first_row_of_id:
-                problems.append((f"duplicate id {pair_id!r} (first in row {first_row_of_id[pair_id]})", row_name, id_column))
-                continue
-            first_row_of_id[pair_id] = record.row
-        else:
-            pair_id = f"row{record.row}"
-        key = (texts[0], texts[1])
-        if key in first_row_of_pair:
-            problems.append((f"duplicate pair (same sentences as row {first_row_of_pair[key]})", row_name, None))
-            continue
-        first_row_of_pair[key] = record.row
-        pairs.append(ParallelPair(pair_id, (texts[0], texts[1])))
-    if problems:
-        listed = "; ".join(
-            f"row {row}" + (f" column {column!r}" if column else "") + f": {message}"
-            for message, row, column in problems[1 : 1 + MAX_PROBLEMS_LISTED]
-        )
-        more = len(problems) - 1 - MAX_PROBLEMS_LISTED
-        extra = f" Also: {listed}" + (f" (and {more} more)" if more > 0 else "") if listed else ""
-        message, row, column = problems[0]
-        raise DataError(
-            f"{message}. {len(problems)} bad row(s) in all; fix the input, nothing was generated.{extra}",
-            file=where,
-            row=row,
-            column=column,
-        )
-    if not pairs:
-        raise DataError("no parallel pairs in the input.", file=where)
-    return pairs
+        return (texts[0], texts[1]) if len(texts) == 2 else None
+
+    def _pair_id(self, record: _Record) -> str | None:
+        if not self.id_column:
+            return f"row{record.row}"
+        raw_id = record.values.get(self.id_column)
+        pair_id = str(raw_id).strip() if raw_id is not None else ""
+        if not pair_id:
+            self.problems.append(("empty id", record.name, self.id_column))
+            return None
+        if pair_id in self._first_row_of_id:
+            self.problems.append(
+                (f"duplicate id {pair_id!r} (first in row {self._first_row_of_id[pair_id]})", record.name, self.id_column)
+            )
+            return None
+        self._first_row_of_id[pair_id] = record.row
+        return pair_id
+
+
+def _problems_error(problems: list[_Problem], where: str) -> DataError:
+    """The first problem as the error's row and column; up to MAX_PROBLEMS_LISTED more in the message."""
+    listed = "; ".join(
+        f"row {row}" + (f" column {column!r}" if column else "") + f": {message}"
+        for message, row, column in problems[1 : 1 + MAX_PROBLEMS_LISTED]
+    )
+    more = len(problems) - 1 - MAX_PROBLEMS_LISTED
+    extra = f" Also: {listed}" + (f" (and {more} more)" if more > 0 else "") if listed else ""
+    message, row, column = problems[0]
+    return DataError(
+        f"{message}. {len(problems)} bad row(s) in all; fix the input, nothing was generated.{extra}",
+        file=where,
+        row=row,
+        column=column,
+    )

@@ -10,9 +10,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from clsd_format.languages import Language
+
 from clsd_generation.checkpoint import Checkpoint
 from clsd_generation.inputs import ParallelPair
-from clsd_generation.languages import LanguageSpec
 from clsd_generation.validation import ValidationBounds, Verdict, check_candidates, revalidate
 
 FinalResult = tuple[str, list[str], str | None, int]  # status, distractors, reason, attempts
@@ -21,7 +22,7 @@ FinalResult = tuple[str, list[str], str | None, int]  # status, distractors, rea
 @dataclass(frozen=True)
 class Job:
     pair_id: str
-    language: LanguageSpec
+    language: Language
     sentence: str
 
     @property
@@ -51,7 +52,7 @@ class JobState:
         return ("failed", [], reason, self.attempts)
 
 
-def make_jobs(pairs: Sequence[ParallelPair], languages: tuple[LanguageSpec, LanguageSpec]) -> list[Job]:
+def make_jobs(pairs: Sequence[ParallelPair], languages: tuple[Language, Language]) -> list[Job]:
     """Every sentence of both languages; language-major order keeps one prompt template warm."""
     return [Job(pair.pair_id, language, pair.texts[side]) for side, language in enumerate(languages) for pair in pairs]
 

@@ -7,7 +7,8 @@ timeouts and dropped connections, honouring ``Retry-After``. Added here is only 
   that got it (otherwise the other workers keep sending into the limit);
 * what happens when retries run out: the sentence stays unfinished (nothing recorded), the run goes
   on with the others and ends telling the user to repeat the command, which resumes;
-* re-asking when an answer has fewer than four valid distractors (a content problem, not transport).
+* re-asking when an answer has fewer than four valid distractors (a content problem, not transport;
+  under the paper protocol only when it has fewer than four parsed items), counted in the run report.
 
 Requests that cannot succeed (bad key, unknown model) stop the run at once with a readable message.
 """
@@ -19,9 +20,8 @@ import email.utils
 import math
 import os
 import time
-from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from clsd_format.errors import CLSDError
@@ -31,6 +31,7 @@ from clsd_generation.checkpoint import Checkpoint, Usage
 from clsd_generation.jobs import JobState
 from clsd_generation.parsing import parse_answer
 from clsd_generation.prompts import PromptSettings
+from clsd_generation.report import RunReport
 from clsd_generation.validation import ValidationBounds
 
 MAX_GATE_SECONDS = 120.0  # as the openai client: a longer Retry-After is not waited out
@@ -54,32 +55,6 @@ class LLMSettings:
                 f"needs no key accepts any value, e.g. {self.api_key_env}=none), or name another variable with --api-key-env."
             )
         return key
-
-
-@dataclass
-class RunReport:
-    """What one invocation did; ``unfinished`` sentences are picked up by running again."""
-
-    backend: str
-    total: int
-    done_before: int
-    ok: int = 0
-    failed: int = 0
-    unfinished: int = 0
-    usage: Usage = field(default_factory=Usage)
-    errors: Counter[str] = field(default_factory=Counter)
-
-    def lines(self) -> list[str]:
-        out = [
-            f"backend: {self.backend}",
-            f"sentences: {self.total} ({self.done_before} finished before this run)",
-            f"this run: {self.ok} with distractors, {self.failed} failed validation, {self.unfinished} unfinished",
-        ]
-        if self.usage.total:
-            out.append(f"tokens this run: {self.usage.prompt_tokens} prompt + {self.usage.completion_tokens} completion = {self.usage.total}")
-        if self.errors:
-            out.append("errors after retries: " + ", ".join(f"{k} x{v}" for k, v in self.errors.most_common()))
-        return out
 
 
 class RateLimitGate:
@@ -274,6 +249,7 @@ class LiveGenerator:
             )
             if result is not None:
                 return result[0]
+            self.report.reasked += 1
 
 
 def _message(exc: Exception) -> str:

@@ -9,35 +9,17 @@ at most one batch; each distinct text is translated once.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
 from clsd_format.errors import CLSDError
+from clsd_format.languages import ENGLISH, Language
 from tqdm.auto import tqdm
 
-from clsd_generation.checkpoint import GENERATION_KEY, TRANSLATION_KEY, Checkpoint
-from clsd_generation.languages import ENGLISH, LanguageSpec
-
-DEFAULT_TRANSLATION_MODEL = "facebook/m2m100_1.2B"
-
-
-@dataclass(frozen=True)
-class TranslationSettings:
-    model: str = DEFAULT_TRANSLATION_MODEL
-    batch_size: int = 16
-    num_beams: int | None = None  # None: the model's generation config (M2M-100: 5)
-    max_new_tokens: int = 256
-    device: str | None = None  # None: CUDA when available, else CPU
-
-
-def languages_of(checkpoint: Checkpoint) -> tuple[LanguageSpec, LanguageSpec]:
-    generation = checkpoint.get_meta(GENERATION_KEY)
-    if not generation:
-        raise CLSDError(f"checkpoint {checkpoint.path} holds no generation run; run `clsd generate` first.")
-    first, second = (LanguageSpec(**spec) for spec in generation["languages"])
-    return first, second
-
+from clsd_generation.checkpoint import TRANSLATION_KEY, Checkpoint
+from clsd_generation.languages import languages_of
+from clsd_generation.settings import TranslationSettings
 
 def texts_to_translate(checkpoint: Checkpoint) -> dict[str, list[str]]:
     """Distinct non-English texts per language code: both sides of every pair and every kept distractor."""
@@ -111,7 +93,7 @@ class Translator:
             return self.tokenizer.convert_tokens_to_ids(ENGLISH.nllb_code)
         return self.tokenizer.get_lang_id(ENGLISH.code)
 
-    def translate(self, texts: Sequence[str], language: LanguageSpec) -> list[str]:
+    def translate(self, texts: Sequence[str], language: Language) -> list[str]:
         self.tokenizer.src_lang = language.nllb_code if self.nllb else language.code
         encoded = self.tokenizer(list(texts), return_tensors="pt", padding=True, truncation=True).to(self.device)
         kwargs: dict[str, Any] = {"forced_bos_token_id": self._english_token_id(), "max_new_tokens": self.settings.max_new_tokens}

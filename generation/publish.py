@@ -49,7 +49,7 @@ def dry_run(folder: Path, repo_id: str, target: Path) -> PushPlan:
     return plan
 
 
-def push(folder: Path, repo_id: str, *, private: bool = False, revision: str | None = None) -> str:
+def push(folder: Path, repo_id: str, *, private: bool = False) -> str:
     """Upload; returns the commit hash to cite (a Hub task needs an exact revision)."""
     plan = plan_push(folder, repo_id)
     token = next((os.environ[name] for name in TOKEN_ENV_VARS if os.environ.get(name)), None)
@@ -65,7 +65,6 @@ def push(folder: Path, repo_id: str, *, private: bool = False, revision: str | N
             repo_type="dataset",
             folder_path=str(folder),
             allow_patterns=plan.files,
-            revision=revision,
             commit_message="Upload CLSD dataset made with clsd-mteb",
         )
     except Exception as exc:  # network and Hub errors come in many types

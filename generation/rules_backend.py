@@ -1,24 +1,29 @@
-"""Runs the rule generator over unfinished sentences, recording each like an LLM answer."""
+"""Runs the rule generator over unfinished sentences, recording each like an LLM answer.
+
+Tagging the corpus (both sides, once per run; each distinct text is tagged once and cached) comes
+first, so that names get their types from the French side; the run report then counts, per rule,
+the candidates kept and those the automatic checks dropped, by reason.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from clsd_format.languages import Language
 from tqdm.auto import tqdm
 
 from clsd_generation.checkpoint import Checkpoint
 from clsd_generation.inputs import ParallelPair
 from clsd_generation.jobs import JobState
-from clsd_generation.languages import LanguageSpec
-from clsd_generation.llm_backend import RunReport
-from clsd_generation.rules import RuleGenerator
+from clsd_generation.report import RunReport
+from clsd_generation.rules import make_generators
 from clsd_generation.validation import ValidationBounds
 
 
 def run_rules(
     states: Sequence[JobState],
     pairs: Sequence[ParallelPair],
-    languages: tuple[LanguageSpec, LanguageSpec],
+    languages: tuple[Language, Language],
     checkpoint: Checkpoint,
     bounds: ValidationBounds,
     report: RunReport,
@@ -28,10 +33,7 @@ def run_rules(
     progress: bool = True,
 ) -> RunReport:
     # Vocabulary comes from the whole corpus, not the pending part, so a resumed run draws the same words.
-    generators = {
-        language.code: RuleGenerator(language.code, (pair.texts[side] for pair in pairs), seed=seed)
-        for side, language in enumerate(languages)
-    }
+    generators = make_generators({language.code: [pair.texts[side] for pair in pairs] for side, language in enumerate(languages)}, seed=seed)
     for state in tqdm(states, desc="distractors (rules)", unit="sentence", disable=not progress):
         result = None
         while result is None:
@@ -50,4 +52,6 @@ def run_rules(
             report.ok += 1
         else:
             report.failed += 1
+    for generator in generators.values():
+        report.rule_checks.update(generator.outcomes)
     return report

@@ -1,24 +1,36 @@
 """Which candidates count as distractors: the one rule set both backends go through.
 
 Default bounds are measured on the released GPT-4 distractors (18,928, both languages): word-level
-Jaccard to the original ranges 0.03-1.0 with 99.9% at or above 0.1, and length ratios 0.33-4.4 with
-99.9% inside 0.5-2.0. So the defaults (Jaccard 0.1-1.0, length ratio 0.5-2.0) keep what the paper's
+Jaccard to the original (:func:`clsd_format.text_measures.jaccard`, the paper's tokenisation: lower-cased
+words of two or more characters) ranges 0.03-1.0 with 99.87% at or above 0.1, and length ratios
+0.33-4.4 with 99.9% inside 0.5-2.0. So the defaults (Jaccard 0.1-1.0, length ratio 0.5-2.0) keep what the paper's
 distractors look like and drop answers that are chatter or a different sentence altogether.
 Jaccard 1.0 stays allowed on purpose: reordering words ("the dog bit the man" / "the man bit the dog")
 changes the meaning and keeps every word.
+
+Two protocols decide what happens to an answer (the protocol is part of the checkpoint fingerprint
+and recorded in the dataset card):
+
+* ``validated`` (the default): every candidate goes through the checks above; a sentence with fewer
+  than four valid distractors is asked again, keeping the valid ones across answers.
+* ``paper``: what the paper did. The first four parsed items of one answer are kept as they are, with
+  no Jaccard, length or duplicate check; only an answer with fewer than four parsed items (which
+  cannot fill a row) is asked again, and that is recorded as a rejection "unparseable answer".
 """
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from clsd_format.errors import CLSDError
+from clsd_format.text_measures import jaccard
 
 DISTRACTORS_PER_SENTENCE = 4
-_WORD = re.compile(r"\w+")
+VALIDATED = "validated"
+PAPER = "paper"
+PROTOCOLS = (VALIDATED, PAPER)
 
 
 @dataclass(frozen=True)
@@ -28,8 +40,11 @@ class ValidationBounds:
     min_length_ratio: float = 0.5
     max_length_ratio: float = 2.0
     needed: int = DISTRACTORS_PER_SENTENCE
+    protocol: str = VALIDATED  # PAPER: keep the first four parsed items, no bounds (see the module docstring)
 
     def __post_init__(self) -> None:
+        if self.protocol not in PROTOCOLS:
+            raise CLSDError(f"unknown protocol {self.protocol!r}; use one of {', '.join(PROTOCOLS)}.")
         if not 0.0 <= self.min_jaccard <= self.max_jaccard <= 1.0:
             raise CLSDError(f"Jaccard bounds must satisfy 0 <= min <= max <= 1 (got {self.min_jaccard}, {self.max_jaccard}).")
         if not 0.0 < self.min_length_ratio <= 1.0 <= self.max_length_ratio:
@@ -44,17 +59,6 @@ def normalise(text: str) -> str:
     """Case-folded, punctuation removed, whitespace collapsed: "Der Hund!" equals "der hund"."""
     kept = "".join(" " if unicodedata.category(ch).startswith("P") else ch for ch in text.casefold())
     return " ".join(kept.split())
-
-
-def words(text: str) -> set[str]:
-    """Lower-cased word types (``\\w+``): the unit of the Jaccard similarity here and in the card."""
-    return set(_WORD.findall(text.casefold()))
-
-
-def jaccard(a: str, b: str) -> float:
-    first, second = words(a), words(b)
-    union = first | second
-    return len(first & second) / len(union) if union else 1.0
 
 
 def length_ratio(original: str, candidate: str) -> float:
@@ -81,9 +85,13 @@ class Verdict:
         return f"only {len(self.kept)} of {bounds.needed} valid distractors after {attempts} attempt(s); rejected: {detail}"
 
 
-def check_candidates(original: str, candidates: Iterable[str], bounds: ValidationBounds, verdict: Verdict | None = None) -> Verdict:
+def check_candidates(
+    original: str, candidates: Iterable[str], bounds: ValidationBounds, verdict: Verdict | None = None
+) -> Verdict:
     """Add the valid candidates to ``verdict`` (kept across re-asks), up to ``bounds.needed``."""
     verdict = verdict or Verdict()
+    if bounds.protocol == PAPER:
+        return _take_first_items(candidates, bounds, verdict)
     seen = {normalise(original)} | {normalise(k) for k in verdict.kept}
     original_key = normalise(original)
     for candidate in candidates:
@@ -110,6 +118,18 @@ def check_candidates(original: str, candidates: Iterable[str], bounds: Validatio
             continue  # extra valid answers are not needed; not a rejection either
         seen.add(key)
         verdict.kept.append(text)
+    return verdict
+
+
+def _take_first_items(candidates: Iterable[str], bounds: ValidationBounds, verdict: Verdict) -> Verdict:
+    """The paper protocol: the first ``needed`` items of one answer, unchecked; fewer items: unparseable."""
+    if verdict.complete(bounds):
+        return verdict
+    items = [c.strip() for c in candidates]
+    if len(items) < bounds.needed:
+        verdict.rejected.append(("\n".join(items), f"unparseable answer ({len(items)} of {bounds.needed} items)"))
+    else:
+        verdict.kept = items[: bounds.needed]
     return verdict
 
 

@@ -11,19 +11,23 @@ import mteb
 import numpy as np
 import pandas as pd
 import pytest
-from typer.testing import CliRunner
-
-import clsd_mteb
 from clsd_analysis import render
 from clsd_analysis.baselines import BASELINES
 from clsd_analysis.cli import app
 from clsd_analysis.disagreements import DIRECT_ONLY, PIVOT_ONLY, find_disagreements
-from clsd_analysis.edit_distance import BIN_LABELS, bin_summary, distractor_table
+from clsd_analysis.edit_distance import TIES_OR_BEATS, bin_summary, distractor_table
 from clsd_analysis.report import AnalysisOptions, build_report
 from clsd_analysis.results import load_results
 from clsd_analysis.stanza_tagging import StanzaModelMissing, StanzaTagger
-from clsd_analysis.tables import AVERAGE, DIRECT, comparison_table, short_task
+from clsd_analysis.tables import AVERAGE, DIRECT, comparison_frame, comparison_table
 from clsd_analysis.task_data import TaskCatalog
+from typer.testing import CliRunner
+
+import clsd_mteb
+from clsd_format.errors import CLSDError
+from clsd_format.text_measures import PAPER_BIN_LABELS
+from clsd_mteb.naming import short_task
+from clsd_mteb.summary import render_markdown
 
 TASKS = ["CLSD-WMT19-DE-FR", "CLSD-WMT19-FR-DE", "CLSD-WMT19-DE-FR-PivotEN", "CLSD-WMT19-FR-DE-PivotEN"]
 ROWS = 30
@@ -66,7 +70,7 @@ def test_results_are_found_for_every_model_and_task(results_dir: Path) -> None:
 
 def test_table_values_equal_the_result_files(results_dir: Path) -> None:
     results = load_results(results_dir)
-    table = comparison_table(results).frame
+    table = comparison_frame(comparison_table(results))
     checked = 0
     for path in (results_dir / "results").glob("*/*/CLSD-*.json"):
         data = json.loads(path.read_text())
@@ -87,29 +91,30 @@ def test_missing_results_show_as_missing(results_dir: Path, tmp_path: Path) -> N
     shutil.copytree(results_dir, partial)
     (next((partial / "results").glob("clsd-baselines__random/*")) / "CLSD-WMT19-FR-DE.json").unlink()
     table = comparison_table(load_results(partial))
-    row = table.frame.loc["clsd-baselines/random"]
+    frame = comparison_frame(table)
+    row = frame.loc["clsd-baselines/random"]
     assert math.isnan(row[(DIRECT, "WMT19 FR→DE")])
     assert math.isnan(row[(DIRECT, AVERAGE)])  # no average over a subset
     assert not math.isnan(row[(DIRECT, "WMT19 DE→FR")])
-    markdown = render.to_markdown(table.frame)
-    line = next(l for l in markdown.splitlines() if l.startswith("| clsd-baselines/random"))
+    markdown = render_markdown(table)
+    line = next(t for t in markdown.splitlines() if t.startswith("| clsd-baselines/random"))
     assert render.MISSING in line and " 0.00 " not in line
-    render.write_csv(table.frame, tmp_path / "table.csv")
-    csv_line = next(l for l in (tmp_path / "table.csv").read_text().splitlines() if l.startswith("clsd-baselines/random"))
+    render.write_csv(frame, tmp_path / "table.csv")
+    csv_line = next(t for t in (tmp_path / "table.csv").read_text().splitlines() if t.startswith("clsd-baselines/random"))
     assert ",," in csv_line  # an empty field, not 0
 
 
 def test_bins_sum_to_the_successful_distractors(results_dir: Path, catalog: TaskCatalog) -> None:
     results = load_results(results_dir)
     distractors = distractor_table(results, catalog)
-    bins = bin_summary(distractors)
+    bins = bin_summary(distractors, TIES_OR_BEATS)
     for run in results.runs:
         label = results.label(run)
         for task in TASKS:
             predictions = results.predictions(run, task)
             cos = predictions.cosines
             wins_by_hand = int((cos[:, 1:] >= cos[:, :1]).sum())  # ties count for the distractor
-            assert int(distractors[(distractors["model"] == label) & (distractors["task"] == task)]["successful"].sum()) == wins_by_hand
+            assert int(distractors[(distractors["model"] == label) & (distractors["task"] == task)][TIES_OR_BEATS].sum()) == wins_by_hand
         model_bins = bins[bins["model"] == label]
         total = 0
         for task in TASKS:
@@ -118,7 +123,7 @@ def test_bins_sum_to_the_successful_distractors(results_dir: Path, catalog: Task
         assert int(model_bins["successful"].sum()) == total
         assert int(model_bins["bin_size"].sum()) == len(TASKS) * ROWS * 4
         for _, group in model_bins.groupby(["setting", "target_language"]):
-            assert list(group["bin"]) == BIN_LABELS
+            assert list(group["bin"])[:5] == list(PAPER_BIN_LABELS)
             if group["successful"].sum():
                 assert group["share_of_successful"].sum() == pytest.approx(1.0)
 
@@ -141,9 +146,11 @@ def test_disagreements_match_the_ranks(results_dir: Path, catalog: TaskCatalog) 
 
 def test_report_embeds_tables_and_figures(report: Path) -> None:
     text = (report / "report.md").read_text(encoding="utf-8")
-    for heading in ("Model comparison", "disagreements", "edit distance", "Distractor statistics", "part of speech"):
+    for heading in ("Model comparison", "disagreements", "edit similarity", "Examples of successful", "Distractor statistics",
+                    "part of speech"):
         assert heading in text
-    for name in ("comparison", "levenshtein_bins", "distractor_stats", "gaps", "pos_shift_pearson"):
+    for name in ("comparison", "levenshtein_bin_totals", "levenshtein_bins", "levenshtein_bins_ties_or_beats", "successful_examples",
+                 "distractor_stats", "gaps", "pos_shift_pearson", "pos_shift_spearman"):
         for suffix in (".md", ".tex", ".csv"):
             assert (report / "tables" / f"{name}{suffix}").stat().st_size > 0
     assert "\\toprule" in (report / "tables" / "comparison.tex").read_text()
@@ -176,14 +183,14 @@ def test_cli_end_to_end_and_no_silent_overwrite(results_dir: Path, release_dir: 
     first = runner.invoke(app, args)
     assert first.exit_code == 0, first.output
     assert "Left out (`--no-pos-shift`)" in (out / "report.md").read_text(encoding="utf-8")
-    again = runner.invoke(app, args)
-    assert again.exit_code == 2 and "already exists" in again.output
+    again = runner.invoke(app, args)  # the command raises; `clsd` prints it (tests/test_cli_startup.py)
+    assert isinstance(again.exception, CLSDError) and "already exists" in str(again.exception)
     assert runner.invoke(app, [*args, "--overwrite"]).exit_code == 0
 
 
 def test_cli_says_what_is_wrong_with_the_results_folder(tmp_path: Path) -> None:
     result = CliRunner().invoke(app, ["analyze", str(tmp_path), "--out", str(tmp_path / "r")])
-    assert result.exit_code == 2 and "neither results/ nor predictions/" in result.output
+    assert isinstance(result.exception, CLSDError) and "neither results/ nor predictions/" in str(result.exception)
 
 
 def test_missing_stanza_model_says_how_to_get_it(tmp_path: Path) -> None:

@@ -8,9 +8,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from clsd_format import hub
 
-CLSD = [sys.executable, "-m", "clsd_mteb.cli"]
+CLSD = [sys.executable, "-m", "clsd_cli"]
 MINILM = "sentence-transformers__all-MiniLM-L6-v2/8b3219a92973c328a8e22fadcfa821b5dc75636a"
 
 
@@ -31,7 +32,10 @@ def test_evaluate_writes_mteb_results_and_prints_table_1(small_release, tmp_path
         payload = json.loads((folder / f"{name}.json").read_text())
         assert payload["task_name"] == name
         scores[name] = payload["scores"]["test"][0]["precision_at_1"]
-        assert (out / "predictions" / MINILM / f"{name}_predictions.json").is_file()
+        predictions = json.loads((out / "predictions" / MINILM / f"{name}_predictions.json").read_text())["default"]["test"]
+        hits = sum(row["cosines"][0] > max(row["cosines"][1:]) for row in predictions)  # a tie is a miss
+        assert len(predictions) == payload["scores"]["test"][0]["num_rows"] == 24
+        assert hits == round(scores[name] * len(predictions))
     direct, pivot = scores["CLSD-WMT19-DE-FR"], scores["CLSD-WMT19-DE-FR-PivotEN"]
     assert f"| {100 * direct:.2f} / {100 * pivot:.2f} |" in done.stdout
 
@@ -83,10 +87,19 @@ def test_a_generated_style_hub_folder_is_evaluated_without_extra_code(tmp_path):
     assert result["scores"]["test"][0]["num_rows"] == 2
 
 
+@pytest.mark.slow
 def test_export_release_then_evaluate_from_the_export(small_release, tmp_path):
     done = run(["export-release", str(tmp_path / "export"), "--data-dir", str(small_release)], tmp_path)
     assert done.returncode == 0, done.stderr
     assert {s.task_name for s in hub.read_manifest(tmp_path / "export")} >= {"CLSD-WMT19-DE-FR"}
+    cosines = {}
+    for source in ("export", "csv"):
+        folder = tmp_path / "export" if source == "export" else small_release
+        evaluated = run(["evaluate", "--data-dir", str(folder), "--tasks", "CLSD-WMT19-DE-FR", "--output", str(tmp_path / source)], tmp_path)
+        assert evaluated.returncode == 0, evaluated.stderr
+        predictions = tmp_path / source / "predictions" / MINILM / "CLSD-WMT19-DE-FR_predictions.json"
+        cosines[source] = {row["id"]: row["cosines"] for row in json.loads(predictions.read_text())["default"]["test"]}
+    assert len(cosines["export"]) == 24 and cosines["export"] == cosines["csv"]  # the export scores exactly as the CSVs
     refused = run(["export-release", str(tmp_path / "export"), "--data-dir", str(small_release)], tmp_path)
     assert refused.returncode == 2 and "refusing to overwrite" in refused.stderr
 

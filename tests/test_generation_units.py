@@ -63,6 +63,26 @@ def test_bad_input_is_refused_with_file_row_and_column(tmp_path: Path, name: str
     assert caught.value.column == column
 
 
+@pytest.mark.parametrize(
+    ("name", "payload", "message", "row", "column"),
+    [
+        ("bad.tsv", "de\tfr\nHallo\tSalut\nHallo\tS\xffut\n".encode("latin-1"), "undecodable byte 0xff (not UTF-8) on line 3", 2, "fr"),
+        ("twice.csv", b"de,fr,de\nHallo,Salut,Hallo\n", "repeated column name(s) ['de']", 0, None),
+        ("quote.csv", b'de,fr\nHallo,Salut\n"Hallo,Salut\n', "does not parse as CSV", 2, None),
+        ("empty.csv", b"", "empty file (no header row)", None, None),
+    ],
+)
+def test_unreadable_csv_and_tsv_files_are_located(
+    tmp_path: Path, name: str, payload: bytes, message: str, row: int | None, column: str | None
+) -> None:
+    path = tmp_path / name
+    path.write_bytes(payload)
+    with pytest.raises(DataError) as caught:
+        read_parallel(path, ("de", "fr"))
+    assert message in str(caught.value)
+    assert (caught.value.file, caught.value.row, caught.value.column) == (str(path), row, column)
+
+
 def test_unknown_column_and_unknown_file_type(tmp_path: Path) -> None:
     with pytest.raises(DataError, match="no such column") as caught:
         read_parallel(write(tmp_path / "a.csv", "German,French\nA,B\n"), ("de", "fr"))
@@ -92,6 +112,11 @@ def test_every_input_format_reads_the_same_pairs(tmp_path: Path) -> None:
 
 
 def test_languages() -> None:
+    from clsd_format.languages import GERMAN, code_from_mteb
+
+    assert parse_language("de") is GERMAN  # one table for the generator, the plugin and the analyses
+    assert (GERMAN.release_column, GERMAN.distractor_columns()[0], GERMAN.nllb_code) == ("German", "de_adv1", "deu_Latn")
+    assert (code_from_mteb("fra-Latn"), code_from_mteb("hun-Latn")) == ("fr", "hun")  # unknown: the ISO 639-3 part
     assert parse_language("de").mteb_code == "deu-Latn"
     assert parse_language("gsw:Swiss German:gsw-Latn").name == "Swiss German"
     with pytest.raises(CLSDError, match="unknown language code"):
@@ -141,7 +166,8 @@ def test_validation_rejects_each_kind_of_bad_distractor() -> None:
     reasons = [reason.split(" (")[0] for _, reason in verdict.rejected]
     assert reasons == ["empty", "same as original", "duplicate distractor", "Jaccard out of bounds", "length ratio out of bounds"]
     assert normalise("  Der  Hund!") == "der hund"
-    assert jaccard("a b c", "a b d") == pytest.approx(0.5)
+    assert jaccard("aa bb cc", "Aa bb dd") == pytest.approx(0.5)  # the paper's words: lower-cased, 2+ characters
+    assert jaccard("a b c", "a b d") == 1.0  # one-character words are not words: both texts are word-free
     with pytest.raises(CLSDError):
         ValidationBounds(min_jaccard=0.9, max_jaccard=0.5)
 
@@ -156,7 +182,10 @@ def test_validation_rejects_each_kind_of_bad_distractor() -> None:
     ],
 )
 def test_rules_change_numbers_dates_names_and_negation(code: str, sentence: str, corpus_extra: list[str], weekday: str, negation: str) -> None:
-    generator = RuleGenerator(code, [sentence, *corpus_extra])
+    # Names are typed (a person for a person); German and English take their types from a French side in a
+    # real run (make_generators), given directly here.
+    types = {"merkel": "PER", "macron": "PER", "johnson": "PER", "biden": "PER", "berlin": "LOC", "paris": "LOC", "london": "LOC", "washington": "LOC"}
+    generator = RuleGenerator(code, [sentence, *corpus_extra], name_types=types)
     candidates = [generator.candidates(sentence, attempt=a) for a in (1, 2, 3)]
     flat = [c for batch in candidates for c in batch]
     assert len(candidates[0]) >= 4 and sentence not in flat
@@ -188,7 +217,9 @@ def test_checkpoint_refuses_other_settings_and_other_input(tmp_path: Path) -> No
     with pytest.raises(CLSDError, match="input_sha256"):
         generate_distractors(other, (DE, FR), tmp_path / "run", backend="rules", progress=False)
     with Checkpoint.existing(tmp_path / "run") as checkpoint:
-        assert len(checkpoint.results()) == 2
+        results, numbers = checkpoint.results(), checkpoint.attempt_numbers()
+    assert len(results) == 2
+    assert all(numbers[(r.pair_id, r.lang)] == list(range(1, r.attempts + 1)) for r in results)  # every answer stored, counted once
 
 
 def test_retry_after_header_forms() -> None:
@@ -202,8 +233,9 @@ def test_human_check_round_trip(tmp_path: Path) -> None:
     lines = ["de,fr"] + [f"Am Montag kam Merkel {i} nach Berlin,Lundi Merkel {i} est venue à Berlin" for i in range(10, 20)]
     corpus = read_parallel(write(tmp_path / "p.csv", "\n".join(lines) + "\n"), ("de", "fr"))
     generate_distractors(corpus, (DE, FR), tmp_path / "run", backend="rules", progress=False)
-    counts = export_sample(tmp_path / "run", tmp_path / "sheet.csv", per_language=5, seed=3)
-    assert counts == {"de": 5, "fr": 5}
+    summary = export_sample(tmp_path / "run", tmp_path / "sheet.csv", per_language=5, seed=3)
+    assert summary.counts == {"de": 5, "fr": 5}
+    assert all(summary.passing[code] == 5 for code in ("de", "fr"))  # every kept rule distractor passed the checks
     rows = list(csv.DictReader((tmp_path / "sheet.csv").open(encoding="utf-8")))
     for number, row in enumerate(rows):
         for criterion in CRITERIA:

@@ -1,24 +1,66 @@
-"""Table 1 formatting: direct / pivot pairs, averages only over complete rows, missing never zero."""
+"""Table 1: direct / pivot pairs, averages only over complete rows, missing never zero, best in bold, alignment marks."""
 
 from __future__ import annotations
 
-from clsd_mteb.summary import table1_markdown
+from pathlib import Path
+
+import pytest
+
+from clsd_format.errors import DataError
+from clsd_mteb import naming
+from clsd_mteb.alignment import KNOWN_ALIGNMENT, Alignment, read_alignment_csv
+from clsd_mteb.summary import build_table1, table1_latex, table1_markdown
+from clsd_mteb.tasks import PIVOT_SUFFIX
+
+SCORES = {
+    "a": {"CLSD-WMT19-DE-FR": 0.5, "CLSD-WMT19-DE-FR-PivotEN": 0.75, "CLSD-WMT21-DE-FR": 1.0, "CLSD-WMT21-DE-FR-PivotEN": 0.25},
+    "b": {"CLSD-WMT19-DE-FR": 0.9, "CLSD-WMT21-DE-FR-PivotEN": 0.0},
+}
 
 
 def test_missing_results_show_as_missing_and_block_the_average():
-    table = table1_markdown(
-        {
-            "a": {"CLSD-WMT19-DE-FR": 0.5, "CLSD-WMT19-DE-FR-PivotEN": 0.75, "CLSD-WMT21-DE-FR": 1.0, "CLSD-WMT21-DE-FR-PivotEN": 0.25},
-            "b": {"CLSD-WMT19-DE-FR": 0.9, "CLSD-WMT21-DE-FR-PivotEN": 0.0},
-        }
+    lines = table1_markdown(SCORES).splitlines()
+    assert (
+        lines[0] == "| model | WMT19 DE→FR (direct / pivot EN) | WMT21 DE→FR (direct / pivot EN) | average (direct / pivot EN) |"
     )
-    lines = table.splitlines()
-    assert lines[0] == "| model | WMT19-DE-FR (direct / pivot) | WMT21-DE-FR (direct / pivot) | average (direct / pivot) |"
-    assert lines[2] == "| a | 50.00 / 75.00 | 100.00 / 25.00 | 75.00 / 50.00 |"
-    assert lines[3] == "| b | 90.00 / – | – / 0.00 | – / – |"
+    assert lines[2] == "| a | 50.00 / 75.00 | 100.00 / **25.00** | 75.00 / 50.00 |"  # a lone value is not "best"
+    assert lines[3] == "| b | **90.00** / — | — / 0.00 | — / — |"
 
 
 def test_tasks_without_a_pivot_twin_get_plain_columns():
     table = table1_markdown({"m": {"CLSD-TOY-EN-DE": 0.5, "CLSD-TOY-DE-EN": 0.25}})
-    assert table.splitlines()[0] == "| model | TOY-EN-DE | TOY-DE-EN | average |"
+    assert table.splitlines()[0] == "| model | TOY EN→DE | TOY DE→EN | average |"
     assert table.splitlines()[2] == "| m | 50.00 | 25.00 | 37.50 |"
+
+
+def test_alignment_marks_known_unknown_and_user_supplied(tmp_path: Path):
+    scores = {
+        "sentence-transformers/LaBSE": {"CLSD-X-DE-FR": 0.9},
+        "Alibaba-NLP/gte-multilingual-base": {"CLSD-X-DE-FR": 0.8},
+        "mine": {"CLSD-X-DE-FR": 0.95},
+    }
+    lines = table1_markdown(scores).splitlines()
+    assert lines[0] == "| model | cross-lingual | paraphrase | retrieval | X DE→FR | average |"
+    assert lines[2] == "| sentence-transformers/LaBSE | ✓ | ✗ | ✗ | 90.00 | 90.00 |"
+    assert lines[3] == "| Alibaba-NLP/gte-multilingual-base |  |  | ✓ | 80.00 | 80.00 |"  # unknown stays blank
+    assert lines[4] == "| mine |  |  |  | **95.00** | **95.00** |"
+    user = tmp_path / "alignment.csv"
+    user.write_text("model,cross_lingual,paraphrase,retrieval\nmine,yes,no,\n", encoding="utf-8")
+    assert table1_markdown(scores, read_alignment_csv(user)).splitlines()[4].startswith("| mine | ✓ | ✗ |  |")
+    user.write_text("model,cross_lingual,paraphrase,retrieval\nmine,perhaps,no,\n", encoding="utf-8")
+    with pytest.raises(DataError, match=r"row 1.*cross_lingual|cross_lingual.*row 1"):
+        read_alignment_csv(user)
+    assert all(isinstance(a, Alignment) and a.source for a in KNOWN_ALIGNMENT.values())
+
+
+def test_latex_bolds_best_and_writes_marks():
+    latex = table1_latex(build_table1({**SCORES, "sentence-transformers/LaBSE": {"CLSD-WMT19-DE-FR": 0.6}}))
+    assert r"\multicolumn{3}{c}{Alignment}" in latex and r"\checkmark{}" in latex
+    assert r"\textbf{90.00} / --" in latex and "WMT19 DE$\\rightarrow$FR (direct / pivot EN)" in latex
+
+
+def test_one_naming_convention():
+    assert naming.split_pivot("CLSD-WMT19-DE-FR" + PIVOT_SUFFIX) == ("CLSD-WMT19-DE-FR", "EN")
+    assert naming.split_pivot("CLSD-WMT19-DE-FR") == ("CLSD-WMT19-DE-FR", None)
+    assert naming.setting_of("CLSD-G-DE-FR-PivotDE") == "pivot DE" and naming.setting_of("CLSD-G-DE-FR") == "direct"
+    assert naming.short_task("CLSD-WMT21-FR-DE") == "WMT21 FR→DE" and naming.short_task("Other") == "Other"

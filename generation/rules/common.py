@@ -1,21 +1,24 @@
-"""Rules that work the same in every language, given its word lists.
+"""Rules that work the same in every language, on tagged sentences: each proposes edits of whole tokens.
 
-Every rule returns variants of a sentence that keep almost all its words but change what it says:
-a number, a date, a name, a role, a polarity. Variants come from a seeded ``random.Random``, so a
-run is reproducible and a re-ask (attempt 2, 3...) draws different ones.
+An edit replaces tokens [start, end) of the original by a text; :mod:`clsd_generation.rules.checks`
+then re-tags the result and keeps it only if it is still the same sentence everywhere else. Variants
+come from a seeded ``random.Random``, so a run is reproducible and a re-ask (attempt 2, 3...) draws
+different ones.
 """
 
 from __future__ import annotations
 
 import random
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 
-from clsd_generation.rules.lexicon import LanguageRules
+from clsd_format.tagging import TaggedSentence
 
-_NUMBER = re.compile(r"(?<![\w.,])\d+(?![\w])")
-_WORD = re.compile(r"[^\W\d_][\w'’-]*")
-_SENTENCE_START = re.compile(r"(^|[.!?:;]\s+|[\"«„“(]\s*)$")
+from clsd_generation.rules.lexicon import Edit
+
+_DIGITS = re.compile(r"\d+")
+_NUMBER_TOKEN = re.compile(r"[-+\u2212]?\d[\d.,]*%?")  # \u2212: the minus sign
+_VOWEL_START = tuple("aeiouyàâéèêëîïôûœh")  # h: elision before most French h ("n'habite"), an before English "hour"
 
 
 def match_case(template: str, word: str) -> str:
@@ -26,160 +29,113 @@ def match_case(template: str, word: str) -> str:
     return word
 
 
-def replace_span(sentence: str, start: int, end: int, new: str) -> str:
-    return sentence[:start] + new + sentence[end:]
+def starts_with_vowel(word: str) -> bool:
+    """For elision and a/an: "l'indice" takes only a vowel-initial noun in its place."""
+    return word[:1].casefold() in _VOWEL_START
 
 
-def swap_numbers(sentence: str, rng: random.Random, limit: int) -> list[str]:
-    """Change one number: a year by a few years, any other number to another of as many digits."""
-    variants = []
-    matches = list(_NUMBER.finditer(sentence))
-    rng.shuffle(matches)
-    for match in matches[:limit]:
-        digits = match.group()
-        value = int(digits)
-        if len(digits) == 4 and 1800 <= value <= 2100:
-            new = value + rng.choice([-5, -3, -2, -1, 1, 2, 3, 5])
-        elif len(digits) == 1:
-            new = rng.choice([d for d in range(1, 10) if d != value])
-        else:
-            low, high = 10 ** (len(digits) - 1), 10 ** len(digits) - 1
-            new = value
-            while new == value:
-                new = rng.randint(low, high)
-        variants.append(replace_span(sentence, match.start(), match.end(), str(new)))
-    return variants
+def in_name(sentence: TaggedSentence, index: int) -> bool:
+    return any(name.start <= index < name.end for name in sentence.names)
 
 
-def swap_from_list(sentence: str, words: Sequence[str], rng: random.Random, limit: int) -> list[str]:
+def in_longer_name(sentence: TaggedSentence, index: int) -> bool:
+    """Inside a name of two or more tokens ("Black Friday"); a one-token name ("Monday" to HanTa) is a whole unit."""
+    return any(name.start <= index < name.end and name.end - name.start > 1 for name in sentence.names)
+
+
+def tokens_text(sentence: TaggedSentence, start: int, end: int) -> str:
+    """The original characters of tokens [start, end), spaces included."""
+    return sentence.text[sentence.tokens[start].start : sentence.tokens[end - 1].end] if end > start else ""
+
+
+def apply_edit(sentence: TaggedSentence, edit: Edit) -> str:
+    start, end, text = edit
+    return sentence.text[: sentence.tokens[start].start] + text + sentence.text[sentence.tokens[end - 1].end :]
+
+
+def _new_number(digits: str, rng: random.Random) -> str:
+    value = int(digits)
+    if len(digits) == 4 and 1800 <= value <= 2100:
+        return str(value + rng.choice([-5, -3, -2, -1, 1, 2, 3, 5]))
+    if len(digits) == 1:
+        return str(rng.choice([d for d in range(1, 10) if d != value]))
+    low, high = 10 ** (len(digits) - 1), 10 ** len(digits) - 1
+    new = value
+    while new == value:
+        new = rng.randint(low, high)
+    return str(new)
+
+
+def swap_numbers(sentence: TaggedSentence, rng: random.Random) -> list[Edit]:
+    """Change one number token (a year by a few years, else its first digit group), keeping its format."""
+    edits = []
+    for index, token in enumerate(sentence.tokens):
+        if not _NUMBER_TOKEN.fullmatch(token.text) or in_name(sentence, index):
+            continue
+        group = _DIGITS.search(token.text)
+        assert group is not None
+        new = token.text[: group.start()] + _new_number(group.group(), rng) + token.text[group.end() :]
+        edits.append((index, index + 1, new))
+    return edits
+
+
+def swap_from_list(sentence: TaggedSentence, words: Sequence[str], rng: random.Random) -> list[Edit]:
     """Replace a month (or weekday) by another one of the same list."""
-    lookup = {w.casefold(): w for w in words}
-    variants = []
-    for match in _WORD.finditer(sentence):
-        if match.group().casefold() in lookup:
-            others = [w for w in words if w.casefold() != match.group().casefold()]
-            for new in rng.sample(others, min(limit, len(others))):
-                variants.append(replace_span(sentence, match.start(), match.end(), match_case(match.group(), new)))
-    rng.shuffle(variants)
-    return variants[:limit]
+    lookup = {w.casefold() for w in words}
+    edits = []
+    for index, token in enumerate(sentence.tokens):
+        if token.text.casefold() in lookup and not in_longer_name(sentence, index):
+            new = rng.choice([w for w in words if w.casefold() != token.text.casefold()])
+            edits.append((index, index + 1, match_case(token.text, new)))
+    return edits
 
 
-def swap_antonyms(sentence: str, rules: LanguageRules, rng: random.Random, limit: int) -> list[str]:
-    """Replace a word by its opposite (before/after, more/less, rose/fell)."""
-    opposite = {}
-    for a, b in rules.antonyms:
-        opposite[a.casefold()] = b
-        opposite[b.casefold()] = a
-    variants = [
-        replace_span(sentence, m.start(), m.end(), match_case(m.group(), opposite[m.group().casefold()]))
-        for m in _WORD.finditer(sentence)
-        if m.group().casefold() in opposite
+def swap_antonyms(sentence: TaggedSentence, antonyms: Sequence[tuple[str, str]]) -> list[Edit]:
+    """Replace a word by its opposite (before/after, more/less, rose/fell); the check keeps only same-tag swaps."""
+    opposite = {a.casefold(): b for a, b in antonyms} | {b.casefold(): a for a, b in antonyms}
+    return [
+        (index, index + 1, match_case(token.text, opposite[token.text.casefold()]))
+        for index, token in enumerate(sentence.tokens)
+        if token.text.casefold() in opposite and not in_name(sentence, index)
     ]
-    rng.shuffle(variants)
-    return variants[:limit]
 
 
-def capitalised_words(sentence: str, rules: LanguageRules, known: frozenset[str] = frozenset()) -> list[re.Match[str]]:
-    """Capitalised words: names, places, organisations (and German nouns).
+_CONTRACTED_ARTICLES = frozenset({"im", "am", "ins", "ans", "zum", "zur", "vom", "beim", "du", "au", "aux", "des"})
 
-    At a sentence start capitals say nothing, so a word there counts only if ``known`` (the corpus
-    vocabulary) has seen it capitalised elsewhere.
+
+def agreement_context(sentence: TaggedSentence, index: int, language: str, articles_only: bool = False) -> str:
+    """What a word at ``index`` must agree with: the nearest article or preposition-article before it in its phrase.
+
+    German names and nouns carry no gender in HanTa's tags (and spaCy's is unreliable on French names),
+    so the article stands in for it: "der Nasdaq" takes only names the corpus has after "der". For
+    nouns a preposition counts too (German case endings follow it); for names (``articles_only``) only
+    an article or a preposition fused with one ("im", "du"). German adds the ending of an adjective
+    right before ("geopolitische Spannungen").
     """
-    skip = rules.calendar_words() | rules.capitalised_stopwords
-    found = []
-    for match in _WORD.finditer(sentence):
-        word = match.group()
-        if not word[:1].isupper() or word.casefold() in skip or len(word) < 2:
-            continue
-        if _SENTENCE_START.search(sentence[: match.start()]) and word not in known:
-            continue
-        found.append(match)
-    return found
-
-
-def corpus_vocabulary(sentences: Iterable[str], rules: LanguageRules) -> list[str]:
-    """Capitalised words of the corpus (same language): the pool names are swapped with.
-
-    A word counts only if it is written capitalised inside sentences more often than in lower case
-    anywhere: that keeps "Bonn" and "Kipping" and drops "Die" or "Le", capitalised in titles.
-    """
-    sentences = list(sentences)
-    capitalised: dict[str, int] = {}
-    lower: dict[str, int] = {}
-    for sentence in sentences:
-        for match in _WORD.finditer(sentence):
-            if match.group().islower():
-                lower[match.group()] = lower.get(match.group(), 0) + 1
-        for match in capitalised_words(sentence, rules):
-            capitalised[match.group()] = capitalised.get(match.group(), 0) + 1
-    return sorted(word for word, n in capitalised.items() if n > lower.get(word.lower(), 0))
-
-
-def swap_capitalised(sentence: str, rules: LanguageRules, vocabulary: Sequence[str], rng: random.Random, limit: int) -> list[str]:
-    """Replace a name (capitalised word) by another name from the same corpus, of similar length."""
-    variants = []
-    targets = capitalised_words(sentence, rules, frozenset(vocabulary))
-    rng.shuffle(targets)
-    for match in targets:
-        word = match.group()
-        similar = [w for w in vocabulary if w != word and abs(len(w) - len(word)) <= 3 and w not in sentence]
-        pool = similar or [w for w in vocabulary if w != word and w not in sentence]
-        if pool:
-            variants.append(replace_span(sentence, match.start(), match.end(), rng.choice(pool)))
-        if len(variants) >= limit:
+    context = ""
+    for back in range(index - 1, max(index - 4, -1), -1):
+        token = sentence.tokens[back]
+        if token.upos == "DET" or (token.upos == "ADP" and not articles_only):
+            context = token.text.casefold()
             break
-    return variants
+        if token.upos == "ADP":  # a name keeps its form after any preposition; only an article in it binds gender
+            context = token.text.casefold() if token.text.casefold() in _CONTRACTED_ARTICLES else ""
+            break
+        if token.upos not in ("ADJ", "PROPN", "NUM"):  # a noun before starts another phrase
+            break
+    if language == "de" and index and sentence.tokens[index - 1].upos == "ADJ":
+        context += "+ADJ" + sentence.tokens[index - 1].slot
+    return context
 
 
-def swap_roles(sentence: str, rules: LanguageRules, vocabulary: Sequence[str], rng: random.Random, limit: int) -> list[str]:
-    """Exchange two names of the sentence: who did what to whom changes, the words stay."""
-    targets = capitalised_words(sentence, rules, frozenset(vocabulary))
-    pairs = [(a, b) for i, a in enumerate(targets) for b in targets[i + 1 :] if a.group() != b.group()]
-    rng.shuffle(pairs)
-    variants = []
-    for first, second in pairs[:limit]:
-        variants.append(
-            sentence[: first.start()] + second.group() + sentence[first.end() : second.start()] + first.group() + sentence[second.end() :]
-        )
-    return variants
+def onset(word: str) -> str:
+    """Vowel, h or consonant: elision (l'/le, d'/de) and a/an depend on it, and French h may or may not elide."""
+    first = word[:1].casefold()
+    return "h" if first == "h" else "vowel" if first in _VOWEL_START else "consonant"
 
 
-SUFFIX_LENGTH = 3
-MIN_CONTENT_WORD = 6
-
-
-def content_word_index(sentences: Iterable[str]) -> dict[str, list[str]]:
-    """Lower-case words of at least six letters in the corpus, by their last three letters.
-
-    Long lower-case words are content words (function words are short) and a shared ending mostly
-    means a shared inflection (plural, participle, adverb), so a swap keeps the sentence grammatical.
-    """
-    index: dict[str, set[str]] = {}
-    for sentence in sentences:
-        for match in _WORD.finditer(sentence):
-            word = match.group()
-            if len(word) >= MIN_CONTENT_WORD and word.islower() and word.isalpha():
-                index.setdefault(word[-SUFFIX_LENGTH:], set()).add(word)
-    return {suffix: sorted(words) for suffix, words in index.items() if len(words) > 1}
-
-
-def swap_content_words(sentence: str, index: dict[str, list[str]], rng: random.Random, limit: int) -> list[str]:
-    """Replace a content word by another corpus word with the same ending ("élections" -> "réformes")."""
-    targets = [m for m in _WORD.finditer(sentence) if m.group()[-SUFFIX_LENGTH:] in index and m.group().islower() and len(m.group()) >= MIN_CONTENT_WORD]
-    rng.shuffle(targets)
-    variants = []
-    for match in targets[:limit]:
-        pool = [w for w in index[match.group()[-SUFFIX_LENGTH:]] if w != match.group() and w not in sentence]
-        if pool:
-            variants.append(replace_span(sentence, match.start(), match.end(), rng.choice(pool)))
-    return variants
-
-
-def insert_after_first(sentence: str, anchors: Iterable[str], insertion: str, rng: random.Random) -> str | None:
-    """Put ``insertion`` after one of the anchor words (auxiliaries, copulas) of the sentence."""
-    wanted = {a.casefold() for a in anchors}
-    places = [m for m in _WORD.finditer(sentence) if m.group().casefold() in wanted]
-    if not places:
-        return None
-    place = rng.choice(places)
-    return sentence[: place.end()] + " " + insertion + sentence[place.end() :]
+def word_key(sentence: TaggedSentence, index: int, language: str) -> tuple[str, ...]:
+    """The slot a substitute noun must fill: tag, inflection slot, onset (elision, a/an) and, in German, agreement."""
+    token = sentence.tokens[index]
+    key: tuple[str, ...] = (token.tag, token.slot, onset(token.text))
+    return (*key, agreement_context(sentence, index, language)) if language == "de" else key

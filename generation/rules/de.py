@@ -1,35 +1,55 @@
-"""German: months, weekdays, opposites, and negation with "nicht" / "kein"."""
+"""German: months, weekdays, opposites, and negation with "nicht" / "kein" placed by tag."""
 
 from __future__ import annotations
 
 import random
-import re
 
-from clsd_generation.rules.common import insert_after_first, match_case
-from clsd_generation.rules.lexicon import LanguageRules
+from clsd_format.tagging import TaggedSentence
 
-_FINITE = ("ist", "sind", "war", "waren", "wird", "werden", "wurde", "wurden", "hat", "haben", "hatte", "hatten",
-           "kann", "können", "konnte", "konnten", "muss", "müssen", "soll", "sollen", "sollte", "will", "wollen", "darf")
-_KEIN = re.compile(r"\b([Kk])ein(e[mnrs]?|)\b")
-_EIN = re.compile(r"\b([Ee])in(e[mnrs]?|)\b")
+from clsd_generation.rules.common import in_name, match_case
+from clsd_generation.rules.lexicon import Edit, LanguageRules
+
+_INDEFINITE = ("ein", "eine", "einen", "einem", "einer", "eines")
+_NON_FINITE = ("VV(PP)", "VV(INF)", "VA(PP)", "VA(INF)", "VM(INF)", "VV(IZU)")
 
 
-def negate(sentence: str, rng: random.Random) -> str | None:
-    """Remove "nicht" or turn "kein" into "ein"; else add "nicht" after a finite verb or turn "ein" into "kein"."""
-    options = []
-    if re.search(r"\bnicht\b", sentence):
-        options.append(re.sub(r"\s*\bnicht\b", "", sentence, count=1))
-    if _KEIN.search(sentence):
-        options.append(_KEIN.sub(lambda m: match_case(m.group(1), "e") + "in" + m.group(2), sentence, count=1))
-    if re.search(r"\bnie\b", sentence):
-        options.append(re.sub(r"\bnie\b", "immer", sentence, count=1))
-    if not options:
-        inserted = insert_after_first(sentence, _FINITE, "nicht", rng)
-        if inserted:
-            options.append(inserted)
-        if _EIN.search(sentence):
-            options.append(_EIN.sub(lambda m: ("K" if m.group(1) == "E" else "k") + "ein" + m.group(2), sentence, count=1))
-    return rng.choice(options) if options else None
+def _remove(sentence: TaggedSentence, index: int) -> Edit | None:
+    """Drop one token together with the space before it (or after it, at the start)."""
+    tokens = sentence.tokens
+    if index > 0 and not in_name(sentence, index - 1):
+        return (index - 1, index + 1, tokens[index - 1].text)
+    if index + 1 < len(tokens) and not in_name(sentence, index + 1):
+        return (index, index + 2, match_case(tokens[index].text, tokens[index + 1].text))
+    return None
+
+
+def negate(sentence: TaggedSentence, rng: random.Random) -> list[Edit]:
+    """Remove "nicht", turn "kein" into "ein"; add "nicht" before the clause-final participle or infinitive
+    of a compound verb ("hat ... nicht geschlossen"), or turn the article "ein" into "kein"."""
+    edits: list[Edit] = []
+    tokens = sentence.tokens
+    for index, token in enumerate(tokens):
+        word = token.text.casefold()
+        if word == "nicht":
+            edit = _remove(sentence, index)
+            edits += [edit] if edit else []
+        elif word.startswith("kein") and word[1:] in _INDEFINITE:
+            edits.append((index, index + 1, match_case(token.text, word[1:])))
+    if edits:
+        return edits
+    finite = None
+    for index, token in enumerate(tokens):
+        if token.tag in ("VA(FIN)", "VM(FIN)"):
+            finite = index
+        elif token.upos == "PUNCT":
+            finite = None
+        elif finite is not None and token.tag in _NON_FINITE and index > finite + 1:
+            edits.append((index, index + 1, "nicht " + token.text))
+            finite = None
+        elif token.tag == "ART" and token.text.casefold() in _INDEFINITE:
+            edits.append((index, index + 1, match_case(token.text, "k" + token.text.casefold())))
+    rng.shuffle(edits)
+    return edits
 
 
 RULES = LanguageRules(
@@ -44,5 +64,6 @@ RULES = LanguageRules(
         ("heute", "gestern"), ("oben", "unten"), ("Anstieg", "Rückgang"), ("erlaubt", "verboten"), ("immer", "selten"),
     ),
     negate=negate,
-    capitalised_stopwords=frozenset({"sie", "ihr", "ihre", "ihnen", "herr", "frau"}),
+    negation_words=frozenset({"nicht"}),
+    negation_pairs={"k" + word: word for word in _INDEFINITE},
 )

@@ -1,34 +1,39 @@
-"""English: months, weekdays, opposites, and negation with "not"."""
+"""English: months, weekdays, opposites, and negation with "not" after an auxiliary (CLAWS5 tags)."""
 
 from __future__ import annotations
 
 import random
-import re
 
-from clsd_generation.rules.common import insert_after_first
-from clsd_generation.rules.lexicon import LanguageRules
+from clsd_format.tagging import TaggedSentence
 
-_AUX = ("is", "are", "was", "were", "will", "can", "could", "should", "would", "has", "have", "had", "must", "may", "might")
+from clsd_generation.rules.common import in_name
+from clsd_generation.rules.lexicon import Edit, LanguageRules
+
 _CONTRACTED = {"isn't": "is", "aren't": "are", "wasn't": "was", "weren't": "were", "won't": "will", "can't": "can",
                "couldn't": "could", "shouldn't": "should", "wouldn't": "would", "hasn't": "has", "haven't": "have",
                "hadn't": "had", "doesn't": "does", "don't": "do", "didn't": "did"}
+_BE = ("VBB", "VBD", "VBZ")
+_AUX = ("VM0", "VHB", "VHD", "VHZ", "VDB", "VDD", "VDZ")
 
 
-def negate(sentence: str, rng: random.Random) -> str | None:
-    """Remove "not" / "n't" or turn "never" into "always"; else add "not" after an auxiliary."""
-    options = []
-    if re.search(r"\bnot\b", sentence):
-        options.append(re.sub(r"\s*\bnot\b", "", sentence, count=1))
-    contracted = [m for m in re.finditer(r"\b\w+n['’]t\b", sentence) if m.group().casefold().replace("’", "'") in _CONTRACTED]
-    for m in contracted[:1]:
-        options.append(sentence[: m.start()] + _CONTRACTED[m.group().casefold().replace("’", "'")] + sentence[m.end() :])
-    if re.search(r"\bnever\b", sentence):
-        options.append(re.sub(r"\bnever\b", "always", sentence, count=1))
-    if not options:
-        inserted = insert_after_first(sentence, _AUX, "not", rng)
-        if inserted:
-            options.append(inserted)
-    return rng.choice(options) if options else None
+def negate(sentence: TaggedSentence, rng: random.Random) -> list[Edit]:
+    """Remove "not" or expand "n't"; else add "not" after a form of "be" or an auxiliary before a verb."""
+    tokens = sentence.tokens
+    edits: list[Edit] = []
+    for index, token in enumerate(tokens):
+        word = token.text.casefold().replace("\u2019", "'")
+        if word == "not" and index > 0 and not in_name(sentence, index - 1):
+            edits.append((index - 1, index + 1, tokens[index - 1].text))
+        elif word in _CONTRACTED:
+            edits.append((index, index + 1, token.text[:1] + _CONTRACTED[word][1:]))
+    if not edits:
+        for index, token in enumerate(tokens[:-1]):
+            following = tokens[index + 1 : index + 3]
+            if token.tag in _BE or (token.tag in _AUX and any(t.upos == "VERB" for t in following)):
+                if following[0].text.casefold() != "not":
+                    edits.append((index, index + 1, token.text + " not"))
+    rng.shuffle(edits)
+    return edits
 
 
 RULES = LanguageRules(
@@ -43,5 +48,6 @@ RULES = LanguageRules(
         ("yesterday", "tomorrow"), ("always", "rarely"),
     ),
     negate=negate,
-    capitalised_stopwords=frozenset({"i", "mr", "mrs", "ms"}),
+    negation_words=frozenset({"not"}),
+    negation_pairs=dict(_CONTRACTED),
 )

