@@ -56,11 +56,17 @@ def _command_line(
 
 @app.command()
 def analyze(
-    results_dir: Annotated[Path, typer.Argument(help="Folder written by `clsd evaluate --output` (holds results/ and predictions/).")],
+    results_dir: Annotated[
+        Path, typer.Argument(help="Folder written by `clsd evaluate --output` (holds results/ and predictions/).")
+    ],
     out: Annotated[Path, typer.Option("--out", help="Report folder to write (report.md, tables/, figures/).")],
     data_dir: Annotated[
         Path | None,
-        typer.Option("--data-dir", envvar="CLSD_DATA_DIR", help="Folder with the release CSV/TSV files (or a Hub-format export), e.g. ../shared/data/clsd-release."),
+        typer.Option(
+            "--data-dir",
+            envvar="CLSD_DATA_DIR",
+            help="Folder with the release CSV/TSV files (or a Hub-format export), e.g. ../shared/data/clsd-release.",
+        ),
     ] = None,
     dataset: Annotated[
         list[Path] | None, typer.Option("--dataset", help="Hub-format dataset folder of other CLSD tasks (repeatable).")
@@ -68,21 +74,37 @@ def analyze(
     model: Annotated[
         list[str] | None, typer.Option("--model", help="NAME=PATH: a local copy of a model in the results (repeatable).")
     ] = None,
-    pos_shift: Annotated[bool, typer.Option("--pos-shift/--no-pos-shift", help="Run the one-word-change analysis (needs the models).")] = True,
-    stanza_dir: Annotated[Path | None, typer.Option("--stanza-dir", help="Folder with Stanza models (datasets without annotation files).")] = None,
+    pos_shift: Annotated[
+        bool, typer.Option("--pos-shift/--no-pos-shift", help="Run the one-word-change analysis (needs the models).")
+    ] = True,
+    stanza_dir: Annotated[
+        Path | None, typer.Option("--stanza-dir", help="Folder with Stanza models (datasets without annotation files).")
+    ] = None,
     stanza_download: Annotated[bool, typer.Option("--stanza-download", help="Let Stanza download missing models.")] = False,
-    cache_dir: Annotated[Path | None, typer.Option("--cache-dir", help="Embedding cache (default: $CLSD_CACHE_DIR/embeddings or ~/.cache/clsd_mteb/embeddings).")] = None,
+    cache_dir: Annotated[
+        Path | None,
+        typer.Option(
+            "--cache-dir", help="Embedding cache (default: $CLSD_CACHE_DIR/embeddings or ~/.cache/clsd_mteb/embeddings)."
+        ),
+    ] = None,
     batch_size: Annotated[int, typer.Option("--batch-size", min=1)] = 32,
     overwrite: Annotated[bool, typer.Option("--overwrite", help="Replace an existing report in --out.")] = False,
     alignment: Annotated[
         Path | None,
-        typer.Option("--alignment", help="CSV of Table 1's alignment marks: model,cross_lingual,paraphrase,retrieval[,source] (yes/no/empty)."),
+        typer.Option(
+            "--alignment",
+            help="CSV of Table 1's alignment marks: model,cross_lingual,paraphrase,retrieval[,source] (yes/no/empty).",
+        ),
     ] = None,
     success_rule: Annotated[
-        str, typer.Option("--success-rule", help="Successful distractors in the examples: 'top' (the paper's) or 'ties-or-beats'.")
+        str,
+        typer.Option("--success-rule", help="Successful distractors in the examples: 'top' (the paper's) or 'ties-or-beats'."),
     ] = "top",
     pos_selection: Annotated[
-        str, typer.Option("--pos-selection", help="Annotated one-word pairs used: 'paper' (closest to the paper's counts), 'swaps' or 'all'.")
+        str,
+        typer.Option(
+            "--pos-selection", help="Annotated one-word pairs used: 'paper' (closest to the paper's counts), 'swaps' or 'all'."
+        ),
     ] = "paper",
     examples: Annotated[int, typer.Option("--examples", min=0, help="Successful-distractor examples to sample.")] = 10,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the example sample.")] = 0,

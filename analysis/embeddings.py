@@ -37,7 +37,7 @@ def load_encoder(run: ModelRun, model_paths: Mapping[str, str] | None = None) ->
     the embedded default model, then whatever ``clsd_mteb.models.load_model`` can load by name
     (the Hugging Face cache, or the network where there is one).
     """
-    from clsd_analysis.baselines import BASELINES
+    from clsd_mteb.baselines import BASELINES
 
     from clsd_mteb import models
 

@@ -56,7 +56,7 @@ def shift_heatmap(summary: pd.DataFrame, kind: str, out_dir: Path, min_pairs: in
     column = f"{kind}_shift_mean"
     if summary.empty:
         return []
-    languages = sorted(set(summary["language"]) - {ALL_LANGUAGES}) + [ALL_LANGUAGES]
+    languages = [*sorted(set(summary["language"]) - {ALL_LANGUAGES}), ALL_LANGUAGES]
     models = sorted(set(summary["model"]))
     overall = summary[summary["language"] == ALL_LANGUAGES].groupby("pos")["n"].max()
     pos_order = [p for p in overall[overall >= min_pairs].sort_values(ascending=False).index if p != ANY] + [ANY]
@@ -98,6 +98,7 @@ def shift_heatmap(summary: pd.DataFrame, kind: str, out_dir: Path, min_pairs: in
         ax.axhline(len(pos_order) - 1.5, color="black", linewidth=1)
         ax.set_title("all target languages" if language == ALL_LANGUAGES else f"target language {language}", fontsize=10)
     axes[0][0].set_ylabel("part of speech of the changed word")
+    assert image is not None  # one panel at least: ALL_LANGUAGES
     fig.colorbar(
         image,
         ax=axes[0].tolist(),

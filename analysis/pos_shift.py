@@ -101,10 +101,10 @@ def monolingual_shift(t: np.ndarray, d: np.ndarray, gap: float) -> np.ndarray:
 
 def pearson(x: Sequence[float], y: Sequence[float]) -> float:
     """Pearson r; NaN below three pairs or without variance (undefined, not zero)."""
-    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
-    if len(x) < 3 or np.std(x) == 0 or np.std(y) == 0:
+    a, b = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    if len(a) < 3 or np.std(a) == 0 or np.std(b) == 0:
         return math.nan
-    return float(np.corrcoef(x, y)[0, 1])
+    return float(np.corrcoef(a, b)[0, 1])
 
 
 def spearman(x: Sequence[float], y: Sequence[float]) -> float:

@@ -76,7 +76,7 @@ def to_markdown(
     index_name: str | None = None,
 ) -> str:
     bold = set(bold)
-    header = [index_name or frame.index.name or ""] + _flat_columns(frame)
+    header = [index_name or frame.index.name or "", *_flat_columns(frame)]
     lines = ["| " + " | ".join(_md_escape(h) for h in header) + " |", "|" + "---|" * len(header)]
     for label, row in _rows(frame):
         cells = [_md_escape(str(label))]

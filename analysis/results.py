@@ -31,6 +31,7 @@ MAIN_METRIC = "precision_at_1"
 _CLSD_MARKERS = (MAIN_METRIC, "distractor_1_win_rate")
 PREDICTIONS_SUFFIX = "_predictions.json"
 
+
 class ResultsError(CLSDError):
     """The results folder cannot be analysed (missing, empty, unreadable)."""
 

@@ -51,7 +51,7 @@ class StanzaTagger:
         self._sources: dict[str, str] = {}
 
     def source(self, language: str) -> str | None:
-        """"stanza", or the offline tagger ("hanta", "spacy") that tagged this language; None before any tagging."""
+        """ "stanza", or the offline tagger ("hanta", "spacy") that tagged this language; None before any tagging."""
         return self._sources.get(language)
 
     def _pipeline(self, language: str) -> Any:

@@ -35,14 +35,13 @@ def comparison_table(
 
 def _delta(table: Table1, model: str, setting: str) -> float:
     """Pivot minus direct over the tasks the pivot setting has, so like is compared with like."""
-    pairs = [
-        (table.values[model].get((c, DIRECT)), table.values[model].get((c, setting)))
-        for c in table.columns
-        if setting in table.settings_of(c)
-    ]
-    if not pairs or any(d is None or p is None for d, p in pairs):
-        return math.nan
-    return sum(p - d for d, p in pairs) / len(pairs)  # type: ignore[operator]
+    differences: list[float] = []
+    for column in [c for c in table.columns if setting in table.settings_of(c)]:
+        direct, pivot = table.values[model].get((column, DIRECT)), table.values[model].get((column, setting))
+        if direct is None or pivot is None:
+            return math.nan
+        differences.append(pivot - direct)
+    return sum(differences) / len(differences) if differences else math.nan
 
 
 def comparison_frame(table: Table1) -> pd.DataFrame:

@@ -1,4 +1,4 @@
-"""Dataset-card templates, kept as Markdown files in the repository's ``dataset_cards/`` folder."""
+"""Dataset-card templates: Markdown files in ``clsd_format/card_templates/``, shipped as package data."""
 
 from __future__ import annotations
 
@@ -7,15 +7,12 @@ from pathlib import Path
 
 from clsd_format.errors import CLSDError
 
-CARDS_DIR = Path(__file__).resolve().parent.parent / "dataset_cards"
+CARDS_DIR = Path(__file__).resolve().parent / "card_templates"
 
 
 def card_template(name: str) -> string.Template:
-    """The template ``dataset_cards/<name>`` (``$placeholders``, filled with ``substitute``)."""
+    """The template ``card_templates/<name>`` (``$placeholders``, filled with ``substitute``)."""
     path = CARDS_DIR / name
     if not path.is_file():
-        raise CLSDError(
-            f"dataset card template {path} not found: templates ship with the source checkout "
-            "(install clsd-mteb with `pip install -e .` from a clone)."
-        )
+        raise CLSDError(f"dataset card template {path} not found: the clsd-mteb installation is incomplete (reinstall it).")
     return string.Template(path.read_text(encoding="utf-8"))

@@ -93,15 +93,67 @@ def ending(word: str, lemma: str) -> str:
 
 
 # STTS (HanTa's variant, e.g. "VV(FIN)", "ADJ(A)") and CLAWS5 to Universal POS, by tag prefix.
-_STTS = (("$", "PUNCT"), ("ADJ", "ADJ"), ("ADV", "ADV"), ("PAV", "ADV"), ("PROAV", "ADV"), ("PWAV", "ADV"), ("APPRART", "ADP"),
-         ("APP", "ADP"), ("APZR", "ADP"), ("ART", "DET"), ("CARD", "NUM"), ("FM", "X"), ("ITJ", "INTJ"), ("KOU", "SCONJ"),
-         ("KO", "CCONJ"), ("NE", "PROPN"), ("NN", "NOUN"), ("PDAT", "DET"), ("PIAT", "DET"), ("PIDAT", "DET"), ("PPOSAT", "DET"),
-         ("PRELAT", "DET"), ("PWAT", "DET"), ("PTKVZ", "ADP"), ("PTKANT", "INTJ"), ("PTK", "PART"), ("P", "PRON"), ("TRUNC", "X"),
-         ("VA", "AUX"), ("VM", "AUX"), ("VV", "VERB"), ("XY", "X"))
-_CLAWS = (("AJ", "ADJ"), ("AT", "DET"), ("AVP", "ADP"), ("AV", "ADV"), ("CJC", "CCONJ"), ("CJ", "SCONJ"), ("CRD", "NUM"),
-          ("ORD", "ADJ"), ("DT", "DET"), ("DPS", "DET"), ("EX", "PRON"), ("ITJ", "INTJ"), ("NP", "PROPN"), ("NN", "NOUN"),
-          ("PN", "PRON"), ("POS", "PART"), ("PR", "ADP"), ("PU", "PUNCT"), ("TO", "PART"), ("VM", "AUX"), ("VB", "AUX"),
-          ("VD", "AUX"), ("VH", "AUX"), ("VV", "VERB"), ("XX", "PART"))
+_STTS = (
+    ("$", "PUNCT"),
+    ("ADJ", "ADJ"),
+    ("ADV", "ADV"),
+    ("PAV", "ADV"),
+    ("PROAV", "ADV"),
+    ("PWAV", "ADV"),
+    ("APPRART", "ADP"),
+    ("APP", "ADP"),
+    ("APZR", "ADP"),
+    ("ART", "DET"),
+    ("CARD", "NUM"),
+    ("FM", "X"),
+    ("ITJ", "INTJ"),
+    ("KOU", "SCONJ"),
+    ("KO", "CCONJ"),
+    ("NE", "PROPN"),
+    ("NN", "NOUN"),
+    ("PDAT", "DET"),
+    ("PIAT", "DET"),
+    ("PIDAT", "DET"),
+    ("PPOSAT", "DET"),
+    ("PRELAT", "DET"),
+    ("PWAT", "DET"),
+    ("PTKVZ", "ADP"),
+    ("PTKANT", "INTJ"),
+    ("PTK", "PART"),
+    ("P", "PRON"),
+    ("TRUNC", "X"),
+    ("VA", "AUX"),
+    ("VM", "AUX"),
+    ("VV", "VERB"),
+    ("XY", "X"),
+)
+_CLAWS = (
+    ("AJ", "ADJ"),
+    ("AT", "DET"),
+    ("AVP", "ADP"),
+    ("AV", "ADV"),
+    ("CJC", "CCONJ"),
+    ("CJ", "SCONJ"),
+    ("CRD", "NUM"),
+    ("ORD", "ADJ"),
+    ("DT", "DET"),
+    ("DPS", "DET"),
+    ("EX", "PRON"),
+    ("ITJ", "INTJ"),
+    ("NP", "PROPN"),
+    ("NN", "NOUN"),
+    ("PN", "PRON"),
+    ("POS", "PART"),
+    ("PR", "ADP"),
+    ("PU", "PUNCT"),
+    ("TO", "PART"),
+    ("VM", "AUX"),
+    ("VB", "AUX"),
+    ("VD", "AUX"),
+    ("VH", "AUX"),
+    ("VV", "VERB"),
+    ("XX", "PART"),
+)
 
 
 def _universal(tag: str, table: Sequence[tuple[str, str]]) -> str:
@@ -111,7 +163,10 @@ def _universal(tag: str, table: Sequence[tuple[str, str]]) -> str:
 class HanTaTagger:
     """German (STTS) or English (CLAWS5) tags from HanTa; names are runs of proper-noun tokens."""
 
-    MODELS: ClassVar[dict[str, tuple[str, Sequence[tuple[str, str]], str]]] = {"de": ("morphmodel_ger.pgz", _STTS, "NE"), "en": ("morphmodel_en.pgz", _CLAWS, "NP0")}
+    MODELS: ClassVar[dict[str, tuple[str, Sequence[tuple[str, str]], str]]] = {
+        "de": ("morphmodel_ger.pgz", _STTS, "NE"),
+        "en": ("morphmodel_en.pgz", _CLAWS, "NP0"),
+    }
 
     def __init__(self, language: str) -> None:
         self.language = language
@@ -143,7 +198,10 @@ class HanTaTagger:
         return TaggedSentence(text, tokens, tuple(names))
 
     def tag_tokens(self, sentences: Sequence[Sequence[str]]) -> list[list[str]]:
-        return [[_universal(tag, self._table) for _, _, tag in self._hanta.tag_sent(list(s), taglevel=1)] if s else [] for s in sentences]
+        return [
+            [_universal(tag, self._table) for _, _, tag in self._hanta.tag_sent(list(s), taglevel=1)] if s else []
+            for s in sentences
+        ]
 
 
 class SpacyFrenchTagger:
@@ -166,7 +224,12 @@ class SpacyFrenchTagger:
     def _convert(self, doc: Any) -> TaggedSentence:
         tokens = tuple(
             Token(
-                t.text, t.idx, t.idx + len(t.text), t.pos_, t.pos_, t.text.casefold(),
+                t.text,
+                t.idx,
+                t.idx + len(t.text),
+                t.pos_,
+                t.pos_,
+                t.text.casefold(),
                 "|".join(f"{f}={'/'.join(t.morph.get(f))}" for f in self.SLOT_FEATURES if t.morph.get(f)),
             )
             for t in doc

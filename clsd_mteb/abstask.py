@@ -18,14 +18,14 @@ from mteb.abstasks.abstask import AbsTask
 from mteb.models import EncoderProtocol
 
 from clsd_format import schema
-from clsd_mteb.evaluator import CLSDEvaluator, clsd_metrics
+from clsd_mteb.evaluator import EVALUATOR_VERSION, EVALUATOR_VERSION_KEY, CLSDEvaluator, clsd_metrics
 
 if TYPE_CHECKING:
     from mteb.models import MTEBModels
-
-    from clsd_mteb.data_source import DataSource
     from mteb.timing import TimingStack
     from mteb.types import EncodeKwargs, ScoresDict
+
+    from clsd_mteb.data_source import DataSource
 
 logger = logging.getLogger(__name__)
 
@@ -42,14 +42,25 @@ class AbsTaskCLSD(AbsTask):
             resolved by :func:`clsd_mteb.data_source.resolve_data_source`; ``CLSD_DATA_DIR`` sets the
             same for every task.
         limit: keep only the first ``limit`` rows (smoke tests, benchmarks).
+        batch_invariant: encode each text in a batch of its own (default), so that scores do not
+            depend on the batch size (see :mod:`clsd_mteb.evaluator`); ``False`` batches for speed.
     """
 
     abstask_prompt = "Retrieve the sentence that is a translation of the given sentence."
 
-    def __init__(self, data_dir: str | Path | DataSource | None = None, limit: int | None = None, seed: int = 42, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        data_dir: str | Path | DataSource | None = None,
+        limit: int | None = None,
+        seed: int = 42,
+        *,
+        batch_invariant: bool = True,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(seed=seed, **kwargs)
         self.data_dir = data_dir
         self.limit = limit
+        self.batch_invariant = batch_invariant
 
     @abstractmethod
     def load_rows(self) -> list[dict[str, Any]]:
@@ -58,9 +69,13 @@ class AbsTaskCLSD(AbsTask):
     def load_data(self, num_proc: int | None = None, *, timer: TimingStack | None = None, **kwargs: Any) -> None:
         if self.data_loaded:
             return
+        self.metadata = getattr(type(self), "metadata", self.metadata)  # a reload starts from the declared revision
         rows = self.load_rows()
-        if self.limit is not None:
+        if self.limit is not None and self.limit < len(rows):
             rows = rows[: self.limit]
+            # cut data is other data: file it under its own revision, so it never passes for the full set
+            revision = f"{self.metadata.revision}-limit{self.limit}"
+            self.metadata = self.metadata.model_copy(update={"dataset": {**self.metadata.dataset, "revision": revision}})
         self.dataset = DatasetDict({split: Dataset.from_list(rows) for split in self.metadata.eval_splits})
         self.data_loaded = True
 
@@ -83,14 +98,19 @@ class AbsTaskCLSD(AbsTask):
         if not isinstance(model, EncoderProtocol):
             raise TypeError(f"{self.metadata.name} needs an embedding model (EncoderProtocol), got {type(model).__name__}")
         evaluator = CLSDEvaluator(
-            data_split, task_metadata=self.metadata, hf_split=hf_split, hf_subset=hf_subset, timer=timer
+            data_split,
+            task_metadata=self.metadata,
+            hf_split=hf_split,
+            hf_subset=hf_subset,
+            timer=timer,
+            batch_invariant=self.batch_invariant,
         )
         predictions = evaluator(model, encode_kwargs=encode_kwargs, num_proc=num_proc)
         if prediction_folder:
             self._save_task_predictions(
                 predictions.to_records(), model, prediction_folder, hf_split=hf_split, hf_subset=hf_subset
             )
-        return clsd_metrics(predictions.cosines)
+        return {**clsd_metrics(predictions.cosines, predictions.pooled_hits), EVALUATOR_VERSION_KEY: EVALUATOR_VERSION}
 
     def _calculate_descriptive_statistics_from_split(
         self,

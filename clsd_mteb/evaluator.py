@@ -1,13 +1,37 @@
 """CLSD evaluator: encode each distinct text once, score candidates by cosine, compute P@1 and friends.
 
-Metric definitions (all from the cosine matrix, plain numpy):
+Metric definitions (all from one cosine matrix, plain numpy):
 
 * rank of T = 1 + number of distractors d with cos(S, d) >= cos(S, T). A tie therefore ranks T below
-  the distractor: ties count as misses, as in the authors' code.
-* ``precision_at_1`` = share of rows with rank 1; ``mrr`` = mean of 1 / rank;
+  the distractor: ties count as misses, as in the paper.
+* ``precision_at_1`` (main score) = share of rows with rank 1; ``mrr`` = mean of 1 / rank;
   ``mean_rank`` = mean rank of T; ``mean_margin`` = mean of cos(S, T) - max_d cos(S, d);
   ``distractor_<i>_win_rate`` = share of rows (having slot i) where distractor i ties or beats T;
   ``num_rows``.
+* ``pooled_recall_at_1``: share of rows where T strictly beats *every* candidate text of the split
+  (the targets of all rows and all their distractors, the row's own T taken out once). This is the
+  candidate set of mteb's own ``CrossLingualSemanticDiscrimination*`` retrieval tasks (one corpus per
+  direction), scored from the same embeddings with CLSD's tie rule: the candidates form a multiset, so
+  if T's text (or vector) occurs anywhere else in the split, as another row's target or as a
+  distractor, T ties with it and the row is a miss.
+
+Why the numbers are exact (same data and model give the same bits, whatever the batch size, the row
+order or what ran before):
+
+* **Batch-invariant encoding.** An encoder's output for a text depends, in the last bits, on the other
+  texts of its batch (padding, and matrix kernels chosen by batch shape: measured on all-MiniLM-L6-v2,
+  most vectors change by ~2e-7 between batch sizes 1, 7, 32 and 128, even in batches of equal token
+  length). A researcher expects a sentence's embedding to be a function of the sentence, so by
+  default every text is encoded in a batch of its own; ``batch_size`` then has no effect on the
+  numbers. An encoder whose outputs do not depend on the batch (declared with a ``batch_invariant =
+  True`` attribute) is given the requested batches; ``batch_invariant=False`` forces batching for speed
+  on accelerators, at the price of last-bit differences between batch sizes.
+* **One cosine per distinct pair of vectors.** Texts are deduplicated, then their vectors (identical
+  texts, or different texts the model maps to the same bits, share one vector). Every cosine of a row
+  (T, its distractors and, for the pooled metric, every candidate of the split) is read from one
+  matrix of distinct source vectors by distinct candidate vectors. Identical vectors are one column,
+  so a distractor identical to T has bit-for-bit the cosine of T and is a tie, never a lucky hit.
+* Canonical order: distinct texts are sorted, so row order changes no array the arithmetic sees.
 """
 
 from __future__ import annotations
@@ -31,28 +55,42 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
+# Bumped whenever a change can alter a score, so stored results of older code are never reused
+# (clsd_mteb.run). 1: the first release; 2: exact ties (one matrix), batch-invariant encoding, pooled_recall_at_1.
+EVALUATOR_VERSION = 2
+EVALUATOR_VERSION_KEY = "clsd_evaluator_version"
+
+# Cap on the cosine block held in memory at once (float64 entries): 2**24 = 128 MiB.
+_BLOCK_ENTRIES = 2**24
+
 
 @dataclass
 class CLSDPredictions:
-    """Per-row cosines: column 0 is cos(S, T), columns 1.. the distractor slots (NaN where a row has fewer)."""
+    """Per-row cosines: column 0 is cos(S, T), columns 1.. the distractor slots (NaN where a row has fewer).
+
+    ``pooled_hits`` says, per row, whether T strictly beats every other candidate text of the split.
+    """
 
     ids: list[str]
     cosines: np.ndarray
+    pooled_hits: np.ndarray | None = None
 
     @property
     def ranks(self) -> np.ndarray:
         return target_ranks(self.cosines)
 
     def to_records(self) -> list[dict[str, Any]]:
-        """JSON-ready rows for mteb's prediction file: id, the cosines (T first) and the rank of T."""
+        """JSON-ready rows for mteb's prediction file: id, the cosines (T first), the rank of T, the pooled hit."""
         ranks = self.ranks
+        pooled = [None] * len(self.ids) if self.pooled_hits is None else self.pooled_hits.tolist()
         return [
             {
                 "id": row_id,
                 "cosines": [float(c) for c in row if not np.isnan(c)],
                 "rank": int(rank),
+                **({} if hit is None else {"pooled_hit": bool(hit)}),
             }
-            for row_id, row, rank in zip(self.ids, self.cosines, ranks, strict=True)
+            for row_id, row, rank, hit in zip(self.ids, self.cosines, ranks, pooled, strict=True)
         ]
 
 
@@ -64,8 +102,8 @@ def target_ranks(cosines: np.ndarray) -> np.ndarray:
     return 1 + beaten_by.sum(axis=1)
 
 
-def clsd_metrics(cosines: np.ndarray) -> dict[str, float]:
-    """All CLSD metrics from an (n_rows, 1 + n_slots) cosine matrix; see the module docstring."""
+def clsd_metrics(cosines: np.ndarray, pooled_hits: np.ndarray | None = None) -> dict[str, float]:
+    """All CLSD metrics from an (n_rows, 1 + n_slots) cosine matrix (and the pooled hits); see the module docstring."""
     if cosines.ndim != 2 or cosines.shape[1] < 2 or cosines.shape[0] == 0:
         raise ValueError(f"expected an (n_rows >= 1, 1 + n_distractors >= 2) matrix, got shape {cosines.shape}")
     ranks = target_ranks(cosines)
@@ -81,12 +119,16 @@ def clsd_metrics(cosines: np.ndarray) -> dict[str, float]:
         wins = np.nan_to_num(distractors, nan=-np.inf) >= cosines[:, :1]
     for slot in range(distractors.shape[1]):
         scores[f"distractor_{slot + 1}_win_rate"] = float(wins[present[:, slot], slot].mean())
+    if pooled_hits is not None:
+        if pooled_hits.shape != (cosines.shape[0],):
+            raise ValueError(f"pooled_hits has shape {pooled_hits.shape}, expected ({cosines.shape[0]},)")
+        scores["pooled_recall_at_1"] = float(np.mean(pooled_hits))
     scores["num_rows"] = int(cosines.shape[0])
     return scores
 
 
-def _normalise(embeddings: np.ndarray, texts: Sequence[str], where: str) -> np.ndarray:
-    """Unit rows; ``embeddings`` is already (len(texts), dim), checked by the caller."""
+def _check_finite_nonzero(embeddings: np.ndarray, texts: Sequence[str], where: str) -> np.ndarray:
+    """The norms of ``embeddings`` ((len(texts), dim), checked by the caller); raises on unscorable vectors."""
     finite = np.isfinite(embeddings).all(axis=1)
     if not finite.all():
         bad = int(np.flatnonzero(~finite)[0])
@@ -102,33 +144,43 @@ def _normalise(embeddings: np.ndarray, texts: Sequence[str], where: str) -> np.n
             f"{where}: model returned an all-zero vector for {int(zero.sum())} of {len(texts)} texts, "
             f"e.g. {texts[bad]!r}; cosine is undefined, refusing to score."
         )
-    return embeddings / norms[:, None]
+    return norms
 
 
-def encode_texts(
+def _normalise(embeddings: np.ndarray, texts: Sequence[str], where: str) -> np.ndarray:
+    """Unit rows; ``embeddings`` is already (len(texts), dim), checked by the caller."""
+    return embeddings / _check_finite_nonzero(embeddings, texts, where)[:, None]
+
+
+def uses_batch_invariant_encoding(model: Any, batch_invariant: bool = True) -> bool:
+    """Whether texts go to the model one per batch: asked for, and the model does not declare itself batch-invariant."""
+    return batch_invariant and not getattr(model, "batch_invariant", False)
+
+
+def _raw_embeddings(
     model: EncoderProtocol,
     texts: Sequence[str],
     *,
     task_metadata: TaskMetadata,
-    hf_split: str = schema.HUB_SPLIT,
-    hf_subset: str = "default",
-    encode_kwargs: EncodeKwargs | None = None,
-    num_proc: int | None = None,
+    hf_split: str,
+    hf_subset: str,
+    encode_kwargs: EncodeKwargs | None,
+    num_proc: int | None,
+    batch_invariant: bool,
 ) -> np.ndarray:
-    """Unit-length embeddings of ``texts`` (distinct), all encoded with the ``query`` prompt type.
-
-    The one encoding path of the project: the evaluator and the analyses both use it, so a model
-    sees exactly the same input in both. Raises :class:`EmbeddingError` on NaN, inf or zero vectors.
-    """
+    """(len(texts), dim) float64 vectors as the model returns them, in the order of ``texts``."""
     from datasets import Dataset
     from mteb.types import PromptType
     from torch.utils.data import DataLoader
 
     encode_kwargs = dict(encode_kwargs or {})
     encode_kwargs.setdefault("batch_size", 32)
-    # Longest first: an encoder that takes the loader batch by batch then pads each batch to similar
-    # lengths (sentence-transformers sorts by length itself; others may not).
-    order = sorted(range(len(texts)), key=lambda i: -len(texts[i]))
+    if uses_batch_invariant_encoding(model, batch_invariant):
+        # one text per batch: what a text's vector is must not depend on the other texts of its batch
+        encode_kwargs["batch_size"] = 1
+    # Longest first (ties by text, so the order depends on nothing but the texts): an encoder that
+    # takes the loader batch by batch then pads each batch to similar lengths.
+    order = sorted(range(len(texts)), key=lambda i: (-len(texts[i]), texts[i]))
     # Plain text batches ({"text": [...]}), the loader mteb's create_dataloader builds for a text
     # column; the prompt type reaches the model through encode(), where encoders apply prompts.
     loader = DataLoader(
@@ -147,9 +199,84 @@ def encode_texts(
     sorted_embeddings = np.asarray(_to_numpy(embeddings), dtype=np.float64)
     if sorted_embeddings.ndim != 2 or sorted_embeddings.shape[0] != len(texts):
         raise EmbeddingError(f"{task_metadata.name}: model returned shape {sorted_embeddings.shape} for {len(texts)} texts")
-    embeddings = np.empty_like(sorted_embeddings)
-    embeddings[order] = sorted_embeddings
-    return _normalise(embeddings, texts, f"{task_metadata.name} ({hf_subset}/{hf_split})")
+    result = np.empty_like(sorted_embeddings)
+    result[order] = sorted_embeddings
+    return result
+
+
+def encode_texts(
+    model: EncoderProtocol,
+    texts: Sequence[str],
+    *,
+    task_metadata: TaskMetadata,
+    hf_split: str = schema.HUB_SPLIT,
+    hf_subset: str = "default",
+    encode_kwargs: EncodeKwargs | None = None,
+    num_proc: int | None = None,
+    batch_invariant: bool = True,
+) -> np.ndarray:
+    """Unit-length embeddings of ``texts`` (distinct), all encoded with the ``query`` prompt type.
+
+    The one encoding path of the project: the evaluator and the analyses both use it, so a model
+    sees exactly the same input in both. With ``batch_invariant`` (the default) each text is encoded
+    in a batch of its own unless the model declares ``batch_invariant = True`` (module docstring).
+    Raises :class:`EmbeddingError` on NaN, inf or zero vectors.
+    """
+    raw = _raw_embeddings(
+        model,
+        texts,
+        task_metadata=task_metadata,
+        hf_split=hf_split,
+        hf_subset=hf_subset,
+        encode_kwargs=encode_kwargs,
+        num_proc=num_proc,
+        batch_invariant=batch_invariant,
+    )
+    return _normalise(raw, texts, f"{task_metadata.name} ({hf_subset}/{hf_split})")
+
+
+def distinct_unit_vectors(raw: np.ndarray, texts: Sequence[str], where: str) -> tuple[np.ndarray, np.ndarray]:
+    """Unit vectors of the distinct rows of ``raw`` and, per text, the index of its vector.
+
+    Rows with identical bits (identical texts, or texts the model cannot tell apart) become one
+    vector, so everything computed from them is identical by construction, not by luck of arithmetic.
+    """
+    _check_finite_nonzero(raw, texts, where)
+    distinct, inverse = np.unique(np.ascontiguousarray(raw), axis=0, return_inverse=True)
+    return _normalise(distinct, texts, where), np.asarray(inverse).reshape(-1)
+
+
+def score_rows(unit: np.ndarray, sources: np.ndarray, candidates: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Cosines of each row's candidates and its pooled hit, all read from one matrix product.
+
+    ``unit``: distinct unit vectors; ``sources``: (n,) vector index of each row's S; ``candidates``:
+    (n, 1 + k) vector indices of T then the distractor slots, -1 where a row has fewer. The matrix is
+    distinct source vectors x distinct candidate vectors (in blocks of source vectors, to bound memory).
+    """
+    source_ids, source_of_row = np.unique(sources, return_inverse=True)
+    present = candidates >= 0
+    candidate_ids, counts = np.unique(candidates[present], return_counts=True)
+    columns = np.where(present, np.searchsorted(candidate_ids, np.where(present, candidates, candidate_ids[0])), -1)
+    target_columns = columns[:, 0]
+    cosines = np.full(candidates.shape, np.nan)
+    pooled_hits = np.zeros(len(sources), dtype=bool)
+    candidate_vectors = unit[candidate_ids]
+    block = max(1, _BLOCK_ENTRIES // len(candidate_ids))
+    for start in range(0, len(source_ids), block):
+        matrix = unit[source_ids[start : start + block]] @ candidate_vectors.T
+        np.clip(matrix, -1.0, 1.0, out=matrix)
+        rows = np.flatnonzero((source_of_row >= start) & (source_of_row < start + block))
+        local = source_of_row[rows] - start
+        row_columns = columns[rows]
+        cosines[rows] = np.where(present[rows], matrix[local[:, None], np.maximum(row_columns, 0)], np.nan)
+        # best other candidate per source vector: the top value, or the runner-up where the top is T itself
+        top = matrix.argmax(axis=1)
+        top_value = matrix[np.arange(len(matrix)), top]
+        matrix[np.arange(len(matrix)), top] = -np.inf
+        runner_up = matrix.max(axis=1)  # -inf where T is the only candidate
+        best_other = np.where(top[local] == target_columns[rows], runner_up[local], top_value[local])
+        pooled_hits[rows] = (counts[target_columns[rows]] == 1) & (cosines[rows, 0] > best_other)
+    return cosines, pooled_hits
 
 
 class CLSDEvaluator:
@@ -158,6 +285,7 @@ class CLSDEvaluator:
     Every distinct text of the split is encoded once, all with the ``query`` prompt type: source,
     target and distractors play symmetric roles, so a model with asymmetric prompts (e5's
     ``query: `` / ``passage: ``) must see the same prompt on every sentence, as in the paper.
+    ``batch_invariant``: see the module docstring.
     """
 
     def __init__(
@@ -168,12 +296,14 @@ class CLSDEvaluator:
         hf_split: str,
         hf_subset: str,
         timer: TimingStack | None = None,
+        batch_invariant: bool = True,
     ) -> None:
         self.dataset = dataset
         self.task_metadata = task_metadata
         self.hf_split = hf_split
         self.hf_subset = hf_subset
         self.timer = timer
+        self.batch_invariant = batch_invariant
 
     def __call__(
         self,
@@ -185,11 +315,11 @@ class CLSDEvaluator:
         from mteb.timing import TimingStack
 
         timer = self.timer or TimingStack()
-        sources = self.dataset[schema.SOURCE]
-        targets = self.dataset[schema.TARGET]
-        distractor_lists = self.dataset[schema.DISTRACTORS]
-        unique = list(dict.fromkeys([*sources, *targets, *(d for ds in distractor_lists for d in ds)]))
-        position = {text: i for i, text in enumerate(unique)}
+        sources: list[str] = self.dataset[schema.SOURCE]
+        targets: list[str] = self.dataset[schema.TARGET]
+        distractor_lists: list[list[str]] = self.dataset[schema.DISTRACTORS]
+        unique = sorted({*sources, *targets, *(d for ds in distractor_lists for d in ds)})
+        where = f"{self.task_metadata.name} ({self.hf_subset}/{self.hf_split})"
 
         with timer(
             "Encoding",
@@ -197,7 +327,7 @@ class CLSDEvaluator:
             subset=self.hf_subset,
             log_message=f"CLSD: encoding {len(unique)} distinct texts",
         ):
-            unit = encode_texts(
+            raw = _raw_embeddings(
                 model,
                 unique,
                 task_metadata=self.task_metadata,
@@ -205,17 +335,19 @@ class CLSDEvaluator:
                 hf_subset=self.hf_subset,
                 encode_kwargs=encode_kwargs,
                 num_proc=num_proc,
+                batch_invariant=self.batch_invariant,
             )
 
         with timer("Scoring", split=self.hf_split, subset=self.hf_subset):
+            unit, vector_of_text = distinct_unit_vectors(raw, unique, where)
+            vector = dict(zip(unique, vector_of_text.tolist(), strict=True))
             n_slots = max(len(ds) for ds in distractor_lists)
-            cosines = np.full((len(sources), 1 + n_slots), np.nan)
-            source_vectors = unit[[position[s] for s in sources]]
-            cosines[:, 0] = np.einsum("ij,ij->i", source_vectors, unit[[position[t] for t in targets]])
-            for row, (vector, ds) in enumerate(zip(source_vectors, distractor_lists, strict=True)):
-                cosines[row, 1 : 1 + len(ds)] = unit[[position[d] for d in ds]] @ vector
-            np.clip(cosines, -1.0, 1.0, out=cosines)
-        return CLSDPredictions(ids=list(self.dataset[schema.ID]), cosines=cosines)
+            candidates = np.full((len(sources), 1 + n_slots), -1, dtype=np.int64)
+            candidates[:, 0] = [vector[t] for t in targets]
+            for row, ds in enumerate(distractor_lists):
+                candidates[row, 1 : 1 + len(ds)] = [vector[d] for d in ds]
+            cosines, pooled_hits = score_rows(unit, np.array([vector[s] for s in sources], dtype=np.int64), candidates)
+        return CLSDPredictions(ids=list(self.dataset[schema.ID]), cosines=cosines, pooled_hits=pooled_hits)
 
 
 def _to_numpy(embeddings: Any) -> np.ndarray:

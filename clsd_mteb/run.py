@@ -1,24 +1,93 @@
-"""One evaluation run the way ``clsd evaluate`` does it (the benchmark times exactly this)."""
+"""One evaluation run the way ``clsd evaluate`` does it (the benchmark times exactly this).
+
+Why this module checks stored results itself: mteb's ``only-missing`` reuse
+(``mteb.evaluate(..., cache=ResultCache, overwrite_strategy="only-missing")``) finds a stored result by
+model, model revision and task name only, and compares the dataset revision *only when it must merge
+splits* (``mteb.evaluate._check_cache``: a file that covers every split is served as it is). A result
+computed on 10 rows, or on a modified local copy, would thus pass for the score of the pinned release.
+So, before mteb looks, every CLSD task's stored result is checked against the run:
+
+* the dataset revision (``TaskResult.dataset_revision``) names the data exactly: the release commit,
+  ``local-sha256-...`` for other bytes, and ``-limit<N>`` appended when ``limit`` cut rows
+  (:meth:`clsd_mteb.abstask.AbsTaskCLSD.load_data`). It stays a statement about data, because mteb
+  compares it when merging and the MTEB results repository matches it against the task's revision.
+* the evaluator version (:data:`clsd_mteb.evaluator.EVALUATOR_VERSION`) is stored beside the scores it
+  produced (``clsd_evaluator_version`` in every score entry): it is a fact about the code, not the data.
+
+A result that does not match is moved aside to ``<output>/superseded/`` (never deleted: it is finished
+work, just not this run's) with one log line saying why, and the task is recomputed.
+"""
 
 from __future__ import annotations
 
+import logging
+import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from clsd_mteb.abstask import AbsTaskCLSD
 from clsd_mteb.embedding_cache import SharedEmbeddingCache
+from clsd_mteb.evaluator import EVALUATOR_VERSION, EVALUATOR_VERSION_KEY
 
 if TYPE_CHECKING:
+    from mteb import ResultCache
     from mteb.abstasks.abstask import AbsTask
     from mteb.models import EncoderProtocol
-    from mteb.results import ModelResult
+    from mteb.results import ModelResult, TaskResult
+
+logger = logging.getLogger(__name__)
 
 DEFAULT_BATCH_SIZE = 32
+SUPERSEDED_FOLDER = "superseded"
 
 
 def prediction_folder(output: Path, encoder: EncoderProtocol) -> Path:
     """Where a run's per-row predictions go: ``<output>/predictions/<model>/<revision>/``."""
     meta = encoder.mteb_model_meta
     return Path(output) / "predictions" / meta.model_name_as_path() / str(meta.revision)
+
+
+def stored_result_mismatch(stored: TaskResult, task: AbsTaskCLSD) -> str | None:
+    """Why a stored result is not this run's (data or evaluator differ), or None when it is."""
+    if stored.dataset_revision != task.metadata.revision:
+        return f"it is for dataset revision {stored.dataset_revision}, this run reads {task.metadata.revision}"
+    versions = {entry.get(EVALUATOR_VERSION_KEY) for entries in stored.scores.values() for entry in entries}
+    if versions != {EVALUATOR_VERSION}:
+        found = ", ".join(sorted(str(v) for v in versions)) if versions - {None} else "none recorded"
+        return f"it was computed by CLSD evaluator version {found}, this is version {EVALUATOR_VERSION}"
+    return None
+
+
+def _set_aside(path: Path, output: Path, stored: TaskResult) -> Path:
+    """Move a stored file under ``<output>/superseded/``, keeping its place and naming its data; returns the new path."""
+    relative = path.relative_to(output)
+    target = output / SUPERSEDED_FOLDER / relative.parent / f"{path.stem}.{stored.dataset_revision}{path.suffix}"
+    counter = 1
+    while target.exists():  # never replace an earlier superseded file either
+        counter += 1
+        target = target.with_name(f"{path.stem}.{stored.dataset_revision}.{counter}{path.suffix}")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    shutil.move(str(path), str(target))
+    return target
+
+
+def recompute_if_stale(cache: ResultCache, encoder: EncoderProtocol, task: AbsTaskCLSD, output: Path) -> str | None:
+    """Move aside a stored result (and its predictions) that does not match ``task``; log and return why."""
+    meta = encoder.mteb_model_meta
+    stored = cache.load_task_result(task.metadata.name, meta)
+    if stored is None:
+        return None
+    task.load_data()  # the dataset revision of local or cut data is known once the rows are read
+    reason = stored_result_mismatch(stored, task)
+    if reason is None:
+        return None
+    path = cache.get_task_result_path(task.metadata.name, meta)
+    moved = _set_aside(path, output, stored)
+    predictions = prediction_folder(output, encoder) / f"{task.metadata.name}_predictions.json"
+    if predictions.is_file():
+        _set_aside(predictions, output, stored)
+    logger.warning(f"{task.metadata.name}: recomputing: the stored result does not match ({reason}); kept as {moved}")
+    return reason
 
 
 def evaluate_tasks(
@@ -32,17 +101,30 @@ def evaluate_tasks(
 ) -> ModelResult:
     """Run ``mteb.evaluate`` over all tasks with one shared embedding cache.
 
-    Results land in mteb's layout under ``output/results`` (existing ones are reused unless
-    ``overwrite``), predictions under :func:`prediction_folder`.
+    Results land in mteb's layout under ``output/results``, predictions under :func:`prediction_folder`.
+    A stored result is reused only when it is this run's (same data, same evaluator; see the module
+    docstring); ``overwrite`` recomputes everything.
     """
     import mteb
+    from mteb.results import ModelResult
 
-    return mteb.evaluate(
-        SharedEmbeddingCache(encoder),
-        tasks,
-        cache=mteb.ResultCache(output),
-        overwrite_strategy="always" if overwrite else "only-missing",
-        prediction_folder=prediction_folder(output, encoder),
-        encode_kwargs={"batch_size": batch_size},
-        show_progress_bar=show_progress_bar,
-    )
+    output = Path(output)
+    cache = mteb.ResultCache(output)
+    shared = SharedEmbeddingCache(encoder)
+    task_results, exceptions = [], []
+    for task in tasks:
+        if not overwrite and isinstance(task, AbsTaskCLSD):
+            recompute_if_stale(cache, encoder, task, output)
+        result = mteb.evaluate(
+            shared,
+            task,
+            cache=cache,
+            overwrite_strategy="always" if overwrite else "only-missing",
+            prediction_folder=prediction_folder(output, encoder),
+            encode_kwargs={"batch_size": batch_size},
+            show_progress_bar=show_progress_bar,
+        )
+        task_results.extend(result.task_results)
+        exceptions.extend(result.exceptions or [])
+    meta = encoder.mteb_model_meta
+    return ModelResult(model_name=meta.name, model_revision=meta.revision, task_results=task_results, exceptions=exceptions)

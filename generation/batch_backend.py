@@ -16,8 +16,7 @@ import io
 import json
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from clsd_format.errors import CLSDError
 from tqdm.auto import tqdm
@@ -30,7 +29,7 @@ from clsd_generation.prompts import PromptSettings
 from clsd_generation.settings import BatchSettings
 from clsd_generation.validation import ValidationBounds
 
-ENDPOINT = "/v1/chat/completions"
+ENDPOINT: Final = "/v1/chat/completions"
 TERMINAL = frozenset({"completed", "failed", "expired", "cancelled"})
 PENDING_UPLOAD_KEY = "batch_pending_input_file"
 
@@ -87,12 +86,22 @@ class BatchGenerator:
                 self.report.errors[type(exc).__name__] += 1
                 self.report.unfinished += sum(1 for s in by_id.values() if s.job.key not in self.checkpoint.finished())
                 return self.report
-            raise CLSDError(f"the Batch API refused a request ({type(exc).__name__}: {exc}). Check --base-url, --model and the API key.") from exc
+            raise CLSDError(
+                f"the Batch API refused a request ({type(exc).__name__}: {exc}). Check --base-url, --model and the API key."
+            ) from exc
         return self.report
 
     def _submit(self, pending: Sequence[JobState]) -> str:
         lines = [
-            json.dumps({"custom_id": custom_id(s), "method": "POST", "url": ENDPOINT, "body": chat_request_body(self.settings, self.prompts, s)}, ensure_ascii=False)
+            json.dumps(
+                {
+                    "custom_id": custom_id(s),
+                    "method": "POST",
+                    "url": ENDPOINT,
+                    "body": chat_request_body(self.settings, self.prompts, s),
+                },
+                ensure_ascii=False,
+            )
             for s in pending
         ]
         round_number = self.checkpoint.batch_rounds() + 1

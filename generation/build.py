@@ -44,7 +44,9 @@ class BuildSummary:
 
 def task_prefix(name: str) -> str:
     if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_]*", name):
-        raise CLSDError(f"dataset name {name!r}: use letters, digits and underscores (it becomes the task name CLSD-<NAME>-DE-FR).")
+        raise CLSDError(
+            f"dataset name {name!r}: use letters, digits and underscores (it becomes the task name CLSD-<NAME>-DE-FR)."
+        )
     return f"CLSD-{name.upper()}"
 
 
@@ -62,12 +64,16 @@ def build_dataset(
     out_dir = Path(out_dir)
     prefix = task_prefix(name)
     if out_dir.exists() and (not out_dir.is_dir() or any(out_dir.iterdir())):
-        raise DataError("already exists and is not empty; refusing to overwrite finished work (choose another folder).", file=str(out_dir))
+        raise DataError(
+            "already exists and is not empty; refusing to overwrite finished work (choose another folder).", file=str(out_dir)
+        )
     run = _read_run(run_dir, name=name, license=license, allow_incomplete=allow_incomplete)
     configs, pivot_dropped = _direction_configs(run, prefix)
     empty = [spec.config for spec, rows in configs if not rows]
     if empty:
-        raise CLSDError(f"no sentence has distractors for config(s) {empty}; see the failure reasons with `clsd generate` again, nothing was built.")
+        raise CLSDError(
+            f"no sentence has distractors for config(s) {empty}; see the failure reasons with `clsd generate` again, nothing was built."
+        )
     run.card.pivot_dropped = pivot_dropped
     extra = _manifest_extra(run, domains=domains, date=date, license=license, reference=reference)
     rows_per_config = {spec.config: len(rows) for spec, rows in configs}
@@ -125,7 +131,9 @@ def _translations(checkpoint: Checkpoint, run_dir: Path) -> dict[str, dict[str, 
     translations = {code: checkpoint.translations(code) for code in wanted}
     missing = sum(1 for code, texts in wanted.items() for t in texts if t not in translations[code])
     if missing:
-        raise CLSDError(f"{missing} texts are not translated yet: run `clsd translate --run-dir {run_dir}` again to finish the pivot.")
+        raise CLSDError(
+            f"{missing} texts are not translated yet: run `clsd translate --run-dir {run_dir}` again to finish the pivot."
+        )
     return translations
 
 
@@ -171,14 +179,23 @@ def _direction_configs(run: _Run, prefix: str) -> tuple[list[tuple[DirectionSpec
                 continue
             direct.append(_row(pair.pair_id, pair.texts[src_side], pair.texts[tgt_side], kept, src.mteb_code, tgt.mteb_code))
             if run.pivot_model:
-                texts = [english(src.code, pair.texts[src_side]), english(tgt.code, pair.texts[tgt_side]), *(english(tgt.code, d) for d in kept)]
+                texts = [
+                    english(src.code, pair.texts[src_side]),
+                    english(tgt.code, pair.texts[tgt_side]),
+                    *(english(tgt.code, d) for d in kept),
+                ]
                 if not all(t.strip() for t in texts):
                     pivot_dropped["empty translation"] += 1
                     continue
                 pivoted.append(_row(pair.pair_id, texts[0], texts[1], texts[2:], ENGLISH.mteb_code, ENGLISH.mteb_code))
         configs.append((DirectionSpec(config, task, src.mteb_code, tgt.mteb_code), direct))
         if run.pivot_model:
-            configs.append((DirectionSpec(f"{config}-pivot-en", f"{task}-PivotEN", ENGLISH.mteb_code, ENGLISH.mteb_code, pivot=True), pivoted))
+            configs.append(
+                (
+                    DirectionSpec(f"{config}-pivot-en", f"{task}-PivotEN", ENGLISH.mteb_code, ENGLISH.mteb_code, pivot=True),
+                    pivoted,
+                )
+            )
     return configs, pivot_dropped
 
 

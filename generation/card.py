@@ -1,4 +1,4 @@
-"""The dataset card of a generated dataset: ``dataset_cards/generated.md`` filled with measured facts.
+"""The dataset card of a generated dataset: ``clsd_format/card_templates/generated.md`` filled with measured facts.
 
 Placeholders are ``${name}`` (``string.Template``), so braces in prompts or code blocks stay as they
 are. In the YAML front matter each value is inserted as JSON (valid YAML), then the header is parsed
@@ -22,6 +22,7 @@ from clsd_generation.inputs import ParallelPair
 from clsd_generation.stats import similarity_stats
 
 from clsd_format import hub
+from clsd_format.cards import CARDS_DIR
 from clsd_format.errors import CLSDError
 from clsd_format.hub import DirectionSpec
 from clsd_format.languages import Language
@@ -31,18 +32,11 @@ _HEADER_KEYS = ("pretty_name", "hub_license", "hub_languages", "multilinguality"
 
 
 def template_path() -> Path:
-    """``dataset_cards/generated.md``: beside this package in a checkout (and editable install), else
-    where a wheel puts it (``clsd_mteb/dataset_cards``), found without importing clsd_mteb (and mteb)."""
-    import importlib.util
-
-    candidates = [Path(__file__).resolve().parent.parent / "dataset_cards" / TEMPLATE_NAME]
-    spec = importlib.util.find_spec("clsd_mteb")
-    if spec is not None and spec.origin:
-        candidates.append(Path(spec.origin).parent / "dataset_cards" / TEMPLATE_NAME)
-    for path in candidates:
-        if path.is_file():
-            return path
-    raise CLSDError(f"dataset card template {TEMPLATE_NAME} not found (looked in {', '.join(map(str, candidates))}).")
+    """``clsd_format/card_templates/generated.md`` (package data, so it ships in the wheel)."""
+    path = CARDS_DIR / TEMPLATE_NAME
+    if not path.is_file():
+        raise CLSDError(f"dataset card template {path} not found: the clsd-mteb installation is incomplete (reinstall it).")
+    return path
 
 
 @dataclass
@@ -106,7 +100,13 @@ def render_generated_card(
     counts_distractors = [sum(len(r.distractors) for r in by_lang[c] if r.status == "ok") for c in codes]
     failure_reasons = Counter(r.reason or "unknown" for c in codes for r in by_lang[c] if r.status == "failed")
     failures = (
-        "\n".join(["| reason | sentences |", "| --- | --- |", *(f"| {_cell(reason)} | {n} |" for reason, n in failure_reasons.most_common())])
+        "\n".join(
+            [
+                "| reason | sentences |",
+                "| --- | --- |",
+                *(f"| {_cell(reason)} | {n} |" for reason, n in failure_reasons.most_common()),
+            ]
+        )
         if failure_reasons
         else "No sentence failed."
     )
@@ -171,7 +171,9 @@ def render_generated_card(
         "failed_row": row([*counts_failed, sum(counts_failed)]),
         "distractors_row": row([*counts_distractors, sum(counts_distractors)]),
         "jaccard_row": row([f"{_fmt(s.jaccard_mean)} ({_fmt(s.jaccard_sd)})" for s in [*per_lang_stats, all_stats]]),
-        "intra_jaccard_row": row([f"{_fmt(s.intra_jaccard_mean)} ({_fmt(s.intra_jaccard_sd)})" for s in [*per_lang_stats, all_stats]]),
+        "intra_jaccard_row": row(
+            [f"{_fmt(s.intra_jaccard_mean)} ({_fmt(s.intra_jaccard_sd)})" for s in [*per_lang_stats, all_stats]]
+        ),
         "failures": failures,
         "pair_count": all_stats.pairs,
         "levenshtein_table": "\n".join(f"| {label} | {n} | {share:.1%} |" for label, n, share in all_stats.levenshtein_histogram),

@@ -97,7 +97,9 @@ class Checkpoint:
         if version is None:
             self.set_meta("schema_version", SCHEMA_VERSION)
         elif version != SCHEMA_VERSION:
-            raise CLSDError(f"checkpoint {self.path} has schema version {version}; this clsd-mteb reads version {SCHEMA_VERSION}.")
+            raise CLSDError(
+                f"checkpoint {self.path} has schema version {version}; this clsd-mteb reads version {SCHEMA_VERSION}."
+            )
 
     @classmethod
     def in_folder(cls, run_dir: Path, **kwargs: Any) -> Checkpoint:
@@ -146,7 +148,9 @@ class Checkpoint:
             return
         differing = sorted(k for k in set(stored) | set(settings) if stored.get(k) != settings.get(k))
         if differing:
-            shown = "; ".join(f"{k}: checkpoint has {_short(stored.get(k))}, this run has {_short(settings.get(k))}" for k in differing)
+            shown = "; ".join(
+                f"{k}: checkpoint has {_short(stored.get(k))}, this run has {_short(settings.get(k))}" for k in differing
+            )
             raise CLSDError(
                 f"checkpoint {self.path} was made with different settings ({shown}). Results would be mixed: "
                 "use another --run-dir for the new settings, or repeat the original command to resume."
@@ -163,7 +167,10 @@ class Checkpoint:
             )
 
     def pairs(self) -> list[ParallelPair]:
-        return [ParallelPair(pid, (a, b)) for pid, a, b in self._db.execute("SELECT pair_id, text_a, text_b FROM pairs ORDER BY position")]
+        return [
+            ParallelPair(pid, (a, b))
+            for pid, a, b in self._db.execute("SELECT pair_id, text_a, text_b FROM pairs ORDER BY position")
+        ]
 
     # --- answers and results ------------------------------------------------------------------
     def record(
@@ -201,7 +208,9 @@ class Checkpoint:
     def attempt_numbers(self) -> dict[tuple[str, str], list[int]]:
         """The stored attempt numbers of every sentence, in order: a resumed run continues the count (1, 2, 3 ...)."""
         numbers: dict[tuple[str, str], list[int]] = {}
-        for pair_id, lang, attempt in self._db.execute("SELECT pair_id, lang, attempt FROM attempts ORDER BY pair_id, lang, attempt"):
+        for pair_id, lang, attempt in self._db.execute(
+            "SELECT pair_id, lang, attempt FROM attempts ORDER BY pair_id, lang, attempt"
+        ):
             numbers.setdefault((pair_id, lang), []).append(attempt)
         return numbers
 
@@ -214,7 +223,9 @@ class Checkpoint:
         ]
 
     def usage(self) -> Usage:
-        prompt, completion = self._db.execute("SELECT COALESCE(SUM(prompt_tokens), 0), COALESCE(SUM(completion_tokens), 0) FROM attempts").fetchone()
+        prompt, completion = self._db.execute(
+            "SELECT COALESCE(SUM(prompt_tokens), 0), COALESCE(SUM(completion_tokens), 0) FROM attempts"
+        ).fetchone()
         return Usage(prompt, completion)
 
     def time_span(self) -> tuple[str, str] | None:
@@ -260,12 +271,28 @@ def record_collected_batch(
 
 
 def _insert_attempt(
-    db: sqlite3.Connection, pair_id: str, lang: str, attempt: int, answer: str, candidates: Sequence[str], origin: str, usage: Usage
+    db: sqlite3.Connection,
+    pair_id: str,
+    lang: str,
+    attempt: int,
+    answer: str,
+    candidates: Sequence[str],
+    origin: str,
+    usage: Usage,
 ) -> None:
     db.execute(
         "INSERT INTO attempts VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        (pair_id, lang, attempt, answer, json.dumps(list(candidates), ensure_ascii=False), origin,
-         usage.prompt_tokens, usage.completion_tokens, now()),
+        (
+            pair_id,
+            lang,
+            attempt,
+            answer,
+            json.dumps(list(candidates), ensure_ascii=False),
+            origin,
+            usage.prompt_tokens,
+            usage.completion_tokens,
+            now(),
+        ),
     )
 
 

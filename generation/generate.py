@@ -95,17 +95,18 @@ def generate_distractors(
         checkpoint.bind(GENERATION_KEY, fingerprint)
         checkpoint.set_meta("input_origin", corpus.origin)
         checkpoint.set_meta("id_column", corpus.id_column)
-        if backend == "llm":
+        if backend == "llm" and llm is not None:
             checkpoint.set_meta("endpoint", llm.base_url or "OpenAI default")
         checkpoint.store_pairs(corpus)
         jobs = make_jobs(corpus.pairs, languages)
         states, done_before = pending_states(jobs, checkpoint, bounds)
         if resumed and announce is not None:
             announce(f"Resuming {run_dir}: {done_before} of {len(jobs)} sentences already finished, {len(jobs) - done_before} remain.")
-        report = RunReport(backend=backend if backend == "rules" else f"llm ({'batch' if batch else 'live'}, {llm.model})",
-                           total=len(jobs), done_before=done_before)
         if backend == "rules":
+            report = RunReport(backend="rules", total=len(jobs), done_before=done_before)
             return run_rules(states, corpus.pairs, languages, checkpoint, bounds, report, seed=seed, max_attempts=max_attempts, progress=progress)
+        assert llm is not None  # checked above, before the run folder was touched
+        report = RunReport(backend=f"llm ({'batch' if batch else 'live'}, {llm.model})", total=len(jobs), done_before=done_before)
         settings = LLMSettings(**{**asdict(llm), "max_attempts": max_attempts})
         if batch is not None:
             return BatchGenerator(checkpoint, settings, prompts, bounds, report, batch, progress=progress).run(states)

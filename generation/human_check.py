@@ -44,7 +44,10 @@ class SampleSummary:
             mix = ", ".join(f"{rule} {k}" for rule, k in self.rules[code].most_common())
             failed = ", ".join(f"{k} {reason}" for reason, k in self.failures[code].most_common())
             share = self.passing[code] / n if n else float("nan")
-            out.append(f"{code}: {self.passing[code]} of {n} pass the automatic checks ({share:.1%}); rules: {mix}" + (f"; failing: {failed}" if failed else ""))
+            out.append(
+                f"{code}: {self.passing[code]} of {n} pass the automatic checks ({share:.1%}); rules: {mix}"
+                + (f"; failing: {failed}" if failed else "")
+            )
         return out
 
 
@@ -70,10 +73,14 @@ def export_sample(run_dir: Path, sheet: Path, *, per_language: int = 200, seed: 
         pairs = {p.pair_id: p for p in checkpoint.pairs()}
         results = sorted(checkpoint.results(), key=lambda r: (r.lang, r.pair_id))
         by_rules = (checkpoint.get_meta(GENERATION_KEY) or {}).get("backend") == "rules"
-    rows, summary = [], SampleSummary()
+    rows: list[tuple[str, ...]] = []
+    summary = SampleSummary()
     for side, language in enumerate(languages):
         population = [
-            (r.pair_id, pairs[r.pair_id].texts[side], d) for r in results if r.lang == language.code and r.status == "ok" for d in r.distractors
+            (r.pair_id, pairs[r.pair_id].texts[side], d)
+            for r in results
+            if r.lang == language.code and r.status == "ok"
+            for d in r.distractors
         ]
         chosen = random.Random(f"{seed}|{language.code}").sample(population, min(per_language, len(population)))
         summary.counts[language.code] = len(chosen)
@@ -119,7 +126,9 @@ def import_sample(sheet: Path) -> CheckReport:
                 for criterion in CRITERIA:
                     value = (row.get(criterion) or "").strip().casefold()
                     if value not in YES | NO:
-                        raise DataError(f"expected yes or no, found {row.get(criterion)!r}", file=str(sheet), row=number, column=criterion)
+                        raise DataError(
+                            f"expected yes or no, found {row.get(criterion)!r}", file=str(sheet), row=number, column=criterion
+                        )
                     answers.append(value in YES)
                 code = row["language"]
                 judged[code] = judged.get(code, 0) + 1

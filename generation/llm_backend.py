@@ -24,15 +24,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from clsd_format.errors import CLSDError
-from tqdm.auto import tqdm
-
 from clsd_generation.checkpoint import Checkpoint, Usage
 from clsd_generation.jobs import JobState
 from clsd_generation.parsing import parse_answer
 from clsd_generation.prompts import PromptSettings
 from clsd_generation.report import RunReport
 from clsd_generation.validation import ValidationBounds
+from tqdm.auto import tqdm
+
+from clsd_format.errors import CLSDError
 
 MAX_GATE_SECONDS = 120.0  # as the openai client: a longer Retry-After is not waited out
 
@@ -180,7 +180,9 @@ class LiveGenerator:
         bar = tqdm(total=len(states), desc=f"distractors ({self.settings.model})", unit="sentence", disable=not self.progress)
         try:
             async with client:
-                workers = [asyncio.create_task(self._worker(client, queue, bar)) for _ in range(max(1, self.settings.concurrency))]
+                workers = [
+                    asyncio.create_task(self._worker(client, queue, bar)) for _ in range(max(1, self.settings.concurrency))
+                ]
                 try:
                     await asyncio.gather(*workers)
                 except BaseException:
@@ -205,7 +207,9 @@ class LiveGenerator:
             else:
                 self.report.unfinished += 1
             bar.update(1)
-            bar.set_postfix(tokens=self.report.usage.total, failed=self.report.failed, unfinished=self.report.unfinished, refresh=False)
+            bar.set_postfix(
+                tokens=self.report.usage.total, failed=self.report.failed, unfinished=self.report.unfinished, refresh=False
+            )
 
     async def _settle(self, client: Any, state: JobState) -> str:
         """Ask until the sentence is settled; 'ok', 'failed' or 'unfinished'."""

@@ -21,6 +21,7 @@ from clsd_generation.checkpoint import TRANSLATION_KEY, Checkpoint
 from clsd_generation.languages import languages_of
 from clsd_generation.settings import TranslationSettings
 
+
 def texts_to_translate(checkpoint: Checkpoint) -> dict[str, list[str]]:
     """Distinct non-English texts per language code: both sides of every pair and every kept distractor."""
     languages = languages_of(checkpoint)
@@ -37,10 +38,14 @@ def texts_to_translate(checkpoint: Checkpoint) -> dict[str, list[str]]:
     return {code: list(texts) for code, texts in wanted.items()}
 
 
-def translate_run(run_dir: Path, settings: TranslationSettings = TranslationSettings(), *, progress: bool = True) -> dict[str, int]:
+def translate_run(
+    run_dir: Path, settings: TranslationSettings = TranslationSettings(), *, progress: bool = True
+) -> dict[str, int]:
     """Translate what is not translated yet; returns how many texts per language were translated now."""
     with Checkpoint.existing(run_dir) as checkpoint:
-        checkpoint.bind(TRANSLATION_KEY, {k: v for k, v in asdict(settings).items() if k in ("model", "num_beams", "max_new_tokens")})
+        checkpoint.bind(
+            TRANSLATION_KEY, {k: v for k, v in asdict(settings).items() if k in ("model", "num_beams", "max_new_tokens")}
+        )
         languages = {language.code: language for language in languages_of(checkpoint)}
         todo = {}
         for code, texts in texts_to_translate(checkpoint).items():
@@ -90,8 +95,10 @@ class Translator:
 
     def _english_token_id(self) -> int:
         if self.nllb:
-            return self.tokenizer.convert_tokens_to_ids(ENGLISH.nllb_code)
-        return self.tokenizer.get_lang_id(ENGLISH.code)
+            token_id = self.tokenizer.convert_tokens_to_ids(ENGLISH.nllb_code)  # one token in, one id out
+            assert isinstance(token_id, int)
+            return token_id
+        return int(self.tokenizer.get_lang_id(ENGLISH.code))
 
     def translate(self, texts: Sequence[str], language: Language) -> list[str]:
         self.tokenizer.src_lang = language.nllb_code if self.nllb else language.code

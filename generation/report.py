@@ -33,7 +33,8 @@ class RunReport:
         if self.reasked:
             out.append(f"asked again: {self.reasked} answer(s) could not settle their sentence")
         if self.usage.total:
-            out.append(f"tokens this run: {self.usage.prompt_tokens} prompt + {self.usage.completion_tokens} completion = {self.usage.total}")
+            usage = self.usage
+            out.append(f"tokens this run: {usage.prompt_tokens} prompt + {usage.completion_tokens} completion = {usage.total}")
         if self.errors:
             out.append("errors after retries: " + ", ".join(f"{k} x{v}" for k, v in self.errors.most_common()))
         out.extend(self.rule_check_lines())
@@ -48,5 +49,8 @@ class RunReport:
         for rule in rules:
             drops = {reason: n for (r, reason), n in self.rule_checks.items() if r == rule and reason != "kept"}
             detail = ", ".join(f"{n} {reason}" for reason, n in sorted(drops.items(), key=lambda kv: (-kv[1], kv[0])))
-            out.append(f"  {rule}: {self.rule_checks[(rule, 'kept')]} kept, {sum(drops.values())} dropped" + (f" ({detail})" if detail else ""))
+            out.append(
+                f"  {rule}: {self.rule_checks[(rule, 'kept')]} kept, {sum(drops.values())} dropped"
+                + (f" ({detail})" if detail else "")
+            )
         return out

@@ -33,7 +33,9 @@ def run_rules(
     progress: bool = True,
 ) -> RunReport:
     # Vocabulary comes from the whole corpus, not the pending part, so a resumed run draws the same words.
-    generators = make_generators({language.code: [pair.texts[side] for pair in pairs] for side, language in enumerate(languages)}, seed=seed)
+    generators = make_generators(
+        {language.code: [pair.texts[side] for pair in pairs] for side, language in enumerate(languages)}, seed=seed
+    )
     for state in tqdm(states, desc="distractors (rules)", unit="sentence", disable=not progress):
         result = None
         while result is None:

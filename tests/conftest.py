@@ -55,10 +55,10 @@ def small_release(release_dir: Path, tmp_path_factory: pytest.TempPathFactory) -
 
 @pytest.fixture(scope="session")
 def minilm():
-    """The embedded default model as an mteb encoder (real weights, from site-packages)."""
-    from clsd_mteb.models import load_default_model
+    """all-MiniLM-L6-v2, embedded, as an mteb encoder (real weights, from site-packages; the sentence-transformers path)."""
+    from clsd_mteb.models import load_minilm
 
-    return load_default_model(device="cpu")
+    return load_minilm(device="cpu")
 
 
 @pytest.fixture

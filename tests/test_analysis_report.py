@@ -12,7 +12,6 @@ import numpy as np
 import pandas as pd
 import pytest
 from clsd_analysis import render
-from clsd_analysis.baselines import BASELINES
 from clsd_analysis.cli import app
 from clsd_analysis.disagreements import DIRECT_ONLY, PIVOT_ONLY, find_disagreements
 from clsd_analysis.edit_distance import TIES_OR_BEATS, bin_summary, distractor_table
@@ -26,6 +25,7 @@ from typer.testing import CliRunner
 import clsd_mteb
 from clsd_format.errors import CLSDError
 from clsd_format.text_measures import PAPER_BIN_LABELS
+from clsd_mteb.baselines import BASELINES
 from clsd_mteb.naming import short_task
 from clsd_mteb.summary import render_markdown
 
@@ -114,7 +114,10 @@ def test_bins_sum_to_the_successful_distractors(results_dir: Path, catalog: Task
             predictions = results.predictions(run, task)
             cos = predictions.cosines
             wins_by_hand = int((cos[:, 1:] >= cos[:, :1]).sum())  # ties count for the distractor
-            assert int(distractors[(distractors["model"] == label) & (distractors["task"] == task)][TIES_OR_BEATS].sum()) == wins_by_hand
+            assert (
+                int(distractors[(distractors["model"] == label) & (distractors["task"] == task)][TIES_OR_BEATS].sum())
+                == wins_by_hand
+            )
         model_bins = bins[bins["model"] == label]
         total = 0
         for task in TASKS:
@@ -146,11 +149,26 @@ def test_disagreements_match_the_ranks(results_dir: Path, catalog: TaskCatalog) 
 
 def test_report_embeds_tables_and_figures(report: Path) -> None:
     text = (report / "report.md").read_text(encoding="utf-8")
-    for heading in ("Model comparison", "disagreements", "edit similarity", "Examples of successful", "Distractor statistics",
-                    "part of speech"):
+    for heading in (
+        "Model comparison",
+        "disagreements",
+        "edit similarity",
+        "Examples of successful",
+        "Distractor statistics",
+        "part of speech",
+    ):
         assert heading in text
-    for name in ("comparison", "levenshtein_bin_totals", "levenshtein_bins", "levenshtein_bins_ties_or_beats", "successful_examples",
-                 "distractor_stats", "gaps", "pos_shift_pearson", "pos_shift_spearman"):
+    for name in (
+        "comparison",
+        "levenshtein_bin_totals",
+        "levenshtein_bins",
+        "levenshtein_bins_ties_or_beats",
+        "successful_examples",
+        "distractor_stats",
+        "gaps",
+        "pos_shift_pearson",
+        "pos_shift_spearman",
+    ):
         for suffix in (".md", ".tex", ".csv"):
             assert (report / "tables" / f"{name}{suffix}").stat().st_size > 0
     assert "\\toprule" in (report / "tables" / "comparison.tex").read_text()

@@ -7,8 +7,9 @@ import math
 import numpy as np
 import pytest
 from clsd_analysis import pos_shift
-from clsd_analysis.baselines import BASELINES, CHAR_NGRAM_NAME, RANDOM_NAME
 from clsd_analysis.text_measures import changed_span, marked_changes, single_substitution
+
+from clsd_mteb.baselines import BASELINES, CHAR_NGRAM_NAME, RANDOM_NAME
 
 
 def test_shift_formulas_match_a_hand_computation() -> None:
@@ -29,9 +30,7 @@ def test_gap_is_parallel_minus_unrelated_mean() -> None:
     sources = np.array([[1.0, 0.0], [0.0, 1.0], [math.sqrt(0.5), math.sqrt(0.5)]])
     targets = np.array([[0.8, 0.6], [0.6, 0.8], [1.0, 0.0]])
     parallel = np.mean([0.8, 0.8, math.sqrt(0.5)])
-    off_diagonal = [
-        sources[i] @ targets[j] for i in range(3) for j in range(3) if i != j
-    ]
+    off_diagonal = [sources[i] @ targets[j] for i in range(3) for j in range(3) if i != j]
     gap = pos_shift.parallel_unrelated_gap(sources, targets)
     assert gap.parallel == pytest.approx(parallel)
     assert gap.unrelated == pytest.approx(np.mean(off_diagonal))

@@ -13,6 +13,7 @@ from clsd_format import hub
 
 CLSD = [sys.executable, "-m", "clsd_cli"]
 MINILM = "sentence-transformers__all-MiniLM-L6-v2/8b3219a92973c328a8e22fadcfa821b5dc75636a"
+WITH_MINILM = ["--model", "sentence-transformers/all-MiniLM-L6-v2"]  # the tests' model (the default is multilingual USE)
 
 
 def run(args, cwd, env=None):
@@ -22,7 +23,7 @@ def run(args, cwd, env=None):
 def test_evaluate_writes_mteb_results_and_prints_table_1(small_release, tmp_path):
     out = tmp_path / "out"
     tasks = "CLSD-WMT19-DE-FR,CLSD-WMT19-DE-FR-PivotEN,CLSD-WMT21-FR-DE"
-    done = run(["evaluate", "--data-dir", str(small_release), "--output", str(out), "--tasks", tasks, "--batch-size", "16"], tmp_path)
+    done = run(["evaluate", *WITH_MINILM, "--data-dir", str(small_release), "--output", str(out), "--tasks", tasks, "--batch-size", "16"], tmp_path)
     assert done.returncode == 0, done.stderr
     assert "| sentence-transformers/all-MiniLM-L6-v2 |" in done.stdout
     assert "WMT19-DE-FR (direct / pivot)" in done.stdout
@@ -40,7 +41,7 @@ def test_evaluate_writes_mteb_results_and_prints_table_1(small_release, tmp_path
     assert f"| {100 * direct:.2f} / {100 * pivot:.2f} |" in done.stdout
 
     before = (folder / "CLSD-WMT19-DE-FR.json").stat().st_mtime_ns
-    again = run(["evaluate", "--data-dir", str(small_release), "--output", str(out), "--tasks", "CLSD-WMT19-DE-FR"], tmp_path)
+    again = run(["evaluate", *WITH_MINILM, "--data-dir", str(small_release), "--output", str(out), "--tasks", "CLSD-WMT19-DE-FR"], tmp_path)
     assert again.returncode == 0, again.stderr
     assert (folder / "CLSD-WMT19-DE-FR.json").stat().st_mtime_ns == before  # finished work is reused, not redone
 
@@ -80,7 +81,7 @@ def test_a_generated_style_hub_folder_is_evaluated_without_extra_code(tmp_path):
     ]
     hub.write_config(folder, spec, rows)
     (folder / hub.CARD_FILE).write_text(hub.render_card(hub.front_matter([spec], pretty_name="toy"), "toy\n"), encoding="utf-8")
-    done = run(["evaluate", "--data-dir", str(folder), "--output", str(tmp_path / "out")], tmp_path)
+    done = run(["evaluate", *WITH_MINILM, "--data-dir", str(folder), "--output", str(tmp_path / "out")], tmp_path)
     assert done.returncode == 0, done.stderr
     assert "TOY-EN-DE" in done.stdout
     result = json.loads((tmp_path / "out" / "results" / MINILM / "CLSD-TOY-EN-DE.json").read_text())
@@ -95,9 +96,11 @@ def test_export_release_then_evaluate_from_the_export(small_release, tmp_path):
     cosines = {}
     for source in ("export", "csv"):
         folder = tmp_path / "export" if source == "export" else small_release
-        evaluated = run(["evaluate", "--data-dir", str(folder), "--tasks", "CLSD-WMT19-DE-FR", "--output", str(tmp_path / source)], tmp_path)
+        evaluated = run(
+            ["evaluate", *WITH_MINILM, "--data-dir", str(folder), "--tasks", "CLSD-WMT19-DE-FR", "--output", str(tmp_path / source)], tmp_path
+        )
         assert evaluated.returncode == 0, evaluated.stderr
-        predictions = tmp_path / source / "predictions" / MINILM / "CLSD-WMT19-DE-FR_predictions.json"
+        (predictions,) = (tmp_path / source / "predictions").rglob("CLSD-WMT19-DE-FR_predictions.json")  # the tests' model's
         cosines[source] = {row["id"]: row["cosines"] for row in json.loads(predictions.read_text())["default"]["test"]}
     assert len(cosines["export"]) == 24 and cosines["export"] == cosines["csv"]  # the export scores exactly as the CSVs
     refused = run(["export-release", str(tmp_path / "export"), "--data-dir", str(small_release)], tmp_path)

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import functools
 import http.server
+import os
 import shutil
 import socket
+import subprocess
+import sys
 import threading
 from pathlib import Path
 
@@ -29,7 +32,12 @@ def _load(task_name: str, data_dir: Path):
 
 @pytest.mark.parametrize(
     "task_name, rows",
-    [("CLSD-WMT19-DE-FR", 1473), ("CLSD-WMT21-FR-DE", 893), ("CLSD-WMT19-FR-DE-PivotEN", 1473), ("CLSD-WMT21-DE-FR-PivotEN", 893)],
+    [
+        ("CLSD-WMT19-DE-FR", 1473),
+        ("CLSD-WMT21-FR-DE", 893),
+        ("CLSD-WMT19-FR-DE-PivotEN", 1473),
+        ("CLSD-WMT21-DE-FR-PivotEN", 893),
+    ],
 )
 def test_the_release_reads_completely(release_dir, task_name, rows):
     task = _load(task_name, release_dir)
@@ -123,7 +131,9 @@ def test_a_repeated_index_is_refused(copy_csv):
 
 
 def test_a_folder_without_data_says_what_it_expected(tmp_path):
-    with pytest.raises(DataError, match=r"holds neither release CSVs \(e.g. CLSD_wmt2019_adversarial_dataset.csv\) nor a Hub-format export"):
+    with pytest.raises(
+        DataError, match=r"holds neither release CSVs \(e.g. CLSD_wmt2019_adversarial_dataset.csv\) nor a Hub-format export"
+    ):
         _load("CLSD-WMT19-DE-FR", tmp_path)
 
 
@@ -144,6 +154,7 @@ def mirror(release_dir, tmp_path):
     for name, (folder, _) in release.FILES.items():
         (root / folder).mkdir(parents=True, exist_ok=True)
         shutil.copy(release_dir / name, root / folder / name)
+
     class QuietHandler(http.server.SimpleHTTPRequestHandler):
         def log_message(self, format: str, *args: object) -> None:  # no request lines in the test output
             pass
@@ -237,8 +248,14 @@ def test_a_bad_hub_row_is_named(exported, tmp_path):
 def test_any_hub_folder_becomes_tasks(tmp_path):
     spec = hub.DirectionSpec("en-de", "CLSD-TOY-EN-DE", "eng-Latn", "deu-Latn")
     rows = [
-        {"id": f"toy-{i}", "source": f"The cat sat on mat {i}.", "target": f"Die Katze saß auf Matte {i}.",
-         "distractors": [f"Der Hund saß auf Matte {i}."], "source_lang": "eng-Latn", "target_lang": "deu-Latn"}
+        {
+            "id": f"toy-{i}",
+            "source": f"The cat sat on mat {i}.",
+            "target": f"Die Katze saß auf Matte {i}.",
+            "distractors": [f"Der Hund saß auf Matte {i}."],
+            "source_lang": "eng-Latn",
+            "target_lang": "deu-Latn",
+        }
         for i in range(3)
     ]
     hub.write_config(tmp_path, spec, rows)
@@ -255,3 +272,41 @@ def test_a_hub_dataset_without_network_says_how_to_use_a_local_copy():
     # HF_HUB_OFFLINE=1 (conftest): the card cannot be fetched, and the error says what to do instead
     with pytest.raises(DataError, match="pass it with --data-dir"):
         clsd_mteb.tasks_from_hub("someone/clsd-legal", "0123456789abcdef0123456789abcdef01234567")
+
+
+# --- `make quickstart`: the release beside the checkout when present, else the checked fetch ---
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("beside", [True, False], ids=["local-copy", "fetched"])
+def test_make_quickstart_uses_the_local_release_else_the_pinned_fetch(beside, mirror, release_dir, tmp_path):
+    _, url = mirror
+    cache = tmp_path / "cache"
+    env = {k: v for k, v in os.environ.items() if k != release.DATA_DIR_ENV}
+    env.update({release.CACHE_DIR_ENV: str(cache), release.BASE_URL_ENV: url})
+    chosen = release_dir if beside else tmp_path / "not-cloned-beside-the-release"
+    done = subprocess.run(
+        [
+            "make",
+            "--no-print-directory",
+            "-o",
+            ".venv/.installed",
+            "quickstart",
+            f"BIN={Path(sys.executable).parent}",
+            f"RELEASE={chosen}",
+            f"QUICKSTART_ARGS=--tasks CLSD-WMT21-FR-DE --limit 5 --output {tmp_path / 'out'}",
+        ],
+        cwd=Path(__file__).resolve().parents[1],
+        capture_output=True,
+        text=True,
+        env=env,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    fetched = cache / "release" / release.COMMIT / "CLSD_wmt2021_adversarial_dataset.csv"
+    if beside:
+        assert f"Data: {release_dir} (release CSVs)" in done.stdout and not fetched.exists()
+    else:
+        assert f"Data: the CLSD release at {release.REPOSITORY}@{release.COMMIT[:12]}" in done.stdout
+        assert release.is_pristine(fetched)  # downloaded from the mirror and checked against its SHA-256
+    assert "Precision@1 (%)" in done.stdout and f"Results: {tmp_path / 'out' / 'results'}" in done.stdout
+    assert "Warning" not in done.stdout + done.stderr  # no stray library warnings on the console

@@ -8,17 +8,16 @@ from pathlib import Path
 
 import pytest
 from clsd_generation.checkpoint import Checkpoint
-from clsd_generation.cli import app
 from clsd_generation.generate import generate_distractors
 from clsd_generation.inputs import read_parallel
 from clsd_generation.languages import parse_language
 from clsd_generation.llm_backend import LLMSettings
 from clsd_generation.validation import PAPER, ValidationBounds, check_candidates
-from typer.testing import CliRunner
 
 from clsd_format.errors import CLSDError
 
 sys.path.insert(0, str(Path(__file__).parent))
+from generation_helpers.cli_runner import invoke
 from generation_helpers.fake_openai import FakeOpenAI, good_distractors
 
 LANGS = (parse_language("de"), parse_language("fr"))
@@ -70,7 +69,7 @@ def test_validated_protocol_filters_and_reasks_until_four_valid(tmp_path: Path) 
     assert fish.status == "failed" and "same as original" in fish.reason and asked["Der Fisch schwimmt im kalten Wasser"] == 3
     # "few" twice gives two valid distractors, kept across answers; the third answer completes the row
     assert results[("row1", "de")].distractors == good_distractors(ROWS[0][0])[:4]
-    assert report.failed == 1 and report.reasked == 3
+    assert report.failed == 1 and report.reasked == 4  # Vogel twice (the second "few" only repeats), Fisch twice
 
 
 def test_paper_protocol_unit_rules() -> None:
@@ -83,14 +82,6 @@ def test_paper_protocol_unit_rules() -> None:
     assert verdict.kept == ["x", "x", "Der Hund bellt.", "y"]  # duplicates and the original: kept, as the paper did
     with pytest.raises(CLSDError, match="unknown protocol"):
         ValidationBounds(protocol="strict")
-
-
-def invoke(*args: str) -> str:
-    result = CliRunner().invoke(app, list(args), catch_exceptions=True)
-    if result.exception is not None and not isinstance(result.exception, SystemExit):
-        raise result.exception
-    assert result.exit_code == 0, result.output
-    return result.output
 
 
 def test_cli_protocol_is_recorded_in_the_card_and_refuses_other_settings(tmp_path: Path) -> None:

@@ -8,6 +8,7 @@ need it are marked slow; the German ones stay in the fast tier.
 from __future__ import annotations
 
 import csv
+import itertools
 import sys
 from pathlib import Path
 
@@ -28,14 +29,22 @@ needs_release = pytest.mark.skipif(not WMT21.exists(), reason="needs ../shared/d
 
 # The issue's examples: string surgery the old rules made from the first seven WMT21 rows (French side, seed 0).
 BROKEN = [
-    "Wall Dow cale", "Wall New cale", "Wall Composite cale", "New Bourse de La York", "P-500 Bourse de New York",
-    "Dow Street", "Jones Dow", "S&Dow", "182,44 décevants", "20,03 décevants",
+    "Wall Dow cale",
+    "Wall New cale",
+    "Wall Composite cale",
+    "New Bourse de La York",
+    "P-500 Bourse de New York",
+    "Dow Street",
+    "Jones Dow",
+    "S&Dow",
+    "182,44 décevants",
+    "20,03 décevants",
 ]
 
 
 def first_rows(n: int) -> list[dict[str, str]]:
     with WMT21.open(encoding="utf-8", newline="") as handle:
-        return [row for _, row in zip(range(n), csv.DictReader(handle))]
+        return list(itertools.islice(csv.DictReader(handle), n))
 
 
 def all_checked(generator: RuleGenerator, sentence: str, distractors: list[str]) -> list[tuple[str, str | None]]:
@@ -168,4 +177,4 @@ def test_names_are_typed_from_the_french_side_and_swapped_whole() -> None:
     persons, places = ("Merkel", "Macron", "Johnson"), ("Berlin", "Paris")
     for candidate in candidates:
         words = candidate.rstrip(".").split()
-        assert words[0] in persons and words[-1] in places or "nicht" in words or "kein" in candidate, candidate
+        assert (words[0] in persons and words[-1] in places) or "nicht" in words or "kein" in candidate, candidate

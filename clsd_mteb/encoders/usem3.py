@@ -100,7 +100,13 @@ class USEMultilingualEncoder(AbsEncoder):
         prompt_type: PromptType | None = None,
         **kwargs: Any,
     ) -> Array:
-        vectors = [self.model.encode([text]) for batch in loader_batches(inputs) for text in batch]
+        from threadpoolctl import threadpool_limits
+
+        backend = self.model._model  # the numpy forward pass, loaded on first use
+        # One thread limit for the whole call: the public USE.encode sets it again for every text,
+        # which costs about a quarter of the encoding time at one text per call.
+        with threadpool_limits(limits=self.model.threads, user_api="blas"):
+            vectors = [backend._encode([text]) for batch in loader_batches(inputs) for text in batch]
         if not vectors:
             return np.zeros((0, EMBED_DIM), dtype=np.float32)
         return np.concatenate(vectors)

@@ -27,15 +27,23 @@ from clsd_format.errors import CLSDError
 from clsd_format.tagging import TaggedSentence, tagger_for
 
 from clsd_generation.rules import common, de, en, fr
-from clsd_generation.rules.checks import NEGATION, SAME_SHAPE, SAME_TAGS, check
+from clsd_generation.rules.checks import CALENDAR, NEGATION, SAME_SHAPE, SAME_TAGS, check
 from clsd_generation.rules.entities import NameInventory, vote_types
 from clsd_generation.rules.lexicon import Edit, LanguageRules
 from clsd_generation.rules.nouns import NounIndex
 
 RULES_VERSION = 2  # bump when a rule changes what it produces: it is part of the checkpoint fingerprint
 RULES_BY_LANGUAGE: dict[str, LanguageRules] = {r.code: r for r in (de.RULES, fr.RULES, en.RULES)}
-CHECK_KIND = {"numbers": SAME_TAGS, "months": SAME_TAGS, "weekdays": SAME_TAGS, "names": SAME_SHAPE, "roles": SAME_SHAPE,
-              "negation": NEGATION, "antonyms": SAME_TAGS, "nouns": SAME_TAGS}
+CHECK_KIND = {
+    "numbers": SAME_TAGS,
+    "months": CALENDAR,
+    "weekdays": CALENDAR,
+    "names": SAME_SHAPE,
+    "roles": SAME_SHAPE,
+    "negation": NEGATION,
+    "antonyms": SAME_TAGS,
+    "nouns": SAME_TAGS,
+}
 WANTED = 6  # checked candidates offered per attempt: four distractors plus room for validation to reject some
 CHECK_BATCH = 8  # candidates re-tagged together (spaCy tags a batch faster than one by one)
 
@@ -72,13 +80,20 @@ class RuleGenerator:
     :func:`shared_name_types`), else no name is typed and the name rules make nothing.
     """
 
-    def __init__(self, language_code: str, corpus_sentences: Iterable[str], seed: int = 0,
-                 name_types: dict[str, str] | None = None, tags: TagCache | None = None) -> None:
+    def __init__(
+        self,
+        language_code: str,
+        corpus_sentences: Iterable[str],
+        seed: int = 0,
+        name_types: dict[str, str] | None = None,
+        tags: TagCache | None = None,
+    ) -> None:
         self.rules = rules_for(language_code)
         self.tags = tags or TagCache(language_code)
         corpus = self.tags.tag(list(dict.fromkeys(corpus_sentences)))
-        self.names = NameInventory(corpus, vote_types([corpus]) if name_types is None else name_types, language_code)
-        self.nouns = NounIndex(corpus, language_code)
+        calendar = self.rules.calendar_words()
+        self.names = NameInventory(corpus, vote_types([corpus]) if name_types is None else name_types, language_code, calendar)
+        self.nouns = NounIndex(corpus, language_code, calendar)
         self.seed = seed
         self.outcomes: Counter[tuple[str, str]] = Counter()  # (rule, "kept" or the reason it was dropped)
 

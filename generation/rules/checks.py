@@ -7,8 +7,8 @@ The candidate is re-tagged, then:
 3. ``tags changed outside the edit``: every token before and after the edit has the same text and tag as in
    the original (a swap that makes the tagger read its neighbours differently broke the grammar);
 4. ``tags of the edit differ``: the new tokens match the replaced ones: the same tags and inflection slot
-   (one-word swaps), the same shape (names and exchanged names), or the same words and tags once the
-   negation words are set aside (negation);
+   (one-word swaps; a month or weekday stays a noun or proper noun), the same shape (names and exchanged
+   names), or the same words and tags once the negation words are set aside (negation);
 5. ``same as original`` / ``duplicate``: done by the generator against the original and the other distractors.
 """
 
@@ -21,7 +21,8 @@ from clsd_format.tagging import TaggedSentence, Token
 from clsd_generation.rules.entities import shape
 from clsd_generation.rules.lexicon import Edit, LanguageRules
 
-SAME_TAGS, SAME_SHAPE, NEGATION = "same tags", "same shape", "negation"
+SAME_TAGS, SAME_SHAPE, NEGATION, CALENDAR = "same tags", "same shape", "negation", "calendar"
+_NOMINAL = ("NOUN", "PROPN")
 
 
 def splits_a_name(original: TaggedSentence, edit: Edit) -> bool:
@@ -46,14 +47,26 @@ def _negation_core(tokens: Sequence[Token], rules: LanguageRules) -> list[tuple[
     return core
 
 
-def _edit_matches(old: Sequence[Token], new: Sequence[Token], kind: str, rules: LanguageRules, original: TaggedSentence,
-                  retagged: TaggedSentence, edit: Edit, offset: int) -> bool:
+def _edit_matches(
+    old: Sequence[Token],
+    new: Sequence[Token],
+    kind: str,
+    rules: LanguageRules,
+    original: TaggedSentence,
+    retagged: TaggedSentence,
+    edit: Edit,
+    offset: int,
+) -> bool:
     if kind == SAME_TAGS:
         return len(old) == len(new) and all(o.tag == n.tag and o.slot == n.slot for o, n in zip(old, new, strict=True))
+    if kind == CALENDAR:  # a weekday for a weekday: taggers call the same word a noun or a proper noun by position
+        return len(old) == len(new) == 1 and old[0].upos in _NOMINAL and new[0].upos in _NOMINAL
     if kind == SAME_SHAPE:
         return bool(new) and shape(original, edit[0], edit[1]) == shape(retagged, offset, offset + len(new))
     if kind == NEGATION:
-        return _negation_core(old, rules) == _negation_core(new, rules) and [t.text.casefold() for t in old] != [t.text.casefold() for t in new]
+        return _negation_core(old, rules) == _negation_core(new, rules) and [t.text.casefold() for t in old] != [
+            t.text.casefold() for t in new
+        ]
     raise ValueError(kind)
 
 

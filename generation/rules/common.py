@@ -80,13 +80,13 @@ def swap_numbers(sentence: TaggedSentence, rng: random.Random) -> list[Edit]:
 
 
 def swap_from_list(sentence: TaggedSentence, words: Sequence[str], rng: random.Random) -> list[Edit]:
-    """Replace a month (or weekday) by another one of the same list."""
+    """Replace a month (or weekday) by others of the same list (three per occurrence, so short sentences get enough)."""
     lookup = {w.casefold() for w in words}
     edits = []
     for index, token in enumerate(sentence.tokens):
         if token.text.casefold() in lookup and not in_longer_name(sentence, index):
-            new = rng.choice([w for w in words if w.casefold() != token.text.casefold()])
-            edits.append((index, index + 1, match_case(token.text, new)))
+            others = [w for w in words if w.casefold() != token.text.casefold()]
+            edits += [(index, index + 1, match_case(token.text, new)) for new in rng.sample(others, 3)]
     return edits
 
 

@@ -63,9 +63,10 @@ class TypedName:
 class NameInventory:
     """The typed names of one language's corpus, to draw substitutes from."""
 
-    def __init__(self, corpus: Sequence[TaggedSentence], types: dict[str, str], language: str) -> None:
+    def __init__(self, corpus: Sequence[TaggedSentence], types: dict[str, str], language: str, calendar: frozenset[str]) -> None:
         self.types = types
         self.language = language
+        self.calendar = calendar  # "Dimanche" or "Monday" tagged as a name: left to the weekday rule
         found = {typed for sentence in corpus for _, typed in self.typed_names(sentence)}
         self.by_kind: dict[tuple[str, tuple[str, ...]], list[str]] = {}
         for typed in sorted(found, key=lambda t: t.text):
@@ -76,8 +77,11 @@ class NameInventory:
         for name in sentence.names:
             text = tokens_text(sentence, name.start, name.end)
             label = self.types.get(text.casefold())
-            if label in SWAPPED_TYPES:
-                kind = (*shape(sentence, name.start, name.end), agreement_context(sentence, name.start, self.language, articles_only=self.language != "fr"))
+            if label in SWAPPED_TYPES and text.casefold() not in self.calendar:
+                kind = (
+                    *shape(sentence, name.start, name.end),
+                    agreement_context(sentence, name.start, self.language, articles_only=self.language != "fr"),
+                )
                 out.append((name, TypedName(text, label, kind)))
         return out
 

@@ -39,10 +39,18 @@ def changed_edit(original: TaggedSentence, distractor: TaggedSentence) -> tuple[
             start, end = min(start, name.start), max(end, name.end)
     options = [(start, end, start, new_end)]
     if start == end or start == new_end:  # an insertion or deletion: attach it to a whole neighbouring token
-        options = [(start, end + 1, start, new_end + 1), (start - 1, end, start - 1, new_end), (start - 1, end + 1, start - 1, new_end + 1)]
+        options = [
+            (start, end + 1, start, new_end + 1),
+            (start - 1, end, start - 1, new_end),
+            (start - 1, end + 1, start - 1, new_end + 1),
+        ]
     for old_start, old_end, new_start, new_stop in options:
         if 0 <= old_start < old_end <= len(old) and 0 <= new_start and new_stop <= len(new):
-            text = distractor.text[distractor.tokens[new_start].start : distractor.tokens[new_stop - 1].end] if new_stop > new_start else ""
+            text = (
+                distractor.text[distractor.tokens[new_start].start : distractor.tokens[new_stop - 1].end]
+                if new_stop > new_start
+                else ""
+            )
             if apply_edit(original, (old_start, old_end, text)) == distractor.text:
                 return (old_start, old_end, text), new[new_start:new_stop]
     return None

@@ -12,7 +12,21 @@ from clsd_generation.rules.lexicon import Edit, LanguageRules
 APOSTROPHES = ("'", "\u2019")  # typed and typographic
 _NE = ("ne", *(f"n{a}" for a in APOSTROPHES))
 _SECOND = ("pas", "plus", "jamais")
-_CLITICS = ("se", "me", "te", "le", "la", "les", "lui", "leur", "y", "en", "nous", "vous", *(f"{c}{a}" for c in "smtl" for a in APOSTROPHES))
+_CLITICS = (
+    "se",
+    "me",
+    "te",
+    "le",
+    "la",
+    "les",
+    "lui",
+    "leur",
+    "y",
+    "en",
+    "nous",
+    "vous",
+    *(f"{c}{a}" for c in "smtl" for a in APOSTROPHES),
+)
 
 
 def _remove(sentence: TaggedSentence) -> list[Edit]:
@@ -40,10 +54,14 @@ def _insert(sentence: TaggedSentence) -> list[Edit]:
             continue
         first = index
         while first > 0 and tokens[first - 1].text.casefold() in _CLITICS:
+            # "nous"/"vous" are objects only after a subject pronoun ("il nous a dit"), else subjects ("nous avons")
+            if tokens[first - 1].text.casefold() in ("nous", "vous") and not (first > 1 and tokens[first - 2].upos == "PRON"):
+                break
             first -= 1
+        elided = first > 0 and tokens[first - 1].text.endswith(APOSTROPHES)  # "c'est", "qu'il": no room for "ne"
         already = first > 0 and tokens[first - 1].text.casefold() in _NE
         negated_after = index + 1 < len(tokens) and tokens[index + 1].text.casefold() in (*_SECOND, *_NE)
-        if first == 0 or already or negated_after:
+        if first == 0 or already or elided or negated_after:
             continue
         body = tokens_text(sentence, first, index + 1)
         negative = "n'" if starts_with_vowel(body) else "ne "
@@ -60,14 +78,44 @@ def negate(sentence: TaggedSentence, rng: random.Random) -> list[Edit]:
 
 RULES = LanguageRules(
     code="fr",
-    months=("janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août", "septembre", "octobre", "novembre", "décembre"),
+    months=(
+        "janvier",
+        "février",
+        "mars",
+        "avril",
+        "mai",
+        "juin",
+        "juillet",
+        "août",
+        "septembre",
+        "octobre",
+        "novembre",
+        "décembre",
+    ),
     weekdays=("lundi", "mardi", "mercredi", "jeudi", "vendredi", "samedi", "dimanche"),
     antonyms=(
-        ("plus", "moins"), ("avant", "après"), ("premier", "dernier"), ("première", "dernière"), ("hausse", "baisse"),
-        ("augmenté", "diminué"), ("gagné", "perdu"), ("nouveau", "ancien"), ("nouvelle", "ancienne"), ("grand", "petit"),
-        ("grande", "petite"), ("tôt", "tard"), ("nord", "sud"), ("fort", "faible"), ("bon", "mauvais"),
-        ("gauche", "droite"), ("hier", "demain"), ("augmentation", "diminution"), ("autorisé", "interdit"),
-        ("toujours", "rarement"), ("haut", "bas"), ("meilleur", "pire"),
+        ("plus", "moins"),
+        ("avant", "après"),
+        ("premier", "dernier"),
+        ("première", "dernière"),
+        ("hausse", "baisse"),
+        ("augmenté", "diminué"),
+        ("gagné", "perdu"),
+        ("nouveau", "ancien"),
+        ("nouvelle", "ancienne"),
+        ("grand", "petit"),
+        ("grande", "petite"),
+        ("tôt", "tard"),
+        ("nord", "sud"),
+        ("fort", "faible"),
+        ("bon", "mauvais"),
+        ("gauche", "droite"),
+        ("hier", "demain"),
+        ("augmentation", "diminution"),
+        ("autorisé", "interdit"),
+        ("toujours", "rarement"),
+        ("haut", "bas"),
+        ("meilleur", "pire"),
     ),
     negate=negate,
     negation_words=frozenset({*_NE, *_SECOND}),

@@ -24,10 +24,25 @@ from clsd_generation.rules.lexicon import Edit
 
 # Genders (and plural) each German article form allows; a noun's genders are the intersection over its corpus uses.
 _ARTICLE_GENDERS: dict[str, frozenset[str]] = {
-    "der": frozenset("mf"), "die": frozenset("fp"), "das": frozenset("n"), "den": frozenset("mp"), "dem": frozenset("mn"),
-    "des": frozenset("mn"), "ein": frozenset("mn"), "eine": frozenset("f"), "einen": frozenset("m"), "einem": frozenset("mn"),
-    "einer": frozenset("f"), "eines": frozenset("mn"), "im": frozenset("mn"), "am": frozenset("mn"), "vom": frozenset("mn"),
-    "zum": frozenset("mn"), "beim": frozenset("mn"), "ins": frozenset("n"), "zur": frozenset("f"),
+    "der": frozenset("mf"),
+    "die": frozenset("fp"),
+    "das": frozenset("n"),
+    "den": frozenset("mp"),
+    "dem": frozenset("mn"),
+    "des": frozenset("mn"),
+    "ein": frozenset("mn"),
+    "eine": frozenset("f"),
+    "einen": frozenset("m"),
+    "einem": frozenset("mn"),
+    "einer": frozenset("f"),
+    "eines": frozenset("mn"),
+    "im": frozenset("mn"),
+    "am": frozenset("mn"),
+    "vom": frozenset("mn"),
+    "zum": frozenset("mn"),
+    "beim": frozenset("mn"),
+    "ins": frozenset("n"),
+    "zur": frozenset("f"),
 }
 ALL_GENDERS = frozenset("mfnp")
 MOSTLY = 2 / 3  # share of a word form's corpus occurrences the tagger must call a noun
@@ -43,7 +58,7 @@ def _candidate(sentence: TaggedSentence, index: int) -> bool:
 class NounIndex:
     """The corpus's nouns by slot, with the German genders each one's articles allow."""
 
-    def __init__(self, corpus: Sequence[TaggedSentence], language: str) -> None:
+    def __init__(self, corpus: Sequence[TaggedSentence], language: str, calendar: frozenset[str] = frozenset()) -> None:
         self.language = language
         uses: Counter[str] = Counter()
         as_noun: Counter[str] = Counter()
@@ -59,7 +74,8 @@ class NounIndex:
                 allowed = _ARTICLE_GENDERS.get(agreement_context(sentence, position, language, articles_only=True).split("+")[0])
                 if language == "de" and allowed:
                     self.genders[token.text] = self.genders.get(token.text, ALL_GENDERS) & allowed or ALL_GENDERS
-        self.nouns = frozenset(word for word, n in as_noun.items() if n >= MOSTLY * uses[word])
+        # Months and weekdays have their own rules ("janvier" -> "ministre" would be a noun swap).
+        self.nouns = frozenset(w for w, n in as_noun.items() if n >= MOSTLY * uses[w] and w.casefold() not in calendar)
         self.by_slot = {key: sorted(words & self.nouns) for key, words in slots.items() if len(words & self.nouns) > 1}
 
     def compatible(self, original: str, substitute: str) -> bool:

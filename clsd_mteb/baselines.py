@@ -14,6 +14,12 @@ report can show them beside real models.
   depends on its own text only (which also keeps it safe behind a per-text embedding cache). It
   carries no IDF weighting for the same reason. Across languages it only matches shared strings
   (names, numbers, cognates), so it is a lower bound for surface overlap, not a translation model.
+
+Why not mteb's own ``mteb/baseline-random-encoder``: it is a multi-modal mock for pipeline tests
+(32 dimensions of uniform, all-positive noise, so every cosine sits near 0.75, and a progress bar
+per call). Its P@1 would also be chance, but a centred 256-dimensional Gaussian keeps cosines
+spread around 0 like a real model's, and the results keep the name every earlier run was filed under.
+They live here, with the models, because ``clsd evaluate`` loads them by name like any other model.
 """
 
 from __future__ import annotations

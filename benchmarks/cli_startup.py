@@ -1,0 +1,58 @@
+"""How long does ``clsd`` take to answer ``--help``, against the import it used to pay first?
+
+Runs, each ``--repeat`` times in a fresh process, and prints the median wall time of:
+  - ``clsd --help`` and ``clsd <command> --help`` for every command (``python -m clsd_cli``);
+  - ``python -c "import clsd_mteb"``: registering the tasks with mteb, which every ``--help`` paid
+    before the command line moved out of the plugin package;
+  - ``python -c "pass"``: the interpreter's own start, which no command can avoid.
+The last line is ``help_ratio=<slowest --help / import clsd_mteb>``. Target: every ``--help`` under 1 s.
+
+    python benchmarks/cli_startup.py
+    python benchmarks/cli_startup.py --repeat 9
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import subprocess
+import sys
+import time
+
+
+def median_seconds(argv: list[str], repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        subprocess.run(argv, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def command_names() -> list[str]:
+    from clsd_cli.app import app
+
+    return [c.name or c.callback.__name__.replace("_", "-") for c in app.registered_commands if c.callback]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=5, help="runs per measurement (the median is printed)")
+    args = parser.parse_args()
+    clsd = [sys.executable, "-m", "clsd_cli"]
+    interpreter = median_seconds([sys.executable, "-c", "pass"], args.repeat)
+    plugin_import = median_seconds([sys.executable, "-c", "import clsd_mteb"], args.repeat)
+    print(f"python -c pass               {interpreter:6.2f} s")
+    print(f"python -c 'import clsd_mteb' {plugin_import:6.2f} s  (what --help paid before)")
+    helps = {"clsd --help": median_seconds([*clsd, "--help"], args.repeat)}
+    for name in command_names():
+        helps[f"clsd {name} --help"] = median_seconds([*clsd, name, "--help"], args.repeat)
+    for label, seconds in helps.items():
+        print(f"{label:28s} {seconds:6.2f} s")
+    slowest = max(helps.values())
+    print(f"slowest --help: {slowest:.2f} s (target < 1 s)")
+    print(f"help_ratio={slowest / plugin_import:.3f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,14 @@
+"""Run a ``clsd`` generation command in-process: errors the command raises come back raised, not swallowed."""
+
+from __future__ import annotations
+
+from clsd_generation.cli import app
+from typer.testing import CliRunner
+
+
+def invoke(*args: str) -> str:
+    result = CliRunner().invoke(app, list(args), catch_exceptions=True)
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    assert result.exit_code == 0, result.output
+    return result.output

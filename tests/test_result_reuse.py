@@ -1,0 +1,110 @@
+"""A stored result is reused only for the same data and evaluator (issue 7, point 2).
+
+The exact sequences a user runs: a cut (``limit``) or locally modified copy first, the pinned release
+second, into the same output folder, and the reverse. Real encoder: the char-ngram baseline (cheap
+enough for a full release task), through ``clsd_mteb.run.evaluate_tasks``, the code ``clsd evaluate`` runs.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from pathlib import Path
+
+import pytest
+
+import clsd_mteb
+from clsd_mteb.evaluator import EVALUATOR_VERSION, EVALUATOR_VERSION_KEY
+from clsd_mteb.release import COMMIT
+from clsd_mteb.run import SUPERSEDED_FOLDER, evaluate_tasks
+from tests.conftest import write_release_slice
+
+TASK = "CLSD-WMT21-FR-DE"  # 893 rows
+FULL_ROWS = 893
+
+
+@pytest.fixture(scope="module")
+def encoder():
+    from clsd_mteb.baselines import CHAR_NGRAM_NAME
+    from clsd_mteb.models import load_model
+
+    return load_model(CHAR_NGRAM_NAME)
+
+
+def _run(encoder, output: Path, **task_kwargs) -> dict:
+    task = clsd_mteb.get_tasks([TASK], **task_kwargs)[0]
+    result = evaluate_tasks(encoder, [task], output, show_progress_bar=False).task_results[0]
+    return {"revision": result.dataset_revision, **result.scores["test"][0]}
+
+
+def _recompute_lines(caplog: pytest.LogCaptureFixture) -> list[str]:
+    lines = [r.getMessage() for r in caplog.records if "recomputing" in r.getMessage()]
+    caplog.clear()
+    return lines
+
+
+def _stored(output: Path, encoder) -> Path:
+    meta = encoder.mteb_model_meta
+    return output / "results" / meta.model_name_as_path() / str(meta.revision) / f"{TASK}.json"
+
+
+@pytest.mark.slow
+def test_a_limited_run_never_passes_for_the_full_release_and_back(encoder, release_dir, tmp_path, caplog):
+    caplog.set_level(logging.WARNING, logger="clsd_mteb.run")
+    reference = _run(encoder, tmp_path / "fresh", data_dir=release_dir)
+    assert reference["num_rows"] == FULL_ROWS and reference["revision"] == COMMIT
+
+    output = tmp_path / "shared-output"
+    limited = _run(encoder, output, data_dir=release_dir, limit=10)
+    assert limited["num_rows"] == 10 and limited["revision"] == f"{COMMIT}-limit10"
+    assert _recompute_lines(caplog) == []
+
+    full = _run(encoder, output, data_dir=release_dir)
+    assert full == reference  # recomputed, not the 10-row score
+    (line,) = _recompute_lines(caplog)
+    assert TASK in line and f"{COMMIT}-limit10" in line
+    kept = list((output / SUPERSEDED_FOLDER).rglob(f"{TASK}.{COMMIT}-limit10.json"))
+    assert len(kept) == 1 and json.loads(kept[0].read_text())["scores"]["test"][0]["num_rows"] == 10
+
+    again = _run(encoder, output, data_dir=release_dir, limit=10)  # the reverse
+    assert again == limited
+    (line,) = _recompute_lines(caplog)
+    assert f"{COMMIT}-limit10" in line and "this run reads" in line
+
+    before = _stored(output, encoder).stat().st_mtime_ns
+    assert _run(encoder, output, data_dir=release_dir, limit=10) == limited  # same data: reused, untouched
+    assert _recompute_lines(caplog) == []
+    assert _stored(output, encoder).stat().st_mtime_ns == before
+
+
+@pytest.mark.slow
+def test_a_local_modified_copy_never_passes_for_the_release_and_back(encoder, release_dir, tmp_path, caplog):
+    caplog.set_level(logging.WARNING, logger="clsd_mteb.run")
+    local = write_release_slice(release_dir, tmp_path / "local-copy", rows=10)
+    output = tmp_path / "shared-output"
+    copy = _run(encoder, output, data_dir=local)
+    assert copy["num_rows"] == 10 and copy["revision"].startswith("local-sha256-")
+
+    full = _run(encoder, output, data_dir=release_dir)
+    assert full["num_rows"] == FULL_ROWS and full["revision"] == COMMIT
+    assert len(_recompute_lines(caplog)) == 1
+
+    assert _run(encoder, output, data_dir=local) == copy  # the reverse
+    (line,) = _recompute_lines(caplog)
+    assert "local-sha256-" in line
+
+
+def test_a_result_of_another_evaluator_version_is_recomputed(encoder, small_release, tmp_path, caplog):
+    caplog.set_level(logging.WARNING, logger="clsd_mteb.run")
+    first = _run(encoder, tmp_path, data_dir=small_release, limit=5)
+    assert first[EVALUATOR_VERSION_KEY] == EVALUATOR_VERSION
+    path = _stored(tmp_path, encoder)
+    stored = json.loads(path.read_text())
+    for entry in stored["scores"]["test"]:
+        entry.pop(EVALUATOR_VERSION_KEY)  # as written by the first release of the evaluator
+        entry["precision_at_1"] = entry["main_score"] = 0.123
+    path.write_text(json.dumps(stored))
+    second = _run(encoder, tmp_path, data_dir=small_release, limit=5)
+    assert second == first
+    (line,) = _recompute_lines(caplog)
+    assert "evaluator version none recorded" in line
