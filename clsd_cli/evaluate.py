@@ -120,7 +120,7 @@ def evaluate(
         meta = encoder.mteb_model_meta
         start = time.perf_counter()
         results = evaluate_tasks(encoder, selected, output, batch_size=batch_size, overwrite=overwrite)
-        scores[meta.name] = {r.task_name: r.get_score() for r in results.task_results}
+        scores[str(meta.name)] = {r.task_name: r.get_score() for r in results.task_results}
         typer.echo(f"{meta.name} (revision {meta.revision}): {time.perf_counter() - start:.0f} s")
         typer.echo(f"  predictions: {prediction_folder(output, encoder)}")
     typer.echo("\nPrecision@1 (%):\n")

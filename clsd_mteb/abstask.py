@@ -10,20 +10,21 @@ from __future__ import annotations
 import logging
 from abc import abstractmethod
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
-import numpy as np
 from datasets import Dataset, DatasetDict
 from mteb.abstasks.abstask import AbsTask
 from mteb.models import EncoderProtocol
 
 from clsd_format import schema
 from clsd_mteb.evaluator import EVALUATOR_VERSION, EVALUATOR_VERSION_KEY, CLSDEvaluator, clsd_metrics
+from clsd_mteb.task_statistics import CLSDDescriptiveStatistics, split_statistics
 
 if TYPE_CHECKING:
     from mteb.models import MTEBModels
     from mteb.timing import TimingStack
     from mteb.types import EncodeKwargs, ScoresDict
+    from mteb.types.statistics import DescriptiveStatistics
 
     from clsd_mteb.data_source import DataSource
 
@@ -119,18 +120,24 @@ class AbsTaskCLSD(AbsTask):
         hf_subset: str | None = None,
         compute_overall: bool = False,
         num_proc: int | None = None,
-    ) -> dict[str, Any]:
+    ) -> CLSDDescriptiveStatistics:
         data = self.dataset[split] if hf_subset in (None, "default") else self.dataset[hf_subset][split]
-        sources, targets, distractors = data[schema.SOURCE], data[schema.TARGET], data[schema.DISTRACTORS]
-        flat = [d for ds in distractors for d in ds]
-        lengths = lambda texts: [len(t) for t in texts]  # noqa: E731
+        return split_statistics(data[schema.SOURCE], data[schema.TARGET], data[schema.DISTRACTORS])
+
+    def calculate_descriptive_statistics(
+        self, overwrite_results: bool = False, num_proc: int | None = None
+    ) -> dict[str, DescriptiveStatistics]:
+        """mteb's method, without its write into the installed package (see :mod:`clsd_mteb.task_statistics`).
+
+        The data is loaded first, so the lookup uses the revision of the data actually read: shipped
+        statistics are returned for the release only, and computed for a cut or local copy.
+        """
+        if not self.data_loaded:
+            self.load_data(num_proc=num_proc)
+        existing = self.metadata.descriptive_stats
+        if existing is not None and not overwrite_results:
+            return existing
         return {
-            "num_samples": len(sources),
-            "number_of_characters": sum(lengths(sources)) + sum(lengths(targets)) + sum(lengths(flat)),
-            "num_distractors": len(flat),
-            "distractors_per_row": float(np.mean([len(ds) for ds in distractors])),
-            "average_source_length": float(np.mean(lengths(sources))),
-            "average_target_length": float(np.mean(lengths(targets))),
-            "average_distractor_length": float(np.mean(lengths(flat))),
-            "unique_texts": len(set(sources) | set(targets) | set(flat)),
+            split: cast("DescriptiveStatistics", self._calculate_descriptive_statistics_from_split(split))
+            for split in self.metadata.eval_splits
         }

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from mteb.models import ModelMeta
 from mteb.models.abs_encoder import AbsEncoder
+from mteb.models.model_meta import ScoringFunction
 
 if TYPE_CHECKING:
     from mteb.abstasks.task_metadata import TaskMetadata
@@ -64,7 +65,7 @@ def _meta(name: str, *, embed_dim: int, loader: Callable[..., Any]) -> ModelMeta
         public_training_data=None,
         framework=["NumPy"],
         reference=None,
-        similarity_fn_name="cosine",
+        similarity_fn_name=ScoringFunction("cosine"),
         use_instructions=False,
         training_datasets=set(),
         modalities=["text"],
@@ -82,6 +83,9 @@ def _texts(inputs: DataLoader[BatchedInput]) -> list[str]:
 
 class RandomEncoder(AbsEncoder):
     """Chance level: one reproducible Gaussian vector per distinct text."""
+
+    mteb_model_meta: ModelMeta
+    batch_invariant = True  # each vector is a function of its own text only
 
     def __init__(self, dim: int = RANDOM_DIM, **_: Any) -> None:
         self.dim = dim
@@ -110,6 +114,9 @@ class RandomEncoder(AbsEncoder):
 
 class CharNgramEncoder(AbsEncoder):
     """Surface overlap: hashed, log-scaled character n-gram counts (no fitting, no IDF)."""
+
+    mteb_model_meta: ModelMeta
+    batch_invariant = True  # each vector is a function of its own text only
 
     def __init__(self, dim: int = CHAR_NGRAM_DIM, ngram_range: tuple[int, int] = CHAR_NGRAM_RANGE, **_: Any) -> None:
         from sklearn.feature_extraction.text import HashingVectorizer
@@ -158,7 +165,7 @@ CHAR_NGRAM_META = _meta(
     loader=lambda **kwargs: CharNgramEncoder(**kwargs),
 )
 
-BASELINES: dict[str, Callable[[], AbsEncoder]] = {
+BASELINES: dict[str, Callable[[], RandomEncoder | CharNgramEncoder]] = {
     RANDOM_NAME: RandomEncoder,
     CHAR_NGRAM_NAME: CharNgramEncoder,
 }

