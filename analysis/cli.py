@@ -113,7 +113,6 @@ def analyze(
     from clsd_analysis.annotations import SELECTIONS
     from clsd_analysis.edit_distance import SUCCESS_RULES
     from clsd_analysis.report import AnalysisOptions, build_report
-
     from clsd_mteb.alignment import read_alignment_csv
 
     if success_rule not in SUCCESS_RULES or pos_selection not in SELECTIONS:

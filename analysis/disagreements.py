@@ -12,9 +12,9 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+
 from clsd_analysis.results import ResultsFolder, TaskPredictions
 from clsd_analysis.task_data import TaskCatalog, TaskData
-
 from clsd_mteb.naming import pivot_base
 
 DIRECT_ONLY = "right direct, wrong pivot"

@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from clsd_analysis.task_data import TaskCatalog, TaskData
 
+from clsd_analysis.task_data import TaskCatalog, TaskData
 from clsd_format.text_measures import jaccard, mean_jaccard_to_others, words
 from clsd_mteb.naming import DIRECT, setting_of
 

@@ -32,9 +32,9 @@ from collections.abc import Iterable
 
 import numpy as np
 import pandas as pd
+
 from clsd_analysis.results import ResultsFolder, TaskPredictions
 from clsd_analysis.task_data import TaskCatalog, TaskData
-
 from clsd_format.languages import code_from_mteb
 from clsd_format.text_measures import bin_labels, edit_similarity, similarity_bin
 from clsd_mteb.naming import DIRECT, pivot_base, setting_of

@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from clsd_analysis.results import ModelRun
 
+from clsd_analysis.results import ModelRun
 from clsd_format.errors import CLSDError
 
 if TYPE_CHECKING:
@@ -37,15 +37,16 @@ def load_encoder(run: ModelRun, model_paths: Mapping[str, str] | None = None) ->
     the embedded default model, then whatever ``clsd_mteb.models.load_model`` can load by name
     (the Hugging Face cache, or the network where there is one).
     """
-    from clsd_mteb.baselines import BASELINES
-
     from clsd_mteb import models
+    from clsd_mteb.baselines import BASELINES
 
     paths = dict(model_paths or {})
     warning = None
     if run.name in paths:
         encoder = models.load_model(paths[run.name])
-        warning = f"{run.name}: embeddings from the local folder {paths[run.name]}; results were filed under revision {run.revision}."
+        warning = (
+            f"{run.name}: embeddings from the local folder {paths[run.name]}; results were filed under revision {run.revision}."
+        )
         return encoder, warning
     if run.name in BASELINES:
         encoder = BASELINES[run.name]()

@@ -19,14 +19,14 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
+
 from clsd_analysis.pos_shift import ALL_LANGUAGES, ANY
 from clsd_analysis.results import ResultsFolder
-
 from clsd_mteb.naming import pivot_base, short_task
 
 SHIFT_LABELS = {
-    "cross": "cross-lingual shift  [(1−cos(S,T)) − (1−cos(S,d))] / gap",
-    "mono": "monolingual shift  [(1−cos(T,T)) − (1−cos(T,d))] / gap",
+    "cross": "cross-lingual shift  [(1-cos(S,T)) - (1-cos(S,d))] / gap",
+    "mono": "monolingual shift  [(1-cos(T,T)) - (1-cos(T,d))] / gap",
 }
 
 
@@ -103,7 +103,7 @@ def shift_heatmap(summary: pd.DataFrame, kind: str, out_dir: Path, min_pairs: in
         image,
         ax=axes[0].tolist(),
         shrink=0.9,
-        label="mean shift (units of the model's gap)\n0 = change invisible, −1 = as far as an unrelated sentence",
+        label="mean shift (units of the model's gap)\n0 = change invisible, -1 = as far as an unrelated sentence",
     )
     fig.suptitle(
         f"One-word changes by part of speech: mean {SHIFT_LABELS[kind]}\n"

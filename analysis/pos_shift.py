@@ -33,13 +33,13 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+
 from clsd_analysis.annotations import PAPER_SELECTION, Annotation, SelectionRule, release_annotations
 from clsd_analysis.embeddings import EmbeddingStore
 from clsd_analysis.results import ModelRun, ResultsFolder
 from clsd_analysis.stanza_tagging import StanzaTagger
 from clsd_analysis.task_data import TaskCatalog, TaskData
 from clsd_analysis.text_measures import changed_span, single_substitution, tokens
-
 from clsd_format.languages import code_from_mteb
 from clsd_mteb.naming import is_pivot
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pandas as pd
+
 from clsd_analysis import figures, render
 from clsd_analysis.annotations import PAPER_SELECTION, SelectionRule
 from clsd_analysis.disagreements import DIRECT_ONLY, PIVOT_ONLY, find_disagreements
@@ -32,7 +33,6 @@ from clsd_analysis.results import ResultsFolder, load_results
 from clsd_analysis.stanza_tagging import StanzaTagger
 from clsd_analysis.tables import comparison_frame, comparison_table
 from clsd_analysis.task_data import TaskCatalog
-
 from clsd_format.errors import CLSDError
 from clsd_mteb.alignment import Alignment
 from clsd_mteb.summary import Table1, render_markdown, table1_latex
@@ -337,8 +337,8 @@ def _pos_section(
         f"annotated pairs left out by it, {t.not_found} selected ones left out because their distractor text is not in the "
         f"release row they name (three German rows of the release). Other datasets: pairs differing by one substituted token. Part of speech: "
         f"{t.from_annotation} from the annotation files, {t.from_stanza} from Stanza, {t.untagged} untagged (ANY only).\n\n"
-        "Shifts are cos(·,d) − cos(·,T) in units of the model's gap (mean cosine of parallel pairs minus mean cosine "
-        "of unrelated pairs): 0 = the change is invisible to the model, −1 = it moved the sentence as far as an "
+        "Shifts are cos(·,d) - cos(·,T) in units of the model's gap (mean cosine of parallel pairs minus mean cosine "
+        "of unrelated pairs): 0 = the change is invisible to the model, -1 = it moved the sentence as far as an "
         "unrelated one. Cross-lingual: from the source S; monolingual: from T itself. A gap within three standard "
         "errors of zero leaves a model's shifts undefined (—).\n"
     )

@@ -12,8 +12,8 @@ import math
 from collections.abc import Mapping
 
 import pandas as pd
-from clsd_analysis.results import MAIN_METRIC, ResultsFolder
 
+from clsd_analysis.results import MAIN_METRIC, ResultsFolder
 from clsd_mteb.alignment import Alignment
 from clsd_mteb.naming import DIRECT, short_task
 from clsd_mteb.summary import AVERAGE, Table1, build_table1

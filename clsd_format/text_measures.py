@@ -7,8 +7,8 @@ Both are defined as the paper's authors computed them (their notebook, read for 
   "3") and punctuation are not words. The regex is used directly so that this dependency-light
   package does not need scikit-learn; a test checks it against ``CountVectorizer(binary=True)``'s
   vocabulary on the whole release.
-* **Jaccard** is |A ∩ B| / |A ∪ B| over those word sets (``CountVectorizer(binary=True)`` plus
-  scikit-learn's Jaccard metric). Two texts without any word count as identical (1.0).
+* **Jaccard** is the size of the intersection of the two word sets over the size of their union
+  (``CountVectorizer(binary=True)`` plus scikit-learn's Jaccard metric). Two texts without any word count as identical (1.0).
 * **Edit similarity** is python-Levenshtein's ``ratio``: the normalised *indel* similarity
   1 - (insertions + deletions) / (len(a) + len(b)), computed with rapidfuzz. It is not
   1 - Levenshtein distance / max length (a substitution costs 2 here, 1 there).

@@ -17,15 +17,15 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from clsd_generation.checkpoint import Result
-from clsd_generation.inputs import ParallelPair
-from clsd_generation.stats import similarity_stats
 
 from clsd_format import hub
 from clsd_format.cards import CARDS_DIR
 from clsd_format.errors import CLSDError
 from clsd_format.hub import DirectionSpec
 from clsd_format.languages import Language
+from clsd_generation.checkpoint import Result
+from clsd_generation.inputs import ParallelPair
+from clsd_generation.stats import similarity_stats
 
 TEMPLATE_NAME = "generated.md"
 _HEADER_KEYS = ("pretty_name", "hub_license", "hub_languages", "multilinguality", "size_category", "source_datasets")

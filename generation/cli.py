@@ -32,7 +32,7 @@ def generate(
     target_column: Annotated[str, typer.Option(help="Column holding the second language's sentences.")],
     source_lang: Annotated[str, typer.Option(help="First language: a code (de, fr, en, ...) or code:Name:mteb-code, e.g. 'gsw:Swiss German:gsw-Latn'.")],
     target_lang: Annotated[str, typer.Option(help="Second language, as --source-lang.")],
-    backend: Annotated[str, typer.Option(help="'rules': no model, no network (de, fr, en). 'llm': any OpenAI-compatible endpoint.")] = "rules",
+    backend: Annotated[str, typer.Option(help="'rules': no LLM, no network; edits checked with offline taggers (de, fr, en). 'llm': any OpenAI-compatible endpoint.")] = "rules",
     id_column: Annotated[Optional[str], typer.Option(help="Column with a unique id per pair (default: row<N>, the data row number).")] = None,
     split: Annotated[str, typer.Option(help="Split of a datasets folder or Hub dataset.")] = "train",
     hub_config: Annotated[Optional[str], typer.Option(help="Config of a Hub dataset.")] = None,

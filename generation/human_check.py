@@ -17,7 +17,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from clsd_format.errors import DataError
-
 from clsd_generation.checkpoint import GENERATION_KEY, Checkpoint
 from clsd_generation.languages import languages_of
 

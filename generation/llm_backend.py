@@ -24,15 +24,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from tqdm.auto import tqdm
+
+from clsd_format.errors import CLSDError
 from clsd_generation.checkpoint import Checkpoint, Usage
 from clsd_generation.jobs import JobState
 from clsd_generation.parsing import parse_answer
 from clsd_generation.prompts import PromptSettings
 from clsd_generation.report import RunReport
 from clsd_generation.validation import ValidationBounds
-from tqdm.auto import tqdm
-
-from clsd_format.errors import CLSDError
 
 MAX_GATE_SECONDS = 120.0  # as the openai client: a longer Retry-After is not waited out
 

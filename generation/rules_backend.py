@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from clsd_format.languages import Language
 from tqdm.auto import tqdm
 
+from clsd_format.languages import Language
 from clsd_generation.checkpoint import Checkpoint
 from clsd_generation.inputs import ParallelPair
 from clsd_generation.jobs import JobState

@@ -10,13 +10,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+
 from clsd_analysis import pos_shift
 from clsd_analysis.annotations import SELECTIONS, one_word_replaced, release_annotations, select
 from clsd_analysis.edit_distance import TIES_OR_BEATS, TOP, bin_summary, distractor_table
 from clsd_analysis.examples import successful_examples
 from clsd_analysis.results import load_results
 from clsd_analysis.task_data import TaskCatalog
-
 from clsd_format.text_measures import edit_similarity, similarity_bin
 
 TASK = "CLSD-WMT19-DE-FR"

@@ -11,6 +11,9 @@ import mteb
 import numpy as np
 import pandas as pd
 import pytest
+from typer.testing import CliRunner
+
+import clsd_mteb
 from clsd_analysis import render
 from clsd_analysis.cli import app
 from clsd_analysis.disagreements import DIRECT_ONLY, PIVOT_ONLY, find_disagreements
@@ -20,14 +23,13 @@ from clsd_analysis.results import load_results
 from clsd_analysis.stanza_tagging import StanzaModelMissing, StanzaTagger
 from clsd_analysis.tables import AVERAGE, DIRECT, comparison_frame, comparison_table
 from clsd_analysis.task_data import TaskCatalog
-from typer.testing import CliRunner
-
-import clsd_mteb
 from clsd_format.errors import CLSDError
 from clsd_format.text_measures import PAPER_BIN_LABELS
 from clsd_mteb.baselines import BASELINES
 from clsd_mteb.naming import short_task
 from clsd_mteb.summary import render_markdown
+
+pytestmark = pytest.mark.slow  # evaluates three models (one real) and builds full reports
 
 TASKS = ["CLSD-WMT19-DE-FR", "CLSD-WMT19-FR-DE", "CLSD-WMT19-DE-FR-PivotEN", "CLSD-WMT19-FR-DE-PivotEN"]
 ROWS = 30

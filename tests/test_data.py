@@ -139,7 +139,7 @@ def test_a_folder_without_data_says_what_it_expected(tmp_path):
 
 def test_modified_release_files_are_filed_under_a_local_revision(copy_csv):
     path = copy_csv()
-    _rewrite(path, lambda lines: lines[:-5] + [b""])
+    _rewrite(path, lambda lines: [*lines[:-5], b""])
     task = _load("CLSD-WMT19-DE-FR", path.parent)
     assert task.metadata.revision == "local-sha256-" + release.sha256_of(path)[:16]
 

@@ -7,14 +7,14 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+
+from clsd_format.errors import CLSDError
 from clsd_generation.checkpoint import Checkpoint
 from clsd_generation.generate import generate_distractors
 from clsd_generation.inputs import read_parallel
 from clsd_generation.languages import parse_language
 from clsd_generation.llm_backend import LLMSettings
 from clsd_generation.validation import PAPER, ValidationBounds, check_candidates
-
-from clsd_format.errors import CLSDError
 
 sys.path.insert(0, str(Path(__file__).parent))
 from generation_helpers.cli_runner import invoke

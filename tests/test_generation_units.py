@@ -184,7 +184,8 @@ def test_validation_rejects_each_kind_of_bad_distractor() -> None:
 def test_rules_change_numbers_dates_names_and_negation(code: str, sentence: str, corpus_extra: list[str], weekday: str, negation: str) -> None:
     # Names are typed (a person for a person); German and English take their types from a French side in a
     # real run (make_generators), given directly here.
-    types = {"merkel": "PER", "macron": "PER", "johnson": "PER", "biden": "PER", "berlin": "LOC", "paris": "LOC", "london": "LOC", "washington": "LOC"}
+    types = {name: "PER" for name in ("merkel", "macron", "johnson", "biden")}
+    types |= {name: "LOC" for name in ("berlin", "paris", "london", "washington")}
     generator = RuleGenerator(code, [sentence, *corpus_extra], name_types=types)
     candidates = [generator.candidates(sentence, attempt=a) for a in (1, 2, 3)]
     flat = [c for batch in candidates for c in batch]

@@ -165,3 +165,13 @@ def test_a_cut_task_gets_computed_statistics_not_the_release_ones(release_dir):
     stats = task.calculate_descriptive_statistics()
     assert stats["test"]["num_samples"] == 10
     assert (_files_under(mteb_dir / "descriptive_stats"), _files_under(STATS_DIR)) == before
+
+
+def test_statistics_are_written_only_where_asked_and_never_replace_a_file(small_release, tmp_path):
+    from clsd_mteb.task_statistics import write_statistics
+
+    task = clsd_mteb.get_tasks(["CLSD-WMT21-DE-FR"], data_dir=small_release)[0]
+    path = write_statistics(task, tmp_path)
+    assert path.parent.parent == tmp_path and path.parent.name.startswith("local-sha256-")
+    with pytest.raises(FileExistsError):
+        write_statistics(task, tmp_path)

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import csv
 import itertools
+import os
 import sys
 from pathlib import Path
 
 import pytest
+
 from clsd_format.errors import CLSDError
 from clsd_format.tagging import HanTaTagger, SpacyFrenchTagger, TaggerMissing, tagger_for
-
 from clsd_generation.generate import generate_distractors
 from clsd_generation.inputs import read_parallel
 from clsd_generation.languages import parse_language
@@ -178,3 +179,17 @@ def test_names_are_typed_from_the_french_side_and_swapped_whole() -> None:
     for candidate in candidates:
         words = candidate.rstrip(".").split()
         assert (words[0] in persons and words[-1] in places) or "nicht" in words or "kein" in candidate, candidate
+
+
+# --- analysis: the POS of a changed word without Stanza's models --------------------------------------
+def test_pos_analysis_uses_the_offline_tagger_when_stanza_has_no_model(tmp_path: Path) -> None:
+    from clsd_analysis.stanza_tagging import StanzaModelMissing, StanzaTagger
+
+    default_dir = Path(os.environ.get("STANZA_RESOURCES_DIR", Path.home() / "stanza_resources"))
+    if (default_dir / "de").exists():
+        pytest.skip(f"Stanza's German model is installed in {default_dir}; the fallback is not used there")
+    tagger = StanzaTagger()
+    assert tagger.tag("de", [["Der", "Hund", "schläft", "."]]) == [["DET", "NOUN", "VERB", "PUNCT"]]
+    assert tagger.source("de") == "hanta"
+    with pytest.raises(StanzaModelMissing):  # a folder the user named that lacks the model is still an error
+        StanzaTagger(tmp_path / "no-models").tag("de", [["Der", "Hund", "schläft", "."]])

@@ -10,11 +10,10 @@ import math
 from pathlib import Path
 
 import pytest
+
 from clsd_analysis.distractor_stats import POOLED, distractor_statistics
 from clsd_analysis.edit_distance import bin_totals
 from clsd_analysis.task_data import TaskCatalog
-from clsd_generation.stats import similarity_stats
-
 from clsd_format.text_measures import (
     LOW_BIN_LABEL,
     PAPER_BIN_LABELS,
@@ -25,6 +24,7 @@ from clsd_format.text_measures import (
     similarity_bin,
     word_set,
 )
+from clsd_generation.stats import similarity_stats
 
 DIRECT_CSVS = ("CLSD_wmt2019_adversarial_dataset.csv", "CLSD_wmt2021_adversarial_dataset.csv")
 DIRECT_TASKS = ["CLSD-WMT19-DE-FR", "CLSD-WMT19-FR-DE", "CLSD-WMT21-DE-FR", "CLSD-WMT21-FR-DE"]
@@ -73,6 +73,7 @@ def test_edit_similarity_is_the_indel_ratio_and_bins_cover_everything_once() -> 
         similarity_bin(math.nan)
 
 
+@pytest.mark.slow  # the whole release, through the task loaders
 def test_release_bin_totals_and_jaccard_as_the_paper_measures_them(release_dir: Path) -> None:
     catalog = TaskCatalog(release_dir)
     totals = bin_totals(DIRECT_TASKS, catalog)
@@ -86,6 +87,7 @@ def test_release_bin_totals_and_jaccard_as_the_paper_measures_them(release_dir: 
     assert round(pooled["jaccard_original_distractor_sd"], 3) == 0.190
 
 
+@pytest.mark.slow  # the whole release
 def test_generation_card_statistics_use_the_same_measures(release_dir: Path) -> None:
     groups = release_groups(release_dir)
     stats = similarity_stats((original, distractors) for _, original, distractors in groups)

@@ -25,7 +25,6 @@ from collections.abc import Iterable, Sequence
 
 from clsd_format.errors import CLSDError
 from clsd_format.tagging import TaggedSentence, tagger_for
-
 from clsd_generation.rules import common, de, en, fr
 from clsd_generation.rules.checks import CALENDAR, NEGATION, SAME_SHAPE, SAME_TAGS, check
 from clsd_generation.rules.entities import NameInventory, vote_types

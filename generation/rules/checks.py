@@ -17,7 +17,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from clsd_format.tagging import TaggedSentence, Token
-
 from clsd_generation.rules.entities import shape
 from clsd_generation.rules.lexicon import Edit, LanguageRules
 

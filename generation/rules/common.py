@@ -13,7 +13,6 @@ import re
 from collections.abc import Sequence
 
 from clsd_format.tagging import TaggedSentence
-
 from clsd_generation.rules.lexicon import Edit
 
 _DIGITS = re.compile(r"\d+")

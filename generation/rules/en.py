@@ -5,7 +5,6 @@ from __future__ import annotations
 import random
 
 from clsd_format.tagging import TaggedSentence
-
 from clsd_generation.rules.common import in_name
 from clsd_generation.rules.lexicon import Edit, LanguageRules
 

@@ -24,7 +24,6 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from clsd_format.tagging import Name, TaggedSentence
-
 from clsd_generation.rules.common import agreement_context, tokens_text
 from clsd_generation.rules.lexicon import Edit
 

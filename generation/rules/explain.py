@@ -11,7 +11,6 @@ from __future__ import annotations
 import re
 
 from clsd_format.tagging import TaggedSentence
-
 from clsd_generation.rules import CHECK_KIND
 from clsd_generation.rules.checks import check
 from clsd_generation.rules.common import apply_edit

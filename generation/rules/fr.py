@@ -5,7 +5,6 @@ from __future__ import annotations
 import random
 
 from clsd_format.tagging import TaggedSentence
-
 from clsd_generation.rules.common import match_case, starts_with_vowel, tokens_text
 from clsd_generation.rules.lexicon import Edit, LanguageRules
 

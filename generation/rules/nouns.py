@@ -18,7 +18,6 @@ from collections import Counter
 from collections.abc import Sequence
 
 from clsd_format.tagging import TaggedSentence
-
 from clsd_generation.rules.common import agreement_context, in_name, match_case, word_key
 from clsd_generation.rules.lexicon import Edit
 

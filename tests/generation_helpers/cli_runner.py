@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from clsd_generation.cli import app
 from typer.testing import CliRunner
+
+from clsd_generation.cli import app
 
 
 def invoke(*args: str) -> str:
