@@ -20,6 +20,7 @@ from clsd_analysis.results import ModelRun
 from clsd_format.errors import CLSDError
 
 if TYPE_CHECKING:
+    from mteb.types import EncodeKwargs
     from mteb.abstasks.task_metadata import TaskMetadata
     from mteb.models import EncoderProtocol
 
@@ -106,9 +107,8 @@ class EmbeddingStore:
                 vectors = np.load(path)
                 if vectors.shape[0] == len(unique):
                     return vectors[[position[t] for t in texts]]
-        vectors = encode_texts(
-            self._encoder(run), unique, task_metadata=task_metadata, encode_kwargs={"batch_size": self.batch_size}
-        )
+        encode_kwargs: EncodeKwargs = {"batch_size": self.batch_size}
+        vectors = encode_texts(self._encoder(run), unique, task_metadata=task_metadata, encode_kwargs=encode_kwargs)
         self.texts_encoded += len(unique)
         if path is not None:
             path.parent.mkdir(parents=True, exist_ok=True)

@@ -37,13 +37,21 @@ def measure(base_url: str, concurrency: int, requests: int, folder: Path) -> flo
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"parallel-{concurrency}.csv"
     path.write_text(
-        "de,fr\n" + "".join(f"Der Hund Nummer {i} beißt den Mann im Park,Le chien numéro {i} mord l'homme au parc\n" for i in range(pairs)),
+        "de,fr\n"
+        + "".join(f"Der Hund Nummer {i} beißt den Mann im Park,Le chien numéro {i} mord l'homme au parc\n" for i in range(pairs)),
         encoding="utf-8",
     )
     corpus = read_parallel(path, ("de", "fr"))
     settings = LLMSettings(model="fake-model", base_url=base_url, concurrency=concurrency, timeout=30.0, max_retries=2)
     start = time.perf_counter()
-    report = generate_distractors(corpus, (parse_language("de"), parse_language("fr")), folder / f"run-{concurrency}", backend="llm", llm=settings, progress=False)
+    report = generate_distractors(
+        corpus,
+        (parse_language("de"), parse_language("fr")),
+        folder / f"run-{concurrency}",
+        backend="llm",
+        llm=settings,
+        progress=False,
+    )
     elapsed = time.perf_counter() - start
     answered = report.ok + report.failed
     if answered != 2 * pairs:
@@ -55,12 +63,20 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--concurrency", type=int, default=32, help="requests in flight (C)")
     parser.add_argument("--delay", type=float, default=0.1, help="seconds the fake endpoint takes per answer")
-    parser.add_argument("--requests", type=int, default=3200, help="answers to request at concurrency C (100 rounds at C=32: start-up and the last, part-full round weigh little)")
+    parser.add_argument(
+        "--requests",
+        type=int,
+        default=3200,
+        help="answers to request at concurrency C (100 rounds at C=32: start-up and the last, part-full round weigh little)",
+    )
     parser.add_argument("--requests-serial", type=int, default=20, help="answers to request at concurrency 1")
     args = parser.parse_args()
     os.environ.setdefault("OPENAI_API_KEY", "benchmark")
-    server = subprocess.Popen([sys.executable, str(FAKE_SERVER), "--lean", "--delay", str(args.delay)], stdout=subprocess.PIPE, text=True)
+    server = subprocess.Popen(
+        [sys.executable, str(FAKE_SERVER), "--lean", "--delay", str(args.delay)], stdout=subprocess.PIPE, text=True
+    )
     try:
+        assert server.stdout is not None
         base_url = server.stdout.readline().strip()
         with tempfile.TemporaryDirectory() as tmp:
             measure(base_url, 2, 4, Path(tmp) / "warm-up")  # first requests build the client's models

@@ -57,14 +57,10 @@ def validate_rows(rows: Sequence[Mapping[str, Any]], where: str) -> None:
                 raise DataError(f"empty or non-text value {value!r}", file=where, row=number, column=column)
         distractors = row[schema.DISTRACTORS]
         if isinstance(distractors, str) or not isinstance(distractors, Sequence) or len(distractors) < 1:
-            raise DataError(
-                "needs a list of at least one distractor", file=where, row=number, column=schema.DISTRACTORS
-            )
+            raise DataError("needs a list of at least one distractor", file=where, row=number, column=schema.DISTRACTORS)
         for slot, text in enumerate(distractors, start=1):
             if not isinstance(text, str) or not text.strip():
-                raise DataError(
-                    f"distractor {slot} is empty", file=where, row=number, column=schema.DISTRACTORS
-                )
+                raise DataError(f"distractor {slot} is empty", file=where, row=number, column=schema.DISTRACTORS)
         if row[schema.ID] in seen_ids:
             raise DataError(
                 f"duplicate id {row[schema.ID]!r} (first at row {seen_ids[row[schema.ID]]})",

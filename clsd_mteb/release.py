@@ -118,7 +118,7 @@ def fetch(file_name: str, *, base_url: str | None = None, timeout: float = 30.0)
     logger.info("Fetching %s", url)
     target.parent.mkdir(parents=True, exist_ok=True)
     try:
-        with urllib.request.urlopen(url, timeout=timeout) as response:  # noqa: S310 -- fixed https URL or a user's mirror
+        with urllib.request.urlopen(url, timeout=timeout) as response:
             payload = response.read()
     except (urllib.error.URLError, TimeoutError, OSError) as exc:
         raise DataSourceUnavailable(

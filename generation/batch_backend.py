@@ -18,9 +18,9 @@ import time
 from collections.abc import Sequence
 from typing import Any, Final
 
-from clsd_format.errors import CLSDError
 from tqdm.auto import tqdm
 
+from clsd_format.errors import CLSDError
 from clsd_generation.checkpoint import Checkpoint, Usage, record_collected_batch
 from clsd_generation.jobs import FinalResult, JobState
 from clsd_generation.llm_backend import LLMSettings, RunReport, chat_request_body, read_completion

@@ -24,7 +24,6 @@ from clsd_format import hub, schema
 from clsd_format.errors import CLSDError, DataError
 from clsd_format.hub import DirectionSpec
 from clsd_format.languages import ENGLISH, Language
-
 from clsd_generation.card import CardInput, render_generated_card
 from clsd_generation.checkpoint import GENERATION_KEY, TRANSLATION_KEY, Checkpoint, Result
 from clsd_generation.inputs import ParallelPair

@@ -23,7 +23,6 @@ from pathlib import Path
 from typing import Any
 
 from clsd_format.errors import CLSDError
-
 from clsd_generation.inputs import ParallelCorpus, ParallelPair
 
 CHECKPOINT_FILE = "checkpoint.sqlite"

@@ -8,11 +8,11 @@ and exits with status 2.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
-from clsd_format.errors import CLSDError
 
+from clsd_format.errors import CLSDError
 from clsd_generation.settings import DEFAULT_MAX_ATTEMPTS, DEFAULT_RULES_SEED, BatchSettings, TranslationSettings
 
 app = typer.Typer(
@@ -21,37 +21,82 @@ app = typer.Typer(
     add_completion=False,
 )
 
-RunDir = Annotated[Path, typer.Option("--run-dir", help="Folder holding the run's checkpoint (created if absent). Repeat a command with the same folder to resume.")]
+RunDir = Annotated[
+    Path,
+    typer.Option(
+        "--run-dir",
+        help="Folder holding the run's checkpoint (created if absent). Repeat a command with the same folder to resume.",
+    ),
+]
 
 
 @app.command()
 def generate(
-    input: Annotated[str, typer.Argument(help="Parallel sentences: a .csv/.tsv/.jsonl/.parquet file, a saved `datasets` folder, or a Hub dataset id (owner/name).")],
+    input: Annotated[
+        str,
+        typer.Argument(
+            help="Parallel sentences: a .csv/.tsv/.jsonl/.parquet file, a saved `datasets` folder, or a Hub dataset id (owner/name)."
+        ),
+    ],
     run_dir: RunDir,
     source_column: Annotated[str, typer.Option(help="Column holding the first language's sentences.")],
     target_column: Annotated[str, typer.Option(help="Column holding the second language's sentences.")],
-    source_lang: Annotated[str, typer.Option(help="First language: a code (de, fr, en, ...) or code:Name:mteb-code, e.g. 'gsw:Swiss German:gsw-Latn'.")],
+    source_lang: Annotated[
+        str,
+        typer.Option(help="First language: a code (de, fr, en, ...) or code:Name:mteb-code, e.g. 'gsw:Swiss German:gsw-Latn'."),
+    ],
     target_lang: Annotated[str, typer.Option(help="Second language, as --source-lang.")],
-    backend: Annotated[str, typer.Option(help="'rules': no LLM, no network; edits checked with offline taggers (de, fr, en). 'llm': any OpenAI-compatible endpoint.")] = "rules",
-    id_column: Annotated[Optional[str], typer.Option(help="Column with a unique id per pair (default: row<N>, the data row number).")] = None,
+    backend: Annotated[
+        str,
+        typer.Option(
+            help="'rules': no LLM, no network; edits checked with offline taggers (de, fr, en). 'llm': any OpenAI-compatible endpoint."
+        ),
+    ] = "rules",
+    id_column: Annotated[
+        str | None, typer.Option(help="Column with a unique id per pair (default: row<N>, the data row number).")
+    ] = None,
     split: Annotated[str, typer.Option(help="Split of a datasets folder or Hub dataset.")] = "train",
-    hub_config: Annotated[Optional[str], typer.Option(help="Config of a Hub dataset.")] = None,
-    limit: Annotated[Optional[int], typer.Option(help="Use only the first N rows (a trial run; part of the input fingerprint).")] = None,
-    model: Annotated[Optional[str], typer.Option(help="LLM name, e.g. gpt-4-0613 (the paper's), or whatever your server calls its model.")] = None,
-    base_url: Annotated[Optional[str], typer.Option(help="OpenAI-compatible endpoint, e.g. http://localhost:8000/v1 for vLLM (default: OpenAI).")] = None,
+    hub_config: Annotated[str | None, typer.Option(help="Config of a Hub dataset.")] = None,
+    limit: Annotated[
+        int | None, typer.Option(help="Use only the first N rows (a trial run; part of the input fingerprint).")
+    ] = None,
+    model: Annotated[
+        str | None, typer.Option(help="LLM name, e.g. gpt-4-0613 (the paper's), or whatever your server calls its model.")
+    ] = None,
+    base_url: Annotated[
+        str | None, typer.Option(help="OpenAI-compatible endpoint, e.g. http://localhost:8000/v1 for vLLM (default: OpenAI).")
+    ] = None,
     api_key_env: Annotated[str, typer.Option(help="Environment variable holding the API key.")] = "OPENAI_API_KEY",
-    prompt_file: Annotated[Optional[Path], typer.Option(help="YAML file of prompt templates: 'default' and/or per language code, with {language} and {sentence}. Default: the paper's prompt.")] = None,
+    prompt_file: Annotated[
+        Path | None,
+        typer.Option(
+            help="YAML file of prompt templates: 'default' and/or per language code, with {language} and {sentence}. Default: the paper's prompt."
+        ),
+    ] = None,
     temperature: Annotated[float, typer.Option(help="Sampling temperature (paper: 1.0).")] = 1.0,
     top_p: Annotated[float, typer.Option(help="Nucleus sampling (paper: 1.0).")] = 1.0,
     concurrency: Annotated[int, typer.Option(help="Requests in flight at once (live mode).")] = 16,
     timeout: Annotated[float, typer.Option(help="Seconds before one request attempt is abandoned and retried.")] = 120.0,
-    max_retries: Annotated[int, typer.Option(help="Retries per request on 429, 5xx, timeouts and dropped connections (backoff with jitter, Retry-After honoured).")] = 6,
-    max_attempts: Annotated[int, typer.Option(help="Answers asked per sentence until four distractors are valid; then it is recorded as failed.")] = DEFAULT_MAX_ATTEMPTS,
-    batch: Annotated[bool, typer.Option("--batch", help="Use the OpenAI Batch API (cheaper, answers within 24 h) instead of live requests.")] = False,
+    max_retries: Annotated[
+        int,
+        typer.Option(
+            help="Retries per request on 429, 5xx, timeouts and dropped connections (backoff with jitter, Retry-After honoured)."
+        ),
+    ] = 6,
+    max_attempts: Annotated[
+        int, typer.Option(help="Answers asked per sentence until four distractors are valid; then it is recorded as failed.")
+    ] = DEFAULT_MAX_ATTEMPTS,
+    batch: Annotated[
+        bool, typer.Option("--batch", help="Use the OpenAI Batch API (cheaper, answers within 24 h) instead of live requests.")
+    ] = False,
     poll_interval: Annotated[float, typer.Option(help="Seconds between Batch API status checks.")] = BatchSettings.poll_interval,
-    min_jaccard: Annotated[float, typer.Option(help="Lowest word-level Jaccard similarity to the original a distractor may have.")] = 0.1,
+    min_jaccard: Annotated[
+        float, typer.Option(help="Lowest word-level Jaccard similarity to the original a distractor may have.")
+    ] = 0.1,
     max_jaccard: Annotated[float, typer.Option(help="Highest word-level Jaccard similarity (1.0 allows reordered words).")] = 1.0,
-    min_length_ratio: Annotated[float, typer.Option(help="Shortest distractor, as a share of the original's length in characters.")] = 0.5,
+    min_length_ratio: Annotated[
+        float, typer.Option(help="Shortest distractor, as a share of the original's length in characters.")
+    ] = 0.5,
     max_length_ratio: Annotated[float, typer.Option(help="Longest distractor, as a multiple of the original's length.")] = 2.0,
     protocol: Annotated[
         str,
@@ -85,16 +130,25 @@ def generate(
     if backend == "llm":
         if not model:
             raise CLSDError("--backend llm needs --model (e.g. gpt-4-0613, or the name your server gives its model).")
-        llm = LLMSettings(model=model, base_url=base_url, api_key_env=api_key_env, concurrency=concurrency, timeout=timeout, max_retries=max_retries)
+        llm = LLMSettings(
+            model=model,
+            base_url=base_url,
+            api_key_env=api_key_env,
+            concurrency=concurrency,
+            timeout=timeout,
+            max_retries=max_retries,
+        )
         llm.api_key()
     elif batch:
         raise CLSDError("--batch needs --backend llm.")
-    corpus = read_parallel(input, (source_column, target_column), id_column=id_column, split=split, hub_config=hub_config, limit=limit)
+    corpus = read_parallel(
+        input, (source_column, target_column), id_column=id_column, split=split, hub_config=hub_config, limit=limit
+    )
     report = generate_distractors(
         corpus,
         languages,
         run_dir,
-        backend=backend,  # type: ignore[arg-type]
+        backend=backend,
         bounds=bounds,
         llm=llm,
         prompts=prompts,
@@ -127,11 +181,13 @@ def _check_paper_protocol(backend: str, prompt_file: Path | None, temperature: f
 @app.command()
 def translate(
     run_dir: RunDir,
-    model: Annotated[str, typer.Option(help="M2M-100 or NLLB model: Hub name or local folder (paper: facebook/m2m100_1.2B).")] = TranslationSettings.model,
+    model: Annotated[
+        str, typer.Option(help="M2M-100 or NLLB model: Hub name or local folder (paper: facebook/m2m100_1.2B).")
+    ] = TranslationSettings.model,
     batch_size: Annotated[int, typer.Option(help="Texts per forward pass.")] = TranslationSettings.batch_size,
-    num_beams: Annotated[Optional[int], typer.Option(help="Beam size (default: the model's generation config).")] = None,
+    num_beams: Annotated[int | None, typer.Option(help="Beam size (default: the model's generation config).")] = None,
     max_new_tokens: Annotated[int, typer.Option(help="Longest translation, in tokens.")] = TranslationSettings.max_new_tokens,
-    device: Annotated[Optional[str], typer.Option(help="cpu, cuda, cuda:1 ... (default: CUDA if available).")] = None,
+    device: Annotated[str | None, typer.Option(help="cpu, cuda, cuda:1 ... (default: CUDA if available).")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", help="No progress bars.")] = False,
 ) -> None:
     """Translate every source, target and distractor of a run to English (the paper's pivot setting).
@@ -151,12 +207,14 @@ def build(
     run_dir: RunDir,
     out: Annotated[Path, typer.Option(help="New folder for the Hub-format dataset (must not exist or be empty).")],
     name: Annotated[str, typer.Option(help="Dataset name used in task names: CLSD-<NAME>-DE-FR.")],
-    license: Annotated[Optional[str], typer.Option(help="Licence of the dataset (Hub id like cc-by-4.0).")] = None,
-    domain: Annotated[Optional[list[str]], typer.Option(help="mteb domain of the texts (News, Legal, ...); repeatable.")] = None,
-    date_from: Annotated[Optional[str], typer.Option(help="Earliest date of the texts (ISO); default: generation dates.")] = None,
-    date_to: Annotated[Optional[str], typer.Option(help="Latest date of the texts (ISO).")] = None,
-    reference: Annotated[Optional[str], typer.Option(help="URL describing the corpus.")] = None,
-    allow_incomplete: Annotated[bool, typer.Option("--allow-incomplete", help="Build although some sentences are unfinished.")] = False,
+    license: Annotated[str | None, typer.Option(help="Licence of the dataset (Hub id like cc-by-4.0).")] = None,
+    domain: Annotated[list[str] | None, typer.Option(help="mteb domain of the texts (News, Legal, ...); repeatable.")] = None,
+    date_from: Annotated[str | None, typer.Option(help="Earliest date of the texts (ISO); default: generation dates.")] = None,
+    date_to: Annotated[str | None, typer.Option(help="Latest date of the texts (ISO).")] = None,
+    reference: Annotated[str | None, typer.Option(help="URL describing the corpus.")] = None,
+    allow_incomplete: Annotated[
+        bool, typer.Option("--allow-incomplete", help="Build although some sentences are unfinished.")
+    ] = False,
 ) -> None:
     """Write the dataset (both directions, plus pivot when translated) with its card, ready for `clsd evaluate --data-dir`."""
     from clsd_generation.build import build_dataset
@@ -183,7 +241,7 @@ def push(
     folder: Annotated[Path, typer.Argument(help="A folder written by `clsd build`.")],
     repo_id: Annotated[str, typer.Option(help="Hub dataset repository, owner/name.")],
     private: Annotated[bool, typer.Option("--private", help="Create the repository as private.")] = False,
-    dry_run: Annotated[Optional[Path], typer.Option(help="Write the exact repository folder here instead of uploading.")] = None,
+    dry_run: Annotated[Path | None, typer.Option(help="Write the exact repository folder here instead of uploading.")] = None,
 ) -> None:
     """Upload a built dataset to the Hugging Face Hub (token from HF_TOKEN)."""
     from clsd_generation import publish

@@ -9,7 +9,6 @@ from typing import Literal
 
 from clsd_format.errors import CLSDError
 from clsd_format.languages import Language
-
 from clsd_generation.batch_backend import BatchGenerator
 from clsd_generation.checkpoint import CHECKPOINT_FILE, GENERATION_KEY, Checkpoint
 from clsd_generation.inputs import ParallelCorpus
@@ -101,10 +100,22 @@ def generate_distractors(
         jobs = make_jobs(corpus.pairs, languages)
         states, done_before = pending_states(jobs, checkpoint, bounds)
         if resumed and announce is not None:
-            announce(f"Resuming {run_dir}: {done_before} of {len(jobs)} sentences already finished, {len(jobs) - done_before} remain.")
+            announce(
+                f"Resuming {run_dir}: {done_before} of {len(jobs)} sentences already finished, {len(jobs) - done_before} remain."
+            )
         if backend == "rules":
             report = RunReport(backend="rules", total=len(jobs), done_before=done_before)
-            return run_rules(states, corpus.pairs, languages, checkpoint, bounds, report, seed=seed, max_attempts=max_attempts, progress=progress)
+            return run_rules(
+                states,
+                corpus.pairs,
+                languages,
+                checkpoint,
+                bounds,
+                report,
+                seed=seed,
+                max_attempts=max_attempts,
+                progress=progress,
+            )
         assert llm is not None  # checked above, before the run folder was touched
         report = RunReport(backend=f"llm ({'batch' if batch else 'live'}, {llm.model})", total=len(jobs), done_before=done_before)
         settings = LLMSettings(**{**asdict(llm), "max_attempts": max_attempts})

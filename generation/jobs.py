@@ -11,7 +11,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from clsd_format.languages import Language
-
 from clsd_generation.checkpoint import Checkpoint
 from clsd_generation.inputs import ParallelPair
 from clsd_generation.validation import ValidationBounds, Verdict, check_candidates, revalidate

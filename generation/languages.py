@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from clsd_format.errors import CLSDError
 from clsd_format.languages import KNOWN_LANGUAGES, Language
-
 from clsd_generation.checkpoint import GENERATION_KEY, Checkpoint
 
 

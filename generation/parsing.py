@@ -86,8 +86,10 @@ def parse_answer(answer: str) -> list[str]:
         match = _ITEM.match(line)
         if match:
             pieces = _INLINE_SPLIT.split(match.group("text"))
-            numbers = [int(re.match(r"\(?(\d+)", piece).group(1)) for piece in pieces[1:]]
-            if numbers != list(range(2, 2 + len(numbers))) and numbers != list(range(_number(line) + 1, _number(line) + 1 + len(numbers))):
+            numbers = [int(m.group(1)) if (m := re.match(r"\(?(\d+)", piece)) else -1 for piece in pieces[1:]]
+            if numbers != list(range(2, 2 + len(numbers))) and numbers != list(
+                range(_number(line) + 1, _number(line) + 1 + len(numbers))
+            ):
                 pieces = [match.group("text")]  # "1. Am 3. Oktober ..." is one item, not two
             if len(pieces) == 1:
                 items.append(pieces[0])

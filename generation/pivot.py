@@ -13,10 +13,10 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from clsd_format.errors import CLSDError
-from clsd_format.languages import ENGLISH, Language
 from tqdm.auto import tqdm
 
+from clsd_format.errors import CLSDError
+from clsd_format.languages import ENGLISH, Language
 from clsd_generation.checkpoint import TRANSLATION_KEY, Checkpoint
 from clsd_generation.languages import languages_of
 from clsd_generation.settings import TranslationSettings

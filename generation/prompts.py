@@ -70,8 +70,14 @@ def load_prompt_settings(template_file: Path | None, *, temperature: float, top_
         loaded = yaml.safe_load(path.read_text(encoding="utf-8"))
     except (OSError, yaml.YAMLError) as exc:
         raise CLSDError(f"prompt template file {path}: cannot read it ({exc}).") from exc
-    if not isinstance(loaded, dict) or not loaded or not all(isinstance(k, str) and isinstance(v, str) for k, v in loaded.items()):
-        raise CLSDError(f"prompt template file {path}: expected a YAML mapping of 'default' and/or language codes to template strings.")
+    if (
+        not isinstance(loaded, dict)
+        or not loaded
+        or not all(isinstance(k, str) and isinstance(v, str) for k, v in loaded.items())
+    ):
+        raise CLSDError(
+            f"prompt template file {path}: expected a YAML mapping of 'default' and/or language codes to template strings."
+        )
     for key, template in loaded.items():
         check_template(template, f"prompt template file {path}, key {key!r}")
     default = loaded.pop("default", PAPER_PROMPT)

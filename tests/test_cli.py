@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from clsd_format import hub
 
 CLSD = [sys.executable, "-m", "clsd_cli"]
@@ -23,10 +24,24 @@ def run(args, cwd, env=None):
 def test_evaluate_writes_mteb_results_and_prints_table_1(small_release, tmp_path):
     out = tmp_path / "out"
     tasks = "CLSD-WMT19-DE-FR,CLSD-WMT19-DE-FR-PivotEN,CLSD-WMT21-FR-DE"
-    done = run(["evaluate", *WITH_MINILM, "--data-dir", str(small_release), "--output", str(out), "--tasks", tasks, "--batch-size", "16"], tmp_path)
+    done = run(
+        [
+            "evaluate",
+            *WITH_MINILM,
+            "--data-dir",
+            str(small_release),
+            "--output",
+            str(out),
+            "--tasks",
+            tasks,
+            "--batch-size",
+            "16",
+        ],
+        tmp_path,
+    )
     assert done.returncode == 0, done.stderr
     assert "| sentence-transformers/all-MiniLM-L6-v2 |" in done.stdout
-    assert "WMT19-DE-FR (direct / pivot)" in done.stdout
+    assert "WMT19 DE→FR (direct / pivot EN)" in done.stdout
     folder = out / "results" / MINILM
     scores = {}
     for name in tasks.split(","):
@@ -41,7 +56,10 @@ def test_evaluate_writes_mteb_results_and_prints_table_1(small_release, tmp_path
     assert f"| {100 * direct:.2f} / {100 * pivot:.2f} |" in done.stdout
 
     before = (folder / "CLSD-WMT19-DE-FR.json").stat().st_mtime_ns
-    again = run(["evaluate", *WITH_MINILM, "--data-dir", str(small_release), "--output", str(out), "--tasks", "CLSD-WMT19-DE-FR"], tmp_path)
+    again = run(
+        ["evaluate", *WITH_MINILM, "--data-dir", str(small_release), "--output", str(out), "--tasks", "CLSD-WMT19-DE-FR"],
+        tmp_path,
+    )
     assert again.returncode == 0, again.stderr
     assert (folder / "CLSD-WMT19-DE-FR.json").stat().st_mtime_ns == before  # finished work is reused, not redone
 
@@ -57,7 +75,9 @@ def test_errors_exit_2_with_one_readable_line(tmp_path, copy_csv):
 
     path = copy_csv()
     path.write_bytes(path.read_bytes().replace(b"fr_adv2", b"fr_advX", 1))
-    broken = run(["evaluate", "--data-dir", str(path.parent), "--tasks", "CLSD-WMT19-DE-FR", "--output", str(tmp_path / "o")], tmp_path)
+    broken = run(
+        ["evaluate", "--data-dir", str(path.parent), "--tasks", "CLSD-WMT19-DE-FR", "--output", str(tmp_path / "o")], tmp_path
+    )
     assert broken.returncode == 2
     assert "CLSD_wmt2019_adversarial_dataset.csv, row 0, column 'fr_adv2': missing column" in broken.stderr
     assert "Traceback" not in broken.stderr
@@ -75,7 +95,11 @@ def test_a_generated_style_hub_folder_is_evaluated_without_extra_code(tmp_path):
         for i, (s, t, d) in enumerate(
             [
                 ("The weather is nice today.", "Das Wetter ist heute schön.", ["Das Wetter war gestern schön."]),
-                ("I bought three apples.", "Ich habe drei Äpfel gekauft.", ["Ich habe drei Birnen gekauft.", "Ich habe vier Äpfel gekauft."]),
+                (
+                    "I bought three apples.",
+                    "Ich habe drei Äpfel gekauft.",
+                    ["Ich habe drei Birnen gekauft.", "Ich habe vier Äpfel gekauft."],
+                ),
             ]
         )
     ]
@@ -83,7 +107,7 @@ def test_a_generated_style_hub_folder_is_evaluated_without_extra_code(tmp_path):
     (folder / hub.CARD_FILE).write_text(hub.render_card(hub.front_matter([spec], pretty_name="toy"), "toy\n"), encoding="utf-8")
     done = run(["evaluate", *WITH_MINILM, "--data-dir", str(folder), "--output", str(tmp_path / "out")], tmp_path)
     assert done.returncode == 0, done.stderr
-    assert "TOY-EN-DE" in done.stdout
+    assert "TOY EN→DE" in done.stdout
     result = json.loads((tmp_path / "out" / "results" / MINILM / "CLSD-TOY-EN-DE.json").read_text())
     assert result["scores"]["test"][0]["num_rows"] == 2
 
@@ -97,7 +121,17 @@ def test_export_release_then_evaluate_from_the_export(small_release, tmp_path):
     for source in ("export", "csv"):
         folder = tmp_path / "export" if source == "export" else small_release
         evaluated = run(
-            ["evaluate", *WITH_MINILM, "--data-dir", str(folder), "--tasks", "CLSD-WMT19-DE-FR", "--output", str(tmp_path / source)], tmp_path
+            [
+                "evaluate",
+                *WITH_MINILM,
+                "--data-dir",
+                str(folder),
+                "--tasks",
+                "CLSD-WMT19-DE-FR",
+                "--output",
+                str(tmp_path / source),
+            ],
+            tmp_path,
         )
         assert evaluated.returncode == 0, evaluated.stderr
         (predictions,) = (tmp_path / source / "predictions").rglob("CLSD-WMT19-DE-FR_predictions.json")  # the tests' model's

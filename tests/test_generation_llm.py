@@ -12,8 +12,8 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from clsd_format.errors import CLSDError
 
+from clsd_format.errors import CLSDError
 from clsd_generation.batch_backend import BatchSettings
 from clsd_generation.checkpoint import Checkpoint
 from clsd_generation.generate import generate_distractors
@@ -23,7 +23,7 @@ from clsd_generation.llm_backend import LLMSettings
 from clsd_generation.prompts import PromptSettings
 
 sys.path.insert(0, str(Path(__file__).parent))
-from generation_helpers.fake_openai import FakeOpenAI, good_distractors  # noqa: E402
+from generation_helpers.fake_openai import FakeOpenAI, good_distractors
 
 LANGS = (parse_language("de"), parse_language("fr"))
 SCRIPTS = {
@@ -104,7 +104,13 @@ def test_batch_mode_reasks_failures_in_later_rounds(tmp_path: Path) -> None:
     corpus = read_parallel(path, ("de", "fr"))
     with FakeOpenAI(SCRIPTS) as fake:
         report = generate_distractors(
-            corpus, LANGS, tmp_path / "run", backend="llm", llm=settings(fake), batch=BatchSettings(poll_interval=0.01), progress=False
+            corpus,
+            LANGS,
+            tmp_path / "run",
+            backend="llm",
+            llm=settings(fake),
+            batch=BatchSettings(poll_interval=0.01),
+            progress=False,
         )
         rounds = len(fake.batches)
     assert (report.ok, report.failed, report.unfinished) == (15, 1, 0)
@@ -115,10 +121,14 @@ def test_batch_mode_reasks_failures_in_later_rounds(tmp_path: Path) -> None:
 def test_transport_failures_beyond_retries_leave_sentences_unfinished_then_resume(tmp_path: Path) -> None:
     corpus = read_parallel(parallel_file(tmp_path / "p.csv", numbered_rows(3)), ("de", "fr"))
     with FakeOpenAI({"Nummer 1 ": ["500"] * 3}) as fake:
-        report = generate_distractors(corpus, LANGS, tmp_path / "run", backend="llm", llm=settings(fake, max_retries=1), progress=False)
+        report = generate_distractors(
+            corpus, LANGS, tmp_path / "run", backend="llm", llm=settings(fake, max_retries=1), progress=False
+        )
         assert (report.ok, report.unfinished) == (5, 1)
         assert report.errors
-        again = generate_distractors(corpus, LANGS, tmp_path / "run", backend="llm", llm=settings(fake, max_retries=1), progress=False)
+        again = generate_distractors(
+            corpus, LANGS, tmp_path / "run", backend="llm", llm=settings(fake, max_retries=1), progress=False
+        )
     assert (again.done_before, again.ok, again.unfinished) == (5, 1, 0)
 
 
@@ -129,11 +139,18 @@ def test_configuration_errors_stop_the_run(tmp_path: Path, monkeypatch: pytest.M
         with pytest.raises(CLSDError, match="refused the request"):
             generate_distractors(corpus, LANGS, tmp_path / "run", backend="llm", llm=wrong_path, progress=False)
         with pytest.raises(CLSDError, match="model"):
-            generate_distractors(corpus, LANGS, tmp_path / "run", backend="llm", llm=settings(fake, model="other"), progress=False)
+            generate_distractors(
+                corpus, LANGS, tmp_path / "run", backend="llm", llm=settings(fake, model="other"), progress=False
+            )
         with pytest.raises(CLSDError, match="prompts"):
             generate_distractors(
-                corpus, LANGS, tmp_path / "run", backend="llm", llm=LLMSettings(model="m", base_url=fake.base_url),
-                prompts=PromptSettings(default_template="{sentence}"), progress=False,
+                corpus,
+                LANGS,
+                tmp_path / "run",
+                backend="llm",
+                llm=LLMSettings(model="m", base_url=fake.base_url),
+                prompts=PromptSettings(default_template="{sentence}"),
+                progress=False,
             )
     monkeypatch.delenv("OPENAI_API_KEY")
     with pytest.raises(CLSDError, match="OPENAI_API_KEY is not set"):
@@ -146,9 +163,30 @@ def test_sigkill_partway_then_same_command_completes_each_sentence_once(tmp_path
     run_dir = tmp_path / "run"
     with FakeOpenAI(delay=0.05) as fake:
         command = [
-            sys.executable, "-m", "clsd_generation.cli", "generate", str(path), "--run-dir", str(run_dir),
-            "--source-column", "de", "--target-column", "fr", "--source-lang", "de", "--target-lang", "fr",
-            "--backend", "llm", "--model", "fake-model", "--base-url", fake.base_url, "--concurrency", "2", "--quiet",
+            sys.executable,
+            "-m",
+            "clsd_generation.cli",
+            "generate",
+            str(path),
+            "--run-dir",
+            str(run_dir),
+            "--source-column",
+            "de",
+            "--target-column",
+            "fr",
+            "--source-lang",
+            "de",
+            "--target-lang",
+            "fr",
+            "--backend",
+            "llm",
+            "--model",
+            "fake-model",
+            "--base-url",
+            fake.base_url,
+            "--concurrency",
+            "2",
+            "--quiet",
         ]
         env = {**os.environ, "OPENAI_API_KEY": "test-key"}
         process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)

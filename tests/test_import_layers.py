@@ -60,7 +60,11 @@ def _edges() -> list[tuple[str, str, Path]]:
 
 @pytest.mark.parametrize("package", list(PACKAGE_DIRS))
 def test_each_package_imports_only_the_layers_below_it(package: str) -> None:
-    wrong = [f"{path.relative_to(ROOT)} imports {other}" for pkg, other, path in _edges() if pkg == package and other not in ALLOWED[pkg]]
+    wrong = [
+        f"{path.relative_to(ROOT)} imports {other}"
+        for pkg, other, path in _edges()
+        if pkg == package and other not in ALLOWED[pkg]
+    ]
     assert not wrong, f"{package} may import only {sorted(ALLOWED[package])}: " + "; ".join(wrong)
 
 
@@ -78,5 +82,7 @@ def test_there_is_no_import_cycle_between_the_packages() -> None:
 
 def test_the_checker_sees_a_lazy_import(tmp_path: Path) -> None:
     module = tmp_path / "m.py"
-    module.write_text("def f():\n    from clsd_analysis.report import x\n    import importlib\n    importlib.import_module('clsd_mteb.models')\n")
+    module.write_text(
+        "def f():\n    from clsd_analysis.report import x\n    import importlib\n    importlib.import_module('clsd_mteb.models')\n"
+    )
     assert _imported_packages(module) == {"clsd_analysis", "clsd_mteb"}

@@ -61,7 +61,11 @@ def completion(model: str, sentence: str, action: str, prompt: str) -> dict[str,
         "created": int(time.time()),
         "model": model,
         "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}],
-        "usage": {"prompt_tokens": len(prompt.split()), "completion_tokens": len(text.split()), "total_tokens": len(prompt.split()) + len(text.split())},
+        "usage": {
+            "prompt_tokens": len(prompt.split()),
+            "completion_tokens": len(text.split()),
+            "total_tokens": len(prompt.split()) + len(text.split()),
+        },
     }
 
 
@@ -124,11 +128,22 @@ class FakeOpenAI:
                 status, body = 500, {"error": {"message": f"scripted {action}", "type": "server_error"}}
             else:
                 status, body = 200, completion(request["body"]["model"], sentence, action, prompt)
-            output.append({"id": f"req-{len(output)}", "custom_id": request["custom_id"], "response": {"status_code": status, "request_id": "r", "body": body}, "error": None})
+            output.append(
+                {
+                    "id": f"req-{len(output)}",
+                    "custom_id": request["custom_id"],
+                    "response": {"status_code": status, "request_id": "r", "body": body},
+                    "error": None,
+                }
+            )
         file_id = f"file-out-{len(self.files) + 1}"
         self.files[file_id] = ("\n".join(json.dumps(o) for o in output) + "\n").encode("utf-8")
         failed = sum(o["response"]["status_code"] != 200 for o in output)
-        batch.update(status="completed", output_file_id=file_id, request_counts={"total": len(output), "completed": len(output) - failed, "failed": failed})
+        batch.update(
+            status="completed",
+            output_file_id=file_id,
+            request_counts={"total": len(output), "completed": len(output) - failed, "failed": failed},
+        )
 
 
 def _handler(fake: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
@@ -170,7 +185,9 @@ def _handler(fake: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
                 if fake.delay:
                     time.sleep(fake.delay)
                 if action == "429":
-                    self._send(429, {"error": {"message": "rate limited", "type": "rate_limit"}}, {"Retry-After": fake.retry_after})
+                    self._send(
+                        429, {"error": {"message": "rate limited", "type": "rate_limit"}}, {"Retry-After": fake.retry_after}
+                    )
                 elif action == "500":
                     self._send(500, {"error": {"message": "scripted failure", "type": "server_error"}})
                 elif action == "drop":
@@ -187,15 +204,31 @@ def _handler(fake: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
                 parts = {part.get_param("name", header="content-disposition"): part for part in message.iter_parts()}
                 file_id = f"file-{len(fake.files) + 1}"
                 fake.files[file_id] = parts["file"].get_payload(decode=True)
-                self._send(200, {"id": file_id, "object": "file", "bytes": len(fake.files[file_id]), "created_at": int(time.time()),
-                                 "filename": parts["file"].get_filename(), "purpose": "batch", "status": "processed"})
+                self._send(
+                    200,
+                    {
+                        "id": file_id,
+                        "object": "file",
+                        "bytes": len(fake.files[file_id]),
+                        "created_at": int(time.time()),
+                        "filename": parts["file"].get_filename(),
+                        "purpose": "batch",
+                        "status": "processed",
+                    },
+                )
             elif self.path == "/v1/batches":
                 request = json.loads(body)
                 batch_id = f"batch_{len(fake.batches) + 1}"
                 fake.batches[batch_id] = {
-                    "id": batch_id, "object": "batch", "endpoint": request["endpoint"], "input_file_id": request["input_file_id"],
-                    "completion_window": request["completion_window"], "status": "validating", "created_at": int(time.time()),
-                    "metadata": request.get("metadata"), "request_counts": {"total": 0, "completed": 0, "failed": 0},
+                    "id": batch_id,
+                    "object": "batch",
+                    "endpoint": request["endpoint"],
+                    "input_file_id": request["input_file_id"],
+                    "completion_window": request["completion_window"],
+                    "status": "validating",
+                    "created_at": int(time.time()),
+                    "metadata": request.get("metadata"),
+                    "request_counts": {"total": 0, "completed": 0, "failed": 0},
                 }
                 self._send(200, fake.batches[batch_id])
             else:
@@ -246,7 +279,9 @@ async def serve_good_answers(delay: float, ready: Any = print) -> None:
                 prompt = request["messages"][-1]["content"]
                 await asyncio.sleep(delay)
                 body = json.dumps(completion(request["model"], prompt.split("\n")[-1], "good", prompt)).encode()
-                writer.write(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s" % (len(body), body))
+                writer.write(
+                    b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s" % (len(body), body)
+                )
                 await writer.drain()
         except (ConnectionError, asyncio.IncompleteReadError):
             pass
