@@ -20,7 +20,7 @@ MTEB_LOWEST := $(shell sed -n 's/^ *"mteb>=\([0-9.]*\),.*/\1/p' pyproject.toml)
 LOWEST_VENV := .venv-mteb-lowest
 LOWEST_TESTS := tests/test_tasks.py tests/test_evaluator.py
 
-.PHONY: setup quickstart test test-lowest-mteb benchmark
+.PHONY: setup quickstart lint test test-fast test-lowest-mteb benchmark
 
 $(VENV)/.installed: pyproject.toml $(CONSTRAINTS)
 	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
@@ -32,9 +32,19 @@ setup: $(VENV)/.installed
 quickstart: setup
 	$(BIN)/clsd evaluate $(QUICKSTART_DATA) $(QUICKSTART_ARGS)
 
-test: setup
+test: setup lint
 	$(BIN)/python -m pytest
 	$(MAKE) --no-print-directory test-lowest-mteb
+
+# Style and types: part of `make test`, so of CI.
+lint: setup
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy
+
+# The edit-test loop: everything not marked slow (under a minute on 2 cores).
+test-fast: setup
+	$(BIN)/python -m pytest -m "not slow" -q
 
 $(LOWEST_VENV)/.installed: $(VENV)/.installed pyproject.toml
 	rm -rf $(LOWEST_VENV)

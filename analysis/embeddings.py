@@ -20,9 +20,9 @@ from clsd_analysis.results import ModelRun
 from clsd_format.errors import CLSDError
 
 if TYPE_CHECKING:
-    from mteb.types import EncodeKwargs
     from mteb.abstasks.task_metadata import TaskMetadata
     from mteb.models import EncoderProtocol
+    from mteb.types import EncodeKwargs
 
 logger = logging.getLogger(__name__)
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import difflib
 import re
 
-WORD = re.compile(r"\w+(?:[-'’]\w+)*|[^\w\s]")  # noqa: RUF001 (the typographic apostrophe is meant)
+WORD = re.compile(r"\w+(?:[-'’]\w+)*|[^\w\s]")
 
 
 def tokens(text: str) -> list[str]:

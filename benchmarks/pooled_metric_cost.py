@@ -46,6 +46,7 @@ def main() -> None:
 
     task = clsd_mteb.get_tasks([args.task], data_dir=args.data_dir)[0]
     task.load_data()
+    assert task.dataset is not None
     data = task.dataset["test"]
     sources, targets, distractors = data["source"], data["target"], data["distractors"]
     unique = sorted({*sources, *targets, *(d for ds in distractors for d in ds)})

@@ -41,7 +41,9 @@ CLSD_BENCHMARK = mteb.Benchmark(
 )
 
 
-def get_tasks(names: list[str] | None = None, *, data_dir: str | Path | None = None, limit: int | None = None) -> list[AbsTaskCLSD]:
+def get_tasks(
+    names: list[str] | None = None, *, data_dir: str | Path | None = None, limit: int | None = None
+) -> list[AbsTaskCLSD]:
     """Released CLSD tasks (all eight by default) reading from ``data_dir`` when given."""
     chosen = list(names) if names else list(RELEASE_TASK_NAMES)
     by_name = {cls.metadata.name: cls for cls in RELEASE_TASKS}

@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 from abc import abstractmethod
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 from datasets import Dataset, DatasetDict
 from mteb.abstasks.abstask import AbsTask
@@ -80,7 +80,7 @@ class AbsTaskCLSD(AbsTask):
         self.dataset = DatasetDict({split: Dataset.from_list(rows) for split in self.metadata.eval_splits})
         self.data_loaded = True
 
-    def _get_content_columns(self) -> dict[str, str]:
+    def _get_content_columns(self) -> dict[str, Literal["text", "image", "audio", "video"]]:
         return {schema.SOURCE: "text", schema.TARGET: "text", schema.DISTRACTORS: "text"}
 
     def _evaluate_subset(
@@ -121,6 +121,7 @@ class AbsTaskCLSD(AbsTask):
         compute_overall: bool = False,
         num_proc: int | None = None,
     ) -> CLSDDescriptiveStatistics:
+        assert self.dataset is not None, "load_data() fills the dataset"
         data = self.dataset[split] if hf_subset in (None, "default") else self.dataset[hf_subset][split]
         return split_statistics(data[schema.SOURCE], data[schema.TARGET], data[schema.DISTRACTORS])
 

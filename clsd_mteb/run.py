@@ -30,6 +30,8 @@ from clsd_mteb.embedding_cache import SharedEmbeddingCache
 from clsd_mteb.evaluator import EVALUATOR_VERSION, EVALUATOR_VERSION_KEY
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from mteb import ResultCache
     from mteb.abstasks.abstask import AbsTask
     from mteb.models import EncoderProtocol
@@ -92,7 +94,7 @@ def recompute_if_stale(cache: ResultCache, encoder: EncoderProtocol, task: AbsTa
 
 def evaluate_tasks(
     encoder: EncoderProtocol,
-    tasks: list[AbsTask],
+    tasks: Sequence[AbsTask],
     output: Path,
     *,
     batch_size: int = DEFAULT_BATCH_SIZE,

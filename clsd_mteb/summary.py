@@ -36,7 +36,7 @@ _LATEX_SPECIALS = {
     "^": r"\textasciicircum{}",
     "→": r"$\rightarrow$",
     "Δ": r"$\Delta$",
-    "−": r"$-$",  # noqa: RUF001 (the minus sign is what this entry escapes)
+    "−": r"$-$",
     "±": r"$\pm$",
     "✓": r"\checkmark{}",
     "✗": r"$\times$",

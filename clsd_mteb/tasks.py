@@ -11,9 +11,12 @@ import functools
 import logging
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from mteb.abstasks.task_metadata import TaskMetadata
+
+if TYPE_CHECKING:
+    from mteb.abstasks.task_metadata import AnnotatorType, MetadataDatasetDict, SampleCreationMethod, TaskDomain
 
 from clsd_format import hub, schema
 from clsd_format.errors import DataError
@@ -90,7 +93,8 @@ def clsd_metadata(
         name=name,
         description=description,
         reference=reference,
-        dataset=dataset,
+        # Plain strings from cards and callers; mteb's pydantic model validates them at run time.
+        dataset=cast("MetadataDatasetDict", dataset),
         type="Reranking",
         category="t2t",
         modalities=["text"],
@@ -98,12 +102,12 @@ def clsd_metadata(
         eval_langs=eval_langs,
         main_score="precision_at_1",
         date=date,
-        domains=domains or ["News", "Written"],
+        domains=cast("list[TaskDomain]", domains or ["News", "Written"]),
         task_subtypes=["Cross-Lingual Semantic Discrimination"],
         license=license,
-        annotations_creators=annotations_creators,
+        annotations_creators=cast("AnnotatorType", annotations_creators),
         dialect=[],
-        sample_creation=sample_creation,
+        sample_creation=cast("SampleCreationMethod", sample_creation),
         bibtex_citation=bibtex_citation,
     )
 
@@ -339,14 +343,22 @@ def tasks_from_hub(repo_id: str, revision: str) -> list[type[HubCLSDTask]]:
     return _tasks_from_card(repo_id, header, revision, str(dates[0]))
 
 
+def _eval_langs(task: type[ReleaseCLSDTask]) -> list[str]:
+    """A released task's languages, source first (its metadata declares a list, never a per-subset dict)."""
+    langs = task.metadata.eval_langs
+    if not isinstance(langs, list):
+        raise TypeError(f"{task.metadata.name}: expected eval_langs as a list, got {langs!r}")
+    return langs
+
+
 def release_direction_specs() -> list[DirectionSpec]:
     """The Hub-format config of each released task (for exporting the release)."""
     return [
         DirectionSpec(
             config=task.hub_config(),
             task_name=task.metadata.name,
-            source_lang=task.metadata.eval_langs[0],
-            target_lang=task.metadata.eval_langs[-1],
+            source_lang=_eval_langs(task)[0],
+            target_lang=_eval_langs(task)[-1],
             pivot=task.pivot,
         )
         for task in RELEASE_TASKS

@@ -38,9 +38,7 @@ def test_precision_at_1_equals_a_plain_numpy_count_with_the_real_model(small_rel
 
     st_model = minilm.model  # the underlying SentenceTransformer, called directly
     encode = lambda texts: st_model.encode(list(texts), convert_to_numpy=True)  # noqa: E731
-    hits = _independent_hits(
-        encode(data["source"]), encode(data["target"]), [encode(ds) for ds in data["distractors"]]
-    )
+    hits = _independent_hits(encode(data["source"]), encode(data["target"]), [encode(ds) for ds in data["distractors"]])
     assert scores["num_rows"] == len(data) == 24
     assert round(scores["precision_at_1"] * scores["num_rows"]) == hits
     assert scores["precision_at_1"] == pytest.approx(hits / len(data))
@@ -97,7 +95,9 @@ def test_the_shared_cache_encodes_no_text_twice_across_tasks(small_release):
     tasks = clsd_mteb.get_tasks(data_dir=small_release)
     encoder = VectorEncoder(hashed_vector)
     cached = clsd_mteb.SharedEmbeddingCache(encoder)
-    plain = mteb.evaluate(VectorEncoder(hashed_vector), clsd_mteb.get_tasks(data_dir=small_release), cache=None, show_progress_bar=False)
+    plain = mteb.evaluate(
+        VectorEncoder(hashed_vector), clsd_mteb.get_tasks(data_dir=small_release), cache=None, show_progress_bar=False
+    )
     shared = mteb.evaluate(cached, tasks, cache=None, show_progress_bar=False)
     distinct = set()
     for task in clsd_mteb.get_tasks(data_dir=small_release):

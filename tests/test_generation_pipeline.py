@@ -10,14 +10,14 @@ import sys
 from pathlib import Path
 
 import pytest
-from clsd_format import hub, schema
-from clsd_format.errors import CLSDError, DataError
 from typer.testing import CliRunner
 
+from clsd_format import hub, schema
+from clsd_format.errors import CLSDError, DataError
 from clsd_generation.cli import app
 
 sys.path.insert(0, str(Path(__file__).parent))
-from generation_helpers.fake_openai import FakeOpenAI  # noqa: E402
+from generation_helpers.fake_openai import FakeOpenAI
 
 ROWS = [
     ("Am Montag hat Merkel in Berlin 12 neue Schulen eröffnet.", "Lundi, Merkel a inauguré 12 nouvelles écoles à Berlin."),
@@ -25,7 +25,10 @@ ROWS = [
     ("Der Minister Müller war am Freitag nicht in Hamburg.", "Le ministre Müller n'était pas à Hambourg vendredi."),
     ("Die Firma Siemens hat 300 Mitarbeiter in München entlassen.", "L'entreprise Siemens a licencié 300 employés à Munich."),
     ("Am Sonntag gewann Bayern gegen Dortmund mit 3 zu 1.", "Dimanche, le Bayern a battu Dortmund 3 à 1."),
-    ("Im Januar 2020 hat die Regierung in Wien neue Regeln beschlossen.", "En janvier 2020, le gouvernement de Vienne a adopté de nouvelles règles."),
+    (
+        "Im Januar 2020 hat die Regierung in Wien neue Regeln beschlossen.",
+        "En janvier 2020, le gouvernement de Vienne a adopté de nouvelles règles.",
+    ),
 ]
 COMMON = ["--source-column", "German", "--target-column", "French", "--source-lang", "de", "--target-lang", "fr", "--quiet"]
 
@@ -49,8 +52,15 @@ def tiny_m2m(tmp_path_factory: pytest.TempPathFactory) -> Path:
     corpus = folder / "corpus.txt"
     corpus.write_text("\n".join(t for pair in ROWS for t in pair) * 3, encoding="utf-8")
     spm.SentencePieceTrainer.train(
-        input=str(corpus), model_prefix=str(folder / "sentencepiece.bpe"), vocab_size=120, model_type="bpe",
-        character_coverage=1.0, bos_id=-1, eos_id=-1, unk_id=0, minloglevel=2,
+        input=str(corpus),
+        model_prefix=str(folder / "sentencepiece.bpe"),
+        vocab_size=120,
+        model_type="bpe",
+        character_coverage=1.0,
+        bos_id=-1,
+        eos_id=-1,
+        unk_id=0,
+        minloglevel=2,
     )
     processor = spm.SentencePieceProcessor(model_file=str(folder / "sentencepiece.bpe.model"))
     vocab = {"<s>": 0, "<pad>": 1, "</s>": 2, "<unk>": 3}
@@ -60,9 +70,18 @@ def tiny_m2m(tmp_path_factory: pytest.TempPathFactory) -> Path:
     tokenizer = M2M100Tokenizer(str(folder / "vocab.json"), str(folder / "sentencepiece.bpe.model"))
     config = M2M100Config(
         vocab_size=max(tokenizer.get_lang_id(code) for code in ("de", "fr", "en", "zu")) + 16,
-        d_model=16, encoder_layers=1, decoder_layers=1, encoder_attention_heads=2, decoder_attention_heads=2,
-        encoder_ffn_dim=32, decoder_ffn_dim=32, max_position_embeddings=128,
-        pad_token_id=1, bos_token_id=0, eos_token_id=2, decoder_start_token_id=2,
+        d_model=16,
+        encoder_layers=1,
+        decoder_layers=1,
+        encoder_attention_heads=2,
+        decoder_attention_heads=2,
+        encoder_ffn_dim=32,
+        decoder_ffn_dim=32,
+        max_position_embeddings=128,
+        pad_token_id=1,
+        bos_token_id=0,
+        eos_token_id=2,
+        decoder_start_token_id=2,
     )
     torch.manual_seed(0)
     model_dir = folder / "model"
@@ -78,24 +97,67 @@ def parallel_csv(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
-def test_pipeline_each_backend_to_an_evaluated_dataset(tmp_path: Path, parallel_csv: Path, tiny_m2m: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_pipeline_each_backend_to_an_evaluated_dataset(
+    tmp_path: Path, parallel_csv: Path, tiny_m2m: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     monkeypatch.setenv("OPENAI_API_KEY", "test-key")
     # Rules backend, with the English pivot through the tiny M2M-100.
     invoke("generate", str(parallel_csv), "--run-dir", str(tmp_path / "rules-run"), *COMMON)
-    translate = ["translate", "--run-dir", str(tmp_path / "rules-run"), "--model", str(tiny_m2m), "--batch-size", "8", "--max-new-tokens", "6", "--quiet"]
+    translate = [
+        "translate",
+        "--run-dir",
+        str(tmp_path / "rules-run"),
+        "--model",
+        str(tiny_m2m),
+        "--batch-size",
+        "8",
+        "--max-new-tokens",
+        "6",
+        "--quiet",
+    ]
     output = invoke(*translate)
     assert "de->en: " in output and "fr->en: " in output and "de->en: 0 texts" not in output
     assert "de->en: 0 texts" in invoke(*translate)  # resumable: nothing is translated twice
     with pytest.raises(CLSDError, match="max_new_tokens"):
         invoke(*translate[:-3], "--max-new-tokens", "7", "--quiet")  # other settings are refused, not mixed in
-    invoke("build", "--run-dir", str(tmp_path / "rules-run"), "--out", str(tmp_path / "rules-ds"), "--name", "TestRules", "--domain", "News")
+    invoke(
+        "build",
+        "--run-dir",
+        str(tmp_path / "rules-run"),
+        "--out",
+        str(tmp_path / "rules-ds"),
+        "--name",
+        "TestRules",
+        "--domain",
+        "News",
+    )
     # LLM backend, live and through the Batch API, against the local fake server.
     with FakeOpenAI() as fake:
         llm = ["--backend", "llm", "--model", "fake-model", "--base-url", fake.base_url, "--timeout", "5"]
         invoke("generate", str(parallel_csv), "--run-dir", str(tmp_path / "llm-run"), *COMMON, *llm)
-        invoke("generate", str(parallel_csv), "--run-dir", str(tmp_path / "batch-run"), *COMMON, *llm, "--batch", "--poll-interval", "0.01")
-    invoke("build", "--run-dir", str(tmp_path / "llm-run"), "--out", str(tmp_path / "llm-ds"), "--name", "TestLLM", "--license", "cc-by-4.0")
+        invoke(
+            "generate",
+            str(parallel_csv),
+            "--run-dir",
+            str(tmp_path / "batch-run"),
+            *COMMON,
+            *llm,
+            "--batch",
+            "--poll-interval",
+            "0.01",
+        )
+    invoke(
+        "build",
+        "--run-dir",
+        str(tmp_path / "llm-run"),
+        "--out",
+        str(tmp_path / "llm-ds"),
+        "--name",
+        "TestLLM",
+        "--license",
+        "cc-by-4.0",
+    )
     invoke("build", "--run-dir", str(tmp_path / "batch-run"), "--out", str(tmp_path / "batch-ds"), "--name", "TestBatch")
     invoke("push", str(tmp_path / "batch-ds"), "--repo-id", "someone/clsd-test", "--dry-run", str(tmp_path / "repo"))
 
@@ -107,21 +169,31 @@ def test_pipeline_each_backend_to_an_evaluated_dataset(tmp_path: Path, parallel_
     assert [r[schema.ID] for r in direct] == [f"row{i}" for i in range(1, len(ROWS) + 1)]  # ids trace to the input rows
     assert all(r[schema.SOURCE] == a and r[schema.TARGET] == b for r, (a, b) in zip(direct, ROWS, strict=True))
     assert sorted(p.relative_to(tmp_path / "repo").as_posix() for p in (tmp_path / "repo").rglob("*") if p.is_file()) == [
-        "README.md", "de-fr/test.parquet", "fr-de/test.parquet"]
+        "README.md",
+        "de-fr/test.parquet",
+        "fr-de/test.parquet",
+    ]
     card = (tmp_path / "llm-ds" / "README.md").read_text(encoding="utf-8")
     for fact in ("fake-model", "Answer in {language}!", "temperature 1.0", "| 0.9-1.0 |", "license: cc-by-4.0", "Tokens used:"):
         assert fact in card, fact
 
-    import clsd_mteb
     import mteb
+
+    import clsd_mteb
     from clsd_mteb.models import load_default_model
 
     tasks = [cls() for folder in ("rules-ds", "llm-ds", "repo") for cls in clsd_mteb.tasks_from_folder(tmp_path / folder)]
     results = mteb.evaluate(load_default_model(), tasks, cache=None, show_progress_bar=False)
     scores = {r.task_name: r.scores["test"][0]["precision_at_1"] for r in results.task_results}
     assert set(scores) == {
-        "CLSD-TESTRULES-DE-FR", "CLSD-TESTRULES-FR-DE", "CLSD-TESTRULES-DE-FR-PivotEN", "CLSD-TESTRULES-FR-DE-PivotEN",
-        "CLSD-TESTLLM-DE-FR", "CLSD-TESTLLM-FR-DE", "CLSD-TESTBATCH-DE-FR", "CLSD-TESTBATCH-FR-DE",
+        "CLSD-TESTRULES-DE-FR",
+        "CLSD-TESTRULES-FR-DE",
+        "CLSD-TESTRULES-DE-FR-PivotEN",
+        "CLSD-TESTRULES-FR-DE-PivotEN",
+        "CLSD-TESTLLM-DE-FR",
+        "CLSD-TESTLLM-FR-DE",
+        "CLSD-TESTBATCH-DE-FR",
+        "CLSD-TESTBATCH-FR-DE",
     }
     assert all(0.0 <= score <= 1.0 for score in scores.values())
 
@@ -134,7 +206,7 @@ def test_build_and_push_refuse_what_they_must(tmp_path: Path, parallel_csv: Path
         invoke("build", "--run-dir", str(tmp_path / "run"), "--out", str(tmp_path / "taken"), "--name", "X")
     with pytest.raises(CLSDError, match="dataset name"):
         invoke("build", "--run-dir", str(tmp_path / "run"), "--out", str(tmp_path / "ds"), "--name", "bad-name")
-    with pytest.raises(CLSDError, match="no .*checkpoint"):
+    with pytest.raises(CLSDError, match=r"no .*checkpoint"):
         invoke("build", "--run-dir", str(tmp_path / "nothing"), "--out", str(tmp_path / "ds"), "--name", "X")
     invoke("build", "--run-dir", str(tmp_path / "run"), "--out", str(tmp_path / "ds"), "--name", "X")
     monkeypatch.delenv("HF_TOKEN", raising=False)
@@ -150,7 +222,9 @@ def test_module_cli_exits_2_with_a_readable_message(tmp_path: Path) -> None:
     bad.write_text("German,French\nEin Satz,Une phrase\n,Vide\n", encoding="utf-8")
     result = subprocess.run(
         [sys.executable, "-m", "clsd_generation.cli", "generate", str(bad), "--run-dir", str(tmp_path / "run"), *COMMON],
-        capture_output=True, text=True, env={**os.environ},
+        capture_output=True,
+        text=True,
+        env={**os.environ},
     )
     assert result.returncode == 2
     assert f"file {bad}, row 2 (line 3), column 'German': empty sentence" in result.stderr

@@ -9,8 +9,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from clsd_format.errors import CLSDError, DataError
 
+from clsd_format.errors import CLSDError, DataError
 from clsd_generation.checkpoint import Checkpoint
 from clsd_generation.generate import generate_distractors
 from clsd_generation.human_check import CRITERIA, export_sample, import_sample
@@ -53,7 +53,9 @@ def test_generation_never_imports_mteb_or_torch() -> None:
         ("bad.tsv", "de\tfr\nHallo\tSalut\nHallo\t\n", "empty sentence", 2, "fr"),
     ],
 )
-def test_bad_input_is_refused_with_file_row_and_column(tmp_path: Path, name: str, text: str, message: str, row: int, column: str | None) -> None:
+def test_bad_input_is_refused_with_file_row_and_column(
+    tmp_path: Path, name: str, text: str, message: str, row: int, column: str | None
+) -> None:
     path = write(tmp_path / name, text)
     with pytest.raises(DataError) as caught:
         read_parallel(path, ("de", "fr"))
@@ -66,7 +68,13 @@ def test_bad_input_is_refused_with_file_row_and_column(tmp_path: Path, name: str
 @pytest.mark.parametrize(
     ("name", "payload", "message", "row", "column"),
     [
-        ("bad.tsv", "de\tfr\nHallo\tSalut\nHallo\tS\xffut\n".encode("latin-1"), "undecodable byte 0xff (not UTF-8) on line 3", 2, "fr"),
+        (
+            "bad.tsv",
+            "de\tfr\nHallo\tSalut\nHallo\tS\xffut\n".encode("latin-1"),
+            "undecodable byte 0xff (not UTF-8) on line 3",
+            2,
+            "fr",
+        ),
         ("twice.csv", b"de,fr,de\nHallo,Salut,Hallo\n", "repeated column name(s) ['de']", 0, None),
         ("quote.csv", b'de,fr\nHallo,Salut\n"Hallo,Salut\n', "does not parse as CSV", 2, None),
         ("empty.csv", b"", "empty file (no header row)", None, None),
@@ -147,8 +155,17 @@ def test_parser_handles_chatter_quotes_bullets_and_translations() -> None:
         "3. „Der Hund sieht den Mann.“ [English: The dog sees the man.]\n"
         "- Der Mann (ein Lehrer) beißt.\n\nI hope this helps!"
     )
-    assert parse_answer(answer) == ["Der Hund beißt den Mann.", "Die Katze beißt den Mann.", "Der Hund sieht den Mann.", "Der Mann (ein Lehrer) beißt."]
-    assert parse_answer("1. Le chat dort. 2. Le chien dort. 3. Le loup dort.") == ["Le chat dort.", "Le chien dort.", "Le loup dort."]
+    assert parse_answer(answer) == [
+        "Der Hund beißt den Mann.",
+        "Die Katze beißt den Mann.",
+        "Der Hund sieht den Mann.",
+        "Der Mann (ein Lehrer) beißt.",
+    ]
+    assert parse_answer("1. Le chat dort. 2. Le chien dort. 3. Le loup dort.") == [
+        "Le chat dort.",
+        "Le chien dort.",
+        "Le loup dort.",
+    ]
     assert parse_answer("1. Am 3. Oktober kam er.\n2. Am 4. Mai ging sie.") == ["Am 3. Oktober kam er.", "Am 4. Mai ging sie."]
 
 
@@ -158,8 +175,14 @@ def test_validation_rejects_each_kind_of_bad_distractor() -> None:
     bounds = ValidationBounds(min_jaccard=0.2, max_length_ratio=1.5)
     verdict = check_candidates(
         original,
-        ["", "der hund beißt den mann im park", "Der Hund beißt die Frau im Park.", "Der Hund beißt die Frau im Park!",
-         "Völlig anderes Thema ohne Bezug.", "Der Hund beißt den Mann im Park und dann noch sehr lange weiter bis zum Abend."],
+        [
+            "",
+            "der hund beißt den mann im park",
+            "Der Hund beißt die Frau im Park.",
+            "Der Hund beißt die Frau im Park!",
+            "Völlig anderes Thema ohne Bezug.",
+            "Der Hund beißt den Mann im Park und dann noch sehr lange weiter bis zum Abend.",
+        ],
         bounds,
     )
     assert verdict.kept == ["Der Hund beißt die Frau im Park."]
@@ -176,12 +199,26 @@ def test_validation_rejects_each_kind_of_bad_distractor() -> None:
 @pytest.mark.parametrize(
     ("code", "sentence", "corpus_extra", "weekday", "negation"),
     [
-        ("de", "Am Montag, dem 3. Mai 2019, hat Merkel in Berlin nicht gesprochen.", ["Gestern war Macron in Paris."], "Montag", "nicht"),
+        (
+            "de",
+            "Am Montag, dem 3. Mai 2019, hat Merkel in Berlin nicht gesprochen.",
+            ["Gestern war Macron in Paris."],
+            "Montag",
+            "nicht",
+        ),
         ("fr", "Le lundi 3 mai 2019, Macron n'a pas parlé à Paris.", ["Hier, Merkel était à Berlin."], "lundi", "pas"),
-        ("en", "On Monday, 3 May 2019, Johnson did not speak in London.", ["Yesterday Biden was in Washington."], "Monday", "not"),
+        (
+            "en",
+            "On Monday, 3 May 2019, Johnson did not speak in London.",
+            ["Yesterday Biden was in Washington."],
+            "Monday",
+            "not",
+        ),
     ],
 )
-def test_rules_change_numbers_dates_names_and_negation(code: str, sentence: str, corpus_extra: list[str], weekday: str, negation: str) -> None:
+def test_rules_change_numbers_dates_names_and_negation(
+    code: str, sentence: str, corpus_extra: list[str], weekday: str, negation: str
+) -> None:
     # Names are typed (a person for a person); German and English take their types from a French side in a
     # real run (make_generators), given directly here.
     types = {name: "PER" for name in ("merkel", "macron", "johnson", "biden")}
@@ -220,7 +257,9 @@ def test_checkpoint_refuses_other_settings_and_other_input(tmp_path: Path) -> No
     with Checkpoint.existing(tmp_path / "run") as checkpoint:
         results, numbers = checkpoint.results(), checkpoint.attempt_numbers()
     assert len(results) == 2
-    assert all(numbers[(r.pair_id, r.lang)] == list(range(1, r.attempts + 1)) for r in results)  # every answer stored, counted once
+    assert all(
+        numbers[(r.pair_id, r.lang)] == list(range(1, r.attempts + 1)) for r in results
+    )  # every answer stored, counted once
 
 
 def test_retry_after_header_forms() -> None:
