@@ -9,7 +9,10 @@ Prints both times and their ratio; the last line is ``overhead_ratio=<a/b>``. Ta
 
 (b) is "the model's own encode": ``SentenceTransformer.encode`` for a sentence-transformers model,
 otherwise the encoder's own ``encode`` on one loader of all distinct texts (query prompt type, as the
-evaluator asks), without mteb.evaluate and without the shared cache. Any ``--model`` that
+evaluator asks), without mteb.evaluate and without the shared cache. It batches as the evaluator does:
+a model that is not batch-invariant gets one text per batch on one torch thread in both (a) and (b)
+(``clsd_mteb.evaluator``: that is what makes scores independent of the batch size), so the ratio
+measures plumbing, not a batching difference. Any ``--model`` that
 ``clsd evaluate`` takes works, an OpenAI-compatible endpoint (``endpoint:MODEL@URL``) included.
 
     python benchmarks/eval_overhead.py                 # full data, embedded default model
@@ -74,14 +77,21 @@ def main() -> None:
     args = parser.parse_args()
 
     import clsd_mteb
+    from clsd_mteb.evaluator import uses_batch_invariant_encoding
     from clsd_mteb.models import load_model
     from clsd_mteb.run import DEFAULT_BATCH_SIZE, evaluate_tasks
 
     batch_size = args.batch_size or DEFAULT_BATCH_SIZE
     encoder = load_model(args.model, device="cpu")
+    # (b) batches as the evaluator will: one text per batch on one torch thread unless batch-invariant
+    own_batch_size = 1 if uses_batch_invariant_encoding(encoder) else batch_size
+    if own_batch_size == 1:
+        import torch
+
+        torch.set_num_threads(1)
     tasks = clsd_mteb.get_tasks(data_dir=args.data_dir, limit=args.limit)
     texts = distinct_texts(tasks)
-    own_encode = own_encoder(encoder, tasks[0].metadata, batch_size)
+    own_encode = own_encoder(encoder, tasks[0].metadata, own_batch_size)
     own_encode(texts[:batch_size])  # warm-up: first-call allocations count for neither
 
     def encode_only() -> float:
