@@ -19,15 +19,19 @@ def _rows(task):
     return task.dataset["test"]
 
 
-def _independent_hits(source_vecs, target_vecs, distractor_vecs):
-    """P@1 hits from raw (unnormalised) vectors, written without the evaluator's code."""
-    hits = 0
+def _independent_ranks(source_vecs, target_vecs, distractor_vecs):
+    """Rank of T per row from raw (unnormalised) vectors, written without the evaluator's code (a tie ranks T lower)."""
+    ranks = []
     for s, t, ds in zip(source_vecs, target_vecs, distractor_vecs, strict=True):
         cos = lambda a, b: float(np.dot(a, b) / (np.linalg.norm(a) * np.linalg.norm(b)))  # noqa: E731
         target_cos = cos(s, t)
-        if all(target_cos > cos(s, d) for d in ds):
-            hits += 1
-    return hits
+        ranks.append(1 + sum(cos(s, d) >= target_cos for d in ds))
+    return ranks
+
+
+def _independent_hits(source_vecs, target_vecs, distractor_vecs):
+    """P@1 hits from raw (unnormalised) vectors, written without the evaluator's code."""
+    return sum(rank == 1 for rank in _independent_ranks(source_vecs, target_vecs, distractor_vecs))
 
 
 def test_precision_at_1_equals_a_plain_numpy_count_with_the_real_model(small_release, minilm):
@@ -38,12 +42,14 @@ def test_precision_at_1_equals_a_plain_numpy_count_with_the_real_model(small_rel
 
     st_model = minilm.model  # the underlying SentenceTransformer, called directly
     encode = lambda texts: st_model.encode(list(texts), convert_to_numpy=True)  # noqa: E731
-    hits = _independent_hits(encode(data["source"]), encode(data["target"]), [encode(ds) for ds in data["distractors"]])
+    ranks = _independent_ranks(encode(data["source"]), encode(data["target"]), [encode(ds) for ds in data["distractors"]])
+    hits = sum(rank == 1 for rank in ranks)
     assert scores["num_rows"] == len(data) == 24
     assert round(scores["precision_at_1"] * scores["num_rows"]) == hits
     assert scores["precision_at_1"] == pytest.approx(hits / len(data))
     assert scores["main_score"] == scores["precision_at_1"]
-    assert 0.0 <= scores["mrr"] <= 1.0 and scores["mrr"] >= scores["precision_at_1"]
+    assert scores["mrr"] == pytest.approx(float(np.mean([1 / rank for rank in ranks])))
+    assert scores["mean_rank"] == pytest.approx(float(np.mean(ranks)))
 
 
 def test_ties_count_as_misses():
