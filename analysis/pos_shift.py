@@ -131,7 +131,7 @@ class OneWordChange:
     original_token: str
     new_token: str
     pos: str | None = None
-    pos_from: str | None = None  # "annotation" or "stanza"
+    pos_from: str | None = None  # "annotation", or the tagger: "stanza", "hanta", "spacy"
 
 
 def find_one_word_changes(data: TaskData) -> list[OneWordChange]:
@@ -163,7 +163,8 @@ def find_one_word_changes(data: TaskData) -> list[OneWordChange]:
 @dataclass
 class TaggingSummary:
     from_annotation: int = 0
-    from_stanza: int = 0
+    from_stanza: int = 0  # tagged by the StanzaTagger: Stanza, or its offline fallback (see ``taggers``)
+    taggers: dict[str, str] = field(default_factory=dict)  # language -> "stanza", "hanta" or "spacy"
     untagged: int = 0
     not_selected: int = 0  # annotated pairs the selection rule leaves out
     not_found: int = 0  # annotated pairs whose distractor text is not in the task's row
@@ -210,7 +211,7 @@ def annotated_changes(
 
 
 def tag_with_stanza(changes: list[OneWordChange], tagger: StanzaTagger | None, summary: TaggingSummary) -> None:
-    """Fill ``pos`` in place from Stanza, on T tokenised as for finding the change."""
+    """Fill ``pos`` in place from Stanza (or its offline fallback), on T tokenised as for finding the change."""
     need_stanza: dict[str, list[OneWordChange]] = defaultdict(list)
     for change in changes:
         need_stanza[code_from_mteb(change.target_language)].append(change)
@@ -219,9 +220,11 @@ def tag_with_stanza(changes: list[OneWordChange], tagger: StanzaTagger | None, s
             summary.untagged += len(group)
             continue
         tags = tagger.tag(language, [tokens(c.target) for c in group])  # raises with how-to when missing
+        source = tagger.source(language) or "stanza"
         for change, sentence_tags in zip(group, tags, strict=True):
-            change.pos, change.pos_from = sentence_tags[change.position], "stanza"
+            change.pos, change.pos_from = sentence_tags[change.position], source
         summary.from_stanza += len(group)
+        summary.taggers[language] = source
 
 
 # --- shifts -----------------------------------------------------------------------------------------
