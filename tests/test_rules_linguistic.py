@@ -191,5 +191,25 @@ def test_pos_analysis_uses_the_offline_tagger_when_stanza_has_no_model(tmp_path:
     tagger = StanzaTagger()
     assert tagger.tag("de", [["Der", "Hund", "schläft", "."]]) == [["DET", "NOUN", "VERB", "PUNCT"]]
     assert tagger.source("de") == "hanta"
+
+    from clsd_analysis.pos_shift import OneWordChange, TaggingSummary, tag_with_stanza
+
+    change = OneWordChange(
+        "CLSD-X-FR-DE",
+        "1",
+        1,
+        "Le chien dort.",
+        "Der Hund schläft.",
+        "Der Hund bellt.",
+        "fra-Latn",
+        "deu-Latn",
+        2,
+        "schläft",
+        "bellt",
+    )
+    summary = TaggingSummary()
+    tag_with_stanza([change], tagger, summary)
+    assert (change.pos, change.pos_from) == ("VERB", "hanta")  # the report names the tagger that ran
+    assert (summary.from_stanza, summary.taggers) == (1, {"de": "hanta"})
     with pytest.raises(StanzaModelMissing):  # a folder the user named that lacks the model is still an error
         StanzaTagger(tmp_path / "no-models").tag("de", [["Der", "Hund", "schläft", "."]])
