@@ -33,6 +33,8 @@ from mteb.models import ModelMeta
 from mteb.models.abs_encoder import AbsEncoder
 from mteb.models.model_meta import ScoringFunction
 
+from clsd_mteb.encoders.common import loader_batches
+
 if TYPE_CHECKING:
     from mteb.abstasks.task_metadata import TaskMetadata
     from mteb.types import Array, BatchedInput, PromptType
@@ -74,13 +76,6 @@ def _meta(name: str, *, embed_dim: int, loader: Callable[..., Any]) -> ModelMeta
     )
 
 
-def _texts(inputs: DataLoader[BatchedInput]) -> list[str]:
-    texts: list[str] = []
-    for batch in inputs:
-        texts.extend(batch["text"])
-    return texts
-
-
 class RandomEncoder(AbsEncoder):
     """Chance level: one reproducible Gaussian vector per distinct text."""
 
@@ -106,7 +101,7 @@ class RandomEncoder(AbsEncoder):
         prompt_type: PromptType | None = None,
         **kwargs: Any,
     ) -> Array:
-        texts = _texts(inputs)
+        texts = [text for batch in loader_batches(inputs) for text in batch]
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
         return np.stack([self.vector(text) for text in texts])
@@ -143,7 +138,7 @@ class CharNgramEncoder(AbsEncoder):
         prompt_type: PromptType | None = None,
         **kwargs: Any,
     ) -> Array:
-        texts = _texts(inputs)
+        texts = [text for batch in loader_batches(inputs) for text in batch]
         counts = self.model.transform(texts)
         counts.data = np.log1p(counts.data)  # sublinear tf: a repeated n-gram should not dominate
         dense = counts.toarray()
