@@ -54,72 +54,101 @@ def _command_line(
     return " ".join(shlex.quote(p) for p in parts)
 
 
-@app.command()
-def analyze(
-    results_dir: Annotated[
-        Path, typer.Argument(help="Folder written by `clsd evaluate --output` (holds results/ and predictions/).")
-    ],
-    out: Annotated[Path, typer.Option("--out", help="Report folder to write (report.md, tables/, figures/).")],
-    data_dir: Annotated[
-        Path | None,
-        typer.Option(
-            "--data-dir",
-            envvar="CLSD_DATA_DIR",
-            help="Folder with the release CSV/TSV files (or a Hub-format export), e.g. ../shared/data/clsd-release.",
-        ),
-    ] = None,
-    dataset: Annotated[
-        list[Path] | None, typer.Option("--dataset", help="Hub-format dataset folder of other CLSD tasks (repeatable).")
-    ] = None,
-    model: Annotated[
-        list[str] | None, typer.Option("--model", help="NAME=PATH: a local copy of a model in the results (repeatable).")
-    ] = None,
-    pos_shift: Annotated[
-        bool, typer.Option("--pos-shift/--no-pos-shift", help="Run the one-word-change analysis (needs the models).")
-    ] = True,
-    stanza_dir: Annotated[
-        Path | None, typer.Option("--stanza-dir", help="Folder with Stanza models (datasets without annotation files).")
-    ] = None,
-    stanza_download: Annotated[bool, typer.Option("--stanza-download", help="Let Stanza download missing models.")] = False,
-    cache_dir: Annotated[
-        Path | None,
-        typer.Option(
-            "--cache-dir", help="Embedding cache (default: $CLSD_CACHE_DIR/embeddings or ~/.cache/clsd_mteb/embeddings)."
-        ),
-    ] = None,
-    batch_size: Annotated[int, typer.Option("--batch-size", min=1)] = 32,
-    overwrite: Annotated[bool, typer.Option("--overwrite", help="Replace an existing report in --out.")] = False,
-    alignment: Annotated[
-        Path | None,
-        typer.Option(
-            "--alignment",
-            help="CSV of Table 1's alignment marks: model,cross_lingual,paraphrase,retrieval[,source] (yes/no/empty).",
-        ),
-    ] = None,
-    success_rule: Annotated[
-        str,
-        typer.Option("--success-rule", help="Successful distractors in the examples: 'top' (the paper's) or 'ties-or-beats'."),
-    ] = "top",
-    pos_selection: Annotated[
-        str,
-        typer.Option(
-            "--pos-selection", help="Annotated one-word pairs used: 'paper' (closest to the paper's counts), 'swaps' or 'all'."
-        ),
-    ] = "paper",
-    examples: Annotated[int, typer.Option("--examples", min=0, help="Successful-distractor examples to sample.")] = 10,
-    seed: Annotated[int, typer.Option("--seed", help="Seed of the example sample.")] = 0,
-) -> None:
-    """Write a Markdown report with tables (Markdown, LaTeX, CSV) and figures (PNG, PDF) for RESULTS_DIR."""
+# The options of ``analyze``, declared once here so that the command's signature stays readable.
+ResultsDirArg = Annotated[
+    Path, typer.Argument(help="Folder written by `clsd evaluate --output` (holds results/ and predictions/).")
+]
+OutOpt = Annotated[Path, typer.Option("--out", help="Report folder to write (report.md, tables/, figures/).")]
+DataDirOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--data-dir",
+        envvar="CLSD_DATA_DIR",
+        help="Folder with the release CSV/TSV files (or a Hub-format export), e.g. ../shared/data/clsd-release.",
+    ),
+]
+DatasetOpt = Annotated[
+    list[Path] | None, typer.Option("--dataset", help="Hub-format dataset folder of other CLSD tasks (repeatable).")
+]
+ModelOpt = Annotated[
+    list[str] | None, typer.Option("--model", help="NAME=PATH: a local copy of a model in the results (repeatable).")
+]
+PosShiftOpt = Annotated[
+    bool, typer.Option("--pos-shift/--no-pos-shift", help="Run the one-word-change analysis (needs the models).")
+]
+StanzaDirOpt = Annotated[
+    Path | None, typer.Option("--stanza-dir", help="Folder with Stanza models (datasets without annotation files).")
+]
+StanzaDownloadOpt = Annotated[bool, typer.Option("--stanza-download", help="Let Stanza download missing models.")]
+CacheDirOpt = Annotated[
+    Path | None,
+    typer.Option("--cache-dir", help="Embedding cache (default: $CLSD_CACHE_DIR/embeddings or ~/.cache/clsd_mteb/embeddings)."),
+]
+BatchSizeOpt = Annotated[int, typer.Option("--batch-size", min=1)]
+OverwriteOpt = Annotated[bool, typer.Option("--overwrite", help="Replace an existing report in --out.")]
+AlignmentOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--alignment",
+        help="CSV of Table 1's alignment marks: model,cross_lingual,paraphrase,retrieval[,source] (yes/no/empty).",
+    ),
+]
+SuccessRuleOpt = Annotated[
+    str,
+    typer.Option("--success-rule", help="Successful distractors in the examples: 'top' (the paper's) or 'ties-or-beats'."),
+]
+PosSelectionOpt = Annotated[
+    str,
+    typer.Option(
+        "--pos-selection", help="Annotated one-word pairs used: 'paper' (closest to the paper's counts), 'swaps' or 'all'."
+    ),
+]
+ExamplesOpt = Annotated[int, typer.Option("--examples", min=0, help="Successful-distractor examples to sample.")]
+SeedOpt = Annotated[int, typer.Option("--seed", help="Seed of the example sample.")]
+
+
+def _check_choices(success_rule: str, pos_selection: str) -> None:
+    """Typer takes these as plain strings (their help names the choices), so their values are checked here."""
     from clsd_analysis.annotations import SELECTIONS
     from clsd_analysis.edit_distance import SUCCESS_RULES
-    from clsd_analysis.report import AnalysisOptions, build_report
-    from clsd_mteb.alignment import read_alignment_csv
 
     if success_rule not in SUCCESS_RULES or pos_selection not in SELECTIONS:
         raise CLSDError(f"--success-rule is one of {', '.join(SUCCESS_RULES)}; --pos-selection one of {', '.join(SELECTIONS)}.")
+
+
+def _content_options(success_rule: str, pos_selection: str, examples: int, seed: int, alignment: Path | None) -> tuple[str, ...]:
+    """The options besides the data sources that change the report's content, as the quoted command gives them."""
     content = ["--success-rule", success_rule, "--pos-selection", pos_selection, "--examples", str(examples), "--seed", str(seed)]
     content += ["--alignment", str(alignment)] if alignment is not None else []
+    return tuple(content)
 
+
+@app.command()
+def analyze(
+    results_dir: ResultsDirArg,
+    out: OutOpt,
+    data_dir: DataDirOpt = None,
+    dataset: DatasetOpt = None,
+    model: ModelOpt = None,
+    pos_shift: PosShiftOpt = True,
+    stanza_dir: StanzaDirOpt = None,
+    stanza_download: StanzaDownloadOpt = False,
+    cache_dir: CacheDirOpt = None,
+    batch_size: BatchSizeOpt = 32,
+    overwrite: OverwriteOpt = False,
+    alignment: AlignmentOpt = None,
+    success_rule: SuccessRuleOpt = "top",
+    pos_selection: PosSelectionOpt = "paper",
+    examples: ExamplesOpt = 10,
+    seed: SeedOpt = 0,
+) -> None:
+    """Write a Markdown report with tables (Markdown, LaTeX, CSV) and figures (PNG, PDF) for RESULTS_DIR."""
+    from clsd_analysis.annotations import SELECTIONS
+    from clsd_analysis.report import AnalysisOptions, build_report
+    from clsd_mteb.alignment import read_alignment_csv
+
+    _check_choices(success_rule, pos_selection)
+    content = _content_options(success_rule, pos_selection, examples, seed, alignment)
     options = AnalysisOptions(
         data_dir=data_dir,
         dataset_folders=list(dataset or []),
@@ -130,15 +159,14 @@ def analyze(
         cache_dir=cache_dir,
         batch_size=batch_size,
         overwrite=overwrite,
-        command=_command_line(results_dir, out, data_dir, dataset, model, pos_shift, stanza_dir, tuple(content)),
+        command=_command_line(results_dir, out, data_dir, dataset, model, pos_shift, stanza_dir, content),
         alignment=read_alignment_csv(alignment) if alignment is not None else {},
         success_rule=success_rule,
         selection=SELECTIONS[pos_selection],
         examples=examples,
         seed=seed,
     )
-    path = build_report(results_dir, out, options)
-    typer.echo(f"wrote {path}")
+    typer.echo(f"wrote {build_report(results_dir, out, options)}")
 
 
 if __name__ == "__main__":

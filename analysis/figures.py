@@ -47,6 +47,52 @@ def _wrap(label: str, width: int = 22) -> str:
     return f"{org}/\n{name}"
 
 
+def _pos_rows(summary: pd.DataFrame, min_pairs: int) -> list[str]:
+    """POS with at least ``min_pairs`` pairs over all languages, most frequent first, then ANY."""
+    overall = summary[summary["language"] == ALL_LANGUAGES].groupby("pos")["n"].max()
+    return [p for p in overall[overall >= min_pairs].sort_values(ascending=False).index if p != ANY] + [ANY]
+
+
+def _colour_limit(values: pd.Series) -> float:
+    """One symmetric colour scale for every panel: the largest absolute finite value (1 when there is none)."""
+    finite = values.to_numpy(dtype=float)
+    finite = finite[np.isfinite(finite)]
+    return float(np.max(np.abs(finite))) if len(finite) else 1.0
+
+
+def _write_cell(ax: plt.Axes, i: int, j: int, value: float, n: float, limit: float) -> None:
+    if math.isnan(value):
+        ax.add_patch(plt.Rectangle((j - 0.5, i - 0.5), 1, 1, facecolor="#eeeeee", hatch="///", edgecolor="#bbbbbb"))
+        ax.text(j, i, "n/a", ha="center", va="center", fontsize=8, color="#555555")
+        return
+    ax.text(
+        j,
+        i,
+        f"{value:.2f}\nn={int(n)}",
+        ha="center",
+        va="center",
+        fontsize=7,
+        color="white" if abs(value) > 0.6 * limit else "black",
+    )
+
+
+def _heatmap_panel(
+    ax: plt.Axes, block: pd.DataFrame, column: str, models: list[str], pos_order: list[str], limit: float
+) -> matplotlib.image.AxesImage:
+    """One language's POS x model grid, each cell with its value and pair count."""
+    grid = block.pivot_table(index="pos", columns="model", values=column, aggfunc="first", dropna=False)
+    grid = grid.reindex(index=pos_order, columns=models)
+    counts = block.groupby("pos")["n"].max().reindex(pos_order)
+    values = grid.to_numpy(dtype=float)
+    image = ax.imshow(np.ma.masked_invalid(values), cmap="RdBu", vmin=-limit, vmax=limit, aspect="auto")
+    for (i, j), value in np.ndenumerate(values):
+        _write_cell(ax, i, j, value, counts.iloc[i], limit)
+    ax.set_xticks(range(len(models)), [_wrap(m) for m in models], rotation=45, ha="right", fontsize=8)
+    ax.set_yticks(range(len(pos_order)), pos_order, fontsize=9)
+    ax.axhline(len(pos_order) - 1.5, color="black", linewidth=1)
+    return image
+
+
 def shift_heatmap(summary: pd.DataFrame, kind: str, out_dir: Path, min_pairs: int = 5) -> list[Path]:
     """One panel per target language (and all languages): rows POS (+ANY), columns models.
 
@@ -58,11 +104,8 @@ def shift_heatmap(summary: pd.DataFrame, kind: str, out_dir: Path, min_pairs: in
         return []
     languages = [*sorted(set(summary["language"]) - {ALL_LANGUAGES}), ALL_LANGUAGES]
     models = sorted(set(summary["model"]))
-    overall = summary[summary["language"] == ALL_LANGUAGES].groupby("pos")["n"].max()
-    pos_order = [p for p in overall[overall >= min_pairs].sort_values(ascending=False).index if p != ANY] + [ANY]
-    finite = summary[column].to_numpy(dtype=float)
-    finite = finite[np.isfinite(finite)]
-    limit = float(np.max(np.abs(finite))) if len(finite) else 1.0
+    pos_order = _pos_rows(summary, min_pairs)
+    limit = _colour_limit(summary[column])
     fig, axes = plt.subplots(
         1,
         len(languages),
@@ -70,37 +113,12 @@ def shift_heatmap(summary: pd.DataFrame, kind: str, out_dir: Path, min_pairs: in
         squeeze=False,
         sharey=True,
     )
-    image = None
     for ax, language in zip(axes[0], languages, strict=True):
-        block = summary[summary["language"] == language]
-        grid = block.pivot_table(index="pos", columns="model", values=column, aggfunc="first", dropna=False)
-        grid = grid.reindex(index=pos_order, columns=models)
-        counts = block.groupby("pos")["n"].max().reindex(pos_order)
-        values = grid.to_numpy(dtype=float)
-        image = ax.imshow(np.ma.masked_invalid(values), cmap="RdBu", vmin=-limit, vmax=limit, aspect="auto")
-        for (i, j), value in np.ndenumerate(values):
-            n = counts.iloc[i]
-            if math.isnan(value):
-                ax.add_patch(plt.Rectangle((j - 0.5, i - 0.5), 1, 1, facecolor="#eeeeee", hatch="///", edgecolor="#bbbbbb"))
-                ax.text(j, i, "n/a", ha="center", va="center", fontsize=8, color="#555555")
-            else:
-                ax.text(
-                    j,
-                    i,
-                    f"{value:.2f}\nn={int(n)}",
-                    ha="center",
-                    va="center",
-                    fontsize=7,
-                    color="white" if abs(value) > 0.6 * limit else "black",
-                )
-        ax.set_xticks(range(len(models)), [_wrap(m) for m in models], rotation=45, ha="right", fontsize=8)
-        ax.set_yticks(range(len(pos_order)), pos_order, fontsize=9)
-        ax.axhline(len(pos_order) - 1.5, color="black", linewidth=1)
+        image = _heatmap_panel(ax, summary[summary["language"] == language], column, models, pos_order, limit)
         ax.set_title("all target languages" if language == ALL_LANGUAGES else f"target language {language}", fontsize=10)
     axes[0][0].set_ylabel("part of speech of the changed word")
-    assert image is not None  # one panel at least: ALL_LANGUAGES
     fig.colorbar(
-        image,
+        image,  # the last panel's; every panel shares the colour scale
         ax=axes[0].tolist(),
         shrink=0.9,
         label="mean shift (units of the model's gap)\n0 = change invisible, -1 = as far as an unrelated sentence",

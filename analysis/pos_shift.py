@@ -169,7 +169,6 @@ class TaggingSummary:
     not_selected: int = 0  # annotated pairs the selection rule leaves out
     not_found: int = 0  # annotated pairs whose distractor text is not in the task's row
     selection: SelectionRule = PAPER_SELECTION
-    notes: list[str] = field(default_factory=list)
 
 
 def annotated_changes(
@@ -244,6 +243,90 @@ def _scored_ids(results: ResultsFolder, run: ModelRun, task: str) -> set[str] | 
     return None if predictions is None else set(predictions.ids)
 
 
+def _direct_tasks_of(run: ModelRun, results: ResultsFolder, catalog: TaskCatalog) -> list[str]:
+    """The direct tasks a model has results or predictions for and whose texts are known."""
+    ran = {task for (r, task) in results.scores if r == run} | {task for (r, task) in results.prediction_paths if r == run}
+    return [t for t in sorted(ran) if not is_pivot(t) and catalog.get(t) is not None]
+
+
+_Pairs = dict[tuple[str, str], dict[tuple[str, str], tuple[np.ndarray, np.ndarray]]]
+
+
+@dataclass
+class _RunVectors:
+    """One model's unit vectors per task (keyed by text), its changes per task, and its parallel pairs."""
+
+    vectors: dict[str, dict[str, np.ndarray]] = field(default_factory=dict)
+    changes: dict[str, list[OneWordChange]] = field(default_factory=dict)
+    # unordered language pair -> (first-language text, second-language text) -> their vectors
+    pairs: _Pairs = field(default_factory=lambda: defaultdict(dict))
+
+
+def _embed_run(
+    run: ModelRun,
+    tasks: list[str],
+    by_task: dict[str, list[OneWordChange]],
+    results: ResultsFolder,
+    catalog: TaskCatalog,
+    store: EmbeddingStore,
+) -> _RunVectors:
+    """Embed, per task, the scored rows' S and T and the distractors of their changes; collect the parallel pairs.
+
+    A pair seen in both directions of a dataset is counted once (with the vectors of the first task that has it).
+    """
+    found = _RunVectors()
+    for task in tasks:
+        data = catalog.get(task)
+        assert data is not None
+        scored = _scored_ids(results, run, task)
+        rows = [r for row_id, r in data.rows.items() if scored is None or row_id in scored]
+        found.changes[task] = [c for c in by_task.get(task, []) if scored is None or c.row_id in scored]
+        texts = [r["source"] for r in rows] + [r["target"] for r in rows] + [c.distractor for c in found.changes[task]]
+        vectors = found.vectors[task] = dict(zip(texts, store.embed(run, data.metadata, texts), strict=True))
+        for r in rows:
+            language_pair = _language_pair(r)
+            first, second = (r["source"], r["target"]) if r["source_lang"] == language_pair[0] else (r["target"], r["source"])
+            found.pairs[language_pair].setdefault((first, second), (vectors[first], vectors[second]))
+    return found
+
+
+def _gaps(pairs: _Pairs) -> dict[tuple[str, str], Gap]:
+    gaps = {}
+    for language_pair, found in pairs.items():
+        a = np.stack([v[0] for v in found.values()])
+        b = np.stack([v[1] for v in found.values()])
+        gaps[language_pair] = parallel_unrelated_gap(a, b)
+    return gaps
+
+
+def _gap_record(model: str, language_pair: tuple[str, str], gap: Gap) -> dict:
+    return {
+        "model": model,
+        "language_pair": " / ".join(language_pair),
+        "parallel_pairs": gap.pairs,
+        "mean_cos_parallel": gap.parallel,
+        "mean_cos_unrelated": gap.unrelated,
+        "gap": gap.value,
+        "gap_reliable": gap.reliable,
+    }
+
+
+def _shift_record(model: str, change: OneWordChange, vectors: dict[str, np.ndarray], gap: Gap) -> dict:
+    s, t, d = vectors[change.source], vectors[change.target], vectors[change.distractor]
+    # An unreliable gap leaves the shifts undefined (NaN), never a huge number.
+    divisor = gap.value if gap.reliable else math.nan
+    return {
+        "model": model,
+        **asdict(change),
+        "cos_source_target": float(cosine(s, t)[0]),
+        "cos_source_distractor": float(cosine(s, d)[0]),
+        "cos_target_distractor": float(cosine(t, d)[0]),
+        "gap": gap.value,
+        "cross_shift": float(cross_lingual_shift(s, t, d, divisor)[0]),
+        "mono_shift": float(monolingual_shift(t, d, divisor)[0]),
+    }
+
+
 def compute_shifts(
     changes: list[OneWordChange],
     runs: Sequence[ModelRun],
@@ -263,61 +346,15 @@ def compute_shifts(
         by_task[change.task].append(change)
     shift_records, gap_records = [], []
     for run in runs:
-        ran = {task for (r, task) in results.scores if r == run} | {task for (r, task) in results.prediction_paths if r == run}
-        tasks = [t for t in sorted(ran) if not is_pivot(t) and catalog.get(t) is not None]
+        tasks = _direct_tasks_of(run, results, catalog)
         if not tasks:
             continue
-        vectors: dict[str, dict[str, np.ndarray]] = {}
-        task_changes: dict[str, list[OneWordChange]] = {}
-        pairs: dict[tuple[str, str], dict[tuple[str, str], tuple[np.ndarray, np.ndarray]]] = defaultdict(dict)
+        found = _embed_run(run, tasks, by_task, results, catalog, store)
+        gaps = _gaps(found.pairs)
+        gap_records += [_gap_record(label[run], language_pair, gap) for language_pair, gap in gaps.items()]
         for task in tasks:
-            data = catalog.get(task)
-            assert data is not None
-            scored = _scored_ids(results, run, task)
-            rows = [r for row_id, r in data.rows.items() if scored is None or row_id in scored]
-            task_changes[task] = [c for c in by_task.get(task, []) if scored is None or c.row_id in scored]
-            texts = [r["source"] for r in rows] + [r["target"] for r in rows] + [c.distractor for c in task_changes[task]]
-            unit = store.embed(run, data.metadata, texts)
-            vectors[task] = dict(zip(texts, unit, strict=True))
-            for r in rows:
-                language_pair = _language_pair(r)
-                first, second = (r["source"], r["target"]) if r["source_lang"] == language_pair[0] else (r["target"], r["source"])
-                pairs[language_pair].setdefault((first, second), (vectors[task][first], vectors[task][second]))
-        gaps: dict[tuple[str, str], Gap] = {}
-        for language_pair, found in pairs.items():
-            a = np.stack([v[0] for v in found.values()])
-            b = np.stack([v[1] for v in found.values()])
-            gaps[language_pair] = gap = parallel_unrelated_gap(a, b)
-            gap_records.append(
-                {
-                    "model": label[run],
-                    "language_pair": " / ".join(language_pair),
-                    "parallel_pairs": gap.pairs,
-                    "mean_cos_parallel": gap.parallel,
-                    "mean_cos_unrelated": gap.unrelated,
-                    "gap": gap.value,
-                    "gap_reliable": gap.reliable,
-                }
-            )
-        for task in tasks:
-            for change in task_changes[task]:
-                v = vectors[task]
-                s, t, d = v[change.source], v[change.target], v[change.distractor]
-                gap = gaps[_language_pair(change)]
-                # An unreliable gap leaves the shifts undefined (NaN), never a huge number.
-                divisor = gap.value if gap.reliable else math.nan
-                shift_records.append(
-                    {
-                        "model": label[run],
-                        **asdict(change),
-                        "cos_source_target": float(cosine(s, t)[0]),
-                        "cos_source_distractor": float(cosine(s, d)[0]),
-                        "cos_target_distractor": float(cosine(t, d)[0]),
-                        "gap": gap.value,
-                        "cross_shift": float(cross_lingual_shift(s, t, d, divisor)[0]),
-                        "mono_shift": float(monolingual_shift(t, d, divisor)[0]),
-                    }
-                )
+            for change in found.changes[task]:
+                shift_records.append(_shift_record(label[run], change, found.vectors[task], gaps[_language_pair(change)]))
     return pd.DataFrame.from_records(shift_records), pd.DataFrame.from_records(gap_records)
 
 

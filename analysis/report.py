@@ -14,7 +14,6 @@ An existing report is never replaced silently: a folder holding ``report.md`` is
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,6 +34,7 @@ from clsd_analysis.tables import comparison_frame, comparison_table
 from clsd_analysis.task_data import TaskCatalog
 from clsd_format.errors import CLSDError
 from clsd_mteb.alignment import Alignment
+from clsd_mteb.release import cache_root, resolve_data_dir
 from clsd_mteb.summary import Table1, render_markdown, table1_latex
 
 REPORT_FILE = "report.md"
@@ -65,9 +65,8 @@ class AnalysisOptions:
 
 
 def default_cache_dir() -> Path:
-    """Beside the release cache of the plugin (``CLSD_CACHE_DIR``, default ``~/.cache/clsd_mteb``)."""
-    root = os.environ.get("CLSD_CACHE_DIR") or Path.home() / ".cache" / "clsd_mteb"
-    return Path(root) / "embeddings"
+    """Beside the release cache of the plugin, so ``CLSD_CACHE_DIR`` moves both."""
+    return cache_root() / "embeddings"
 
 
 class _Writer:
@@ -301,9 +300,7 @@ def _statistics_section(writer: _Writer, results: ResultsFolder, catalog: TaskCa
 
 
 def _annotation_dir(options: AnalysisOptions) -> Path | None:
-    from clsd_mteb import release
-
-    folder = release.resolve_data_dir(options.data_dir)
+    folder = resolve_data_dir(options.data_dir)
     return Path(folder) if folder is not None else None
 
 

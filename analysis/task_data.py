@@ -30,7 +30,6 @@ class TaskData:
 
     name: str
     task: AbsTaskCLSD
-    origin: str  # where the rows came from, for the report
 
     @cached_property
     def rows(self) -> dict[str, dict[str, Any]]:
@@ -65,15 +64,16 @@ class TaskCatalog:
         self.problems: dict[str, str] = {}
 
     @cached_property
-    def _folder_tasks(self) -> dict[str, tuple[type[AbsTaskCLSD], Path]]:
+    def _folder_tasks(self) -> dict[str, type[AbsTaskCLSD]]:
+        """Task classes of the --dataset folders by name; the first folder holding a name wins."""
         import clsd_mteb
 
-        found: dict[str, tuple[type[AbsTaskCLSD], Path]] = {}
+        found: dict[str, type[AbsTaskCLSD]] = {}
         for folder in self.dataset_folders:
             if not folder.is_dir():
                 raise CLSDError(f"dataset folder {folder} does not exist.")
             for cls in clsd_mteb.tasks_from_folder(folder):
-                found.setdefault(cls.metadata.name, (cls, folder))
+                found.setdefault(cls.metadata.name, cls)
         return found
 
     def get(self, name: str) -> TaskData | None:
@@ -86,11 +86,10 @@ class TaskCatalog:
 
         try:
             if name in self._folder_tasks:
-                cls, folder = self._folder_tasks[name]
-                data = TaskData(name, cls(), f"dataset folder {folder}")
+                data = TaskData(name, self._folder_tasks[name]())
             elif name in clsd_mteb.RELEASE_TASK_NAMES:
                 (task,) = clsd_mteb.get_tasks([name], data_dir=self.data_dir)
-                data = TaskData(name, task, f"release data in {self.data_dir or 'the default source'}")
+                data = TaskData(name, task)
             else:
                 self.problems[name] = (
                     "not a released CLSD task and not in any --dataset folder; pass the folder the "

@@ -75,9 +75,16 @@ def sha256_of(path: Path) -> str:
     return digest.hexdigest()
 
 
+def cache_root() -> Path:
+    """The one cache folder of this project (``CLSD_CACHE_DIR``, default ``~/.cache/clsd_mteb``).
+
+    The release files and the analysis's embeddings live side by side under it, so one variable moves both.
+    """
+    return Path(os.environ.get(CACHE_DIR_ENV) or Path.home() / ".cache" / "clsd_mteb")
+
+
 def cache_dir() -> Path:
-    root = os.environ.get(CACHE_DIR_ENV) or Path.home() / ".cache" / "clsd_mteb"
-    return Path(root) / "release" / COMMIT
+    return cache_root() / "release" / COMMIT
 
 
 def resolve_data_dir(data_dir: str | os.PathLike[str] | None = None) -> Path | None:

@@ -19,14 +19,15 @@ from clsd_analysis.cli import app
 from clsd_analysis.disagreements import DIRECT_ONLY, PIVOT_ONLY, find_disagreements
 from clsd_analysis.edit_distance import TIES_OR_BEATS, bin_summary, distractor_table
 from clsd_analysis.report import AnalysisOptions, build_report
-from clsd_analysis.results import load_results
+from clsd_analysis.results import ModelRun, ResultsFolder, load_results
 from clsd_analysis.stanza_tagging import StanzaModelMissing, StanzaTagger
 from clsd_analysis.tables import AVERAGE, DIRECT, comparison_frame, comparison_table
 from clsd_analysis.task_data import TaskCatalog
 from clsd_format.errors import CLSDError
 from clsd_format.text_measures import PAPER_BIN_LABELS
-from clsd_mteb.baselines import BASELINES
-from clsd_mteb.naming import short_task
+from clsd_mteb.baselines import BASELINES, RANDOM_NAME
+from clsd_mteb.models import MINILM_NAME
+from clsd_mteb.naming import setting_of, short_task
 from clsd_mteb.summary import render_markdown
 
 pytestmark = pytest.mark.slow  # evaluates three models (one real) and builds full reports
@@ -106,31 +107,43 @@ def test_missing_results_show_as_missing(results_dir: Path, tmp_path: Path) -> N
     assert ",," in csv_line  # an empty field, not 0
 
 
+def _wins_by_hand(cosines: np.ndarray) -> int:
+    """Distractors whose saved cosine ties or beats the true translation's."""
+    return int((cosines[:, 1:] >= cosines[:, :1]).sum())
+
+
+def _group_of(task: str) -> tuple[str, str]:
+    """(setting, target language) of a task of this module: 'CLSD-WMT19-DE-FR-PivotEN' -> ('pivot EN', 'fr')."""
+    return setting_of(task), task.removesuffix("-PivotEN").split("-")[3].lower()
+
+
 def test_bins_sum_to_the_successful_distractors(results_dir: Path, catalog: TaskCatalog) -> None:
     results = load_results(results_dir)
     distractors = distractor_table(results, catalog)
     bins = bin_summary(distractors, TIES_OR_BEATS)
     for run in results.runs:
         label = results.label(run)
+        expected = {_group_of(task): _wins_by_hand(results.predictions(run, task).cosines) for task in TASKS}
         for task in TASKS:
-            predictions = results.predictions(run, task)
-            cos = predictions.cosines
-            wins_by_hand = int((cos[:, 1:] >= cos[:, :1]).sum())  # ties count for the distractor
-            assert (
-                int(distractors[(distractors["model"] == label) & (distractors["task"] == task)][TIES_OR_BEATS].sum())
-                == wins_by_hand
-            )
+            in_task = distractors[(distractors["model"] == label) & (distractors["task"] == task)]
+            assert int(in_task[TIES_OR_BEATS].sum()) == expected[_group_of(task)]
         model_bins = bins[bins["model"] == label]
-        total = 0
-        for task in TASKS:
-            cos = results.predictions(run, task).cosines
-            total += int((cos[:, 1:] >= cos[:, :1]).sum())
-        assert int(model_bins["successful"].sum()) == total
         assert int(model_bins["bin_size"].sum()) == len(TASKS) * ROWS * 4
-        for _, group in model_bins.groupby(["setting", "target_language"]):
+        groups = dict(list(model_bins.groupby(["setting", "target_language"])))
+        assert {key: int(group["successful"].sum()) for key, group in groups.items()} == expected
+        for key, group in groups.items():
             assert list(group["bin"])[:5] == list(PAPER_BIN_LABELS)
-            if group["successful"].sum():
-                assert group["share_of_successful"].sum() == pytest.approx(1.0)
+            share = group["share_of_successful"]  # undefined (NaN, summing to 0) where nothing was successful
+            assert share.isna().all() == (expected[key] == 0)
+            assert share.sum() == pytest.approx(1.0 if expected[key] else 0.0)
+    # A random encoder is tricked in every task, so the shares above were checked in every group at least once.
+    random_run = next(run for run in results.runs if run.name == RANDOM_NAME)
+    assert all(_wins_by_hand(results.predictions(random_run, task).cosines) > 0 for task in TASKS)
+
+
+def _right_by_hand(cosines: np.ndarray) -> np.ndarray:
+    """Rows whose true translation beats every distractor strictly (a tie is a miss)."""
+    return cosines[:, 0] > np.nanmax(cosines[:, 1:], axis=1)
 
 
 def test_disagreements_match_the_ranks(results_dir: Path, catalog: TaskCatalog) -> None:
@@ -139,14 +152,21 @@ def test_disagreements_match_the_ranks(results_dir: Path, catalog: TaskCatalog) 
     for run in results.runs:
         expected = {DIRECT_ONLY: 0, PIVOT_ONLY: 0}
         for base in ("CLSD-WMT19-DE-FR", "CLSD-WMT19-FR-DE"):
-            direct = results.predictions(run, base).correct()
-            pivot = results.predictions(run, base + "-PivotEN").correct()
-            expected[DIRECT_ONLY] += sum(direct[i] and not pivot[i] for i in direct)
-            expected[PIVOT_ONLY] += sum(pivot[i] and not direct[i] for i in direct)
+            direct, pivot = results.predictions(run, base), results.predictions(run, base + "-PivotEN")
+            assert direct.ids == pivot.ids  # the same rows in both settings, in the same order
+            direct_right, pivot_right = _right_by_hand(direct.cosines), _right_by_hand(pivot.cosines)
+            expected[DIRECT_ONLY] += int((direct_right & ~pivot_right).sum())
+            expected[PIVOT_ONLY] += int((pivot_right & ~direct_right).sum())
         counts = found.counts.loc[results.label(run)]
         assert counts[DIRECT_ONLY] == expected[DIRECT_ONLY] and counts[PIVOT_ONLY] == expected[PIVOT_ONLY]
-    if not found.rows.empty:  # texts come with every row
-        assert found.rows["direct_target"].notna().all() and found.rows["pivot_target"].notna().all()
+    assert len(found.rows) == int(found.counts["total"].sum()) > 0  # the fixture has disagreements to read
+    for _, row in found.rows.iterrows():  # every row comes with the texts it names
+        direct_row = catalog.get(row["direct_task"]).rows[row["id"]]
+        pivot_row = catalog.get(row["pivot_task"]).rows[row["id"]]
+        assert (row["direct_source"], row["direct_target"]) == (direct_row["source"], direct_row["target"])
+        assert row["direct_top_distractor"] == direct_row["distractors"][row["direct_top_slot"] - 1]
+        assert (row["pivot_source"], row["pivot_target"]) == (pivot_row["source"], pivot_row["target"])
+        assert row["pivot_top_distractor"] == pivot_row["distractors"][row["pivot_top_slot"] - 1]
 
 
 def test_report_embeds_tables_and_figures(report: Path) -> None:
@@ -181,19 +201,53 @@ def test_report_embeds_tables_and_figures(report: Path) -> None:
         assert f"figures/{stem}.png" in text
 
 
-def test_shift_table_uses_annotations_and_undefines_the_random_gap(report: Path) -> None:
+def _gap_by_hand(results: ResultsFolder, run: ModelRun, catalog: TaskCatalog, encoder) -> float:
+    """The paper's gap for DE/FR: mean cos(S,T) of the parallel pairs minus the mean over unrelated pairs.
+
+    The parallel cosines are those the evaluator saved; the unrelated ones come from encoding every German
+    and every French sentence of the scored rows here and comparing each with the other rows' translations.
+    """
+    parallel: dict[tuple[str, str], float] = {}  # (German, French) -> saved cos; both directions hold the same pairs
+    for task in ("CLSD-WMT19-DE-FR", "CLSD-WMT19-FR-DE"):
+        predictions, rows = results.predictions(run, task), catalog.get(task).rows
+        for row_id, cos in zip(predictions.ids, predictions.cosines[:, 0], strict=True):
+            source, target = rows[row_id]["source"], rows[row_id]["target"]
+            parallel.setdefault((source, target) if task.endswith("DE-FR") else (target, source), float(cos))
+    german, french = [pair[0] for pair in parallel], [pair[1] for pair in parallel]
+    vectors = clsd_mteb.encode_texts(encoder, german + french, task_metadata=catalog.get("CLSD-WMT19-DE-FR").metadata)
+    similarity = vectors[: len(german)] @ vectors[len(german) :].T
+    unrelated = similarity[~np.eye(len(german), dtype=bool)].mean()
+    np.testing.assert_allclose(np.diag(similarity), list(parallel.values()), atol=1e-5)  # same encoder as the evaluator
+    return float(np.mean(list(parallel.values())) - unrelated)
+
+
+def test_shift_table_uses_annotations_and_undefines_the_random_gap(
+    report: Path, results_dir: Path, catalog: TaskCatalog, minilm
+) -> None:
     gaps = pd.read_csv(report / "tables" / "gaps.csv", index_col=0)
     reliable = dict(zip(gaps.index, gaps["gap_reliable"], strict=True))
-    assert reliable["sentence-transformers/all-MiniLM-L6-v2 · deu-Latn / fra-Latn"]
+    assert reliable[f"{MINILM_NAME} · deu-Latn / fra-Latn"]
+    # A random encoder does not tell translations from unrelated sentences: its gap is noise, its shifts undefined.
+    assert not reliable[f"{RANDOM_NAME} · deu-Latn / fra-Latn"]
     shifts = pd.read_csv(report / "tables" / "one_word_shifts.csv")
     assert set(shifts["pos_from"].dropna()) == {"annotation"}
-    minilm = shifts[shifts["model"] == "sentence-transformers/all-MiniLM-L6-v2"]
-    assert len(minilm) > 0
-    recomputed = ((1 - minilm["cos_source_target"]) - (1 - minilm["cos_source_distractor"])) / minilm["gap"]
-    np.testing.assert_allclose(minilm["cross_shift"], recomputed)
-    random_rows = shifts[shifts["model"] == "clsd-baselines/random"]
-    if not reliable["clsd-baselines/random · deu-Latn / fra-Latn"]:
-        assert random_rows["cross_shift"].isna().all()
+    random_rows = shifts[shifts["model"] == RANDOM_NAME]
+    assert len(random_rows) > 0 and random_rows[["cross_shift", "mono_shift"]].isna().all().all()
+
+    results = load_results(results_dir)
+    run = next(r for r in results.runs if r.name == MINILM_NAME)
+    gap = _gap_by_hand(results, run, catalog, minilm)
+    minilm_rows = shifts[shifts["model"] == MINILM_NAME]
+    assert len(minilm_rows) > 0 and minilm_rows["gap"].iloc[0] == pytest.approx(gap, abs=1e-5)
+    for _, row in minilm_rows.head(3).iterrows():
+        saved = results.predictions(run, row["task"])
+        cos = saved.cosines[saved.ids.index(row["row_id"])]
+        # [(1 - cos(S,T)) - (1 - cos(S,d))] / gap, with the cosines the evaluator saved for this row and slot
+        assert row["cross_shift"] == pytest.approx(((1 - cos[0]) - (1 - cos[row["slot"]])) / gap, rel=1e-4, abs=1e-6)
+        metadata = catalog.get(row["task"]).metadata
+        target, distractor = clsd_mteb.encode_texts(minilm, [row["target"], row["distractor"]], task_metadata=metadata)
+        # [(1 - cos(T,T)) - (1 - cos(T,d))] / gap
+        assert row["mono_shift"] == pytest.approx((0 - (1 - float(target @ distractor))) / gap, rel=1e-4, abs=1e-6)
 
 
 def test_cli_end_to_end_and_no_silent_overwrite(results_dir: Path, release_dir: Path, tmp_path: Path) -> None:

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
 
 from clsd_format.errors import DataError
 from clsd_mteb import naming
-from clsd_mteb.alignment import KNOWN_ALIGNMENT, Alignment, read_alignment_csv
+from clsd_mteb.alignment import KINDS, KNOWN_ALIGNMENT, Alignment, read_alignment_csv
 from clsd_mteb.summary import build_table1, table1_latex, table1_markdown
 from clsd_mteb.tasks import PIVOT_SUFFIX
 
@@ -50,7 +51,27 @@ def test_alignment_marks_known_unknown_and_user_supplied(tmp_path: Path):
     user.write_text("model,cross_lingual,paraphrase,retrieval\nmine,perhaps,no,\n", encoding="utf-8")
     with pytest.raises(DataError, match=r"row 1.*cross_lingual|cross_lingual.*row 1"):
         read_alignment_csv(user)
-    assert all(isinstance(a, Alignment) and a.source for a in KNOWN_ALIGNMENT.values())
+
+
+# A built-in source cites a paper (authors and year) or a model card; only this project's own baselines need neither.
+CITATION = re.compile(r"^(?:[A-Z][\w-]+ (?:et al\.|and [A-Z][\w-]+) (?:19|20)\d\d\b|model card: \S)")
+
+
+def test_known_alignment_cites_where_each_fact_comes_from():
+    for model, entry in KNOWN_ALIGNMENT.items():
+        if model.startswith("clsd-baselines/"):
+            assert entry == Alignment(False, False, False, "not trained at all (a reference encoder of this project)")
+            continue
+        assert CITATION.match(entry.source), f"{model}: {entry.source!r} names no paper or model card"
+        assert any(entry.value(kind) is not None for kind in KINDS), f"{model}: an entry settles at least one kind"
+    labse = KNOWN_ALIGNMENT["sentence-transformers/LaBSE"]
+    assert (labse.cross_lingual, labse.paraphrase, labse.retrieval) == (True, False, False)
+    assert labse.source.startswith("Feng et al. 2022 (LaBSE)")
+    minilm = KNOWN_ALIGNMENT["sentence-transformers/all-MiniLM-L6-v2"]
+    assert (minilm.cross_lingual, minilm.paraphrase, minilm.retrieval) == (False, True, True)
+    assert minilm.source.startswith("model card: English-only")
+    e5 = {KNOWN_ALIGNMENT[m] for m in KNOWN_ALIGNMENT if "multilingual-e5" in m}
+    assert len(e5) == 1 and next(iter(e5)).source.startswith("Wang et al. 2024, Multilingual E5 report")
 
 
 def test_latex_bolds_best_and_writes_marks():
