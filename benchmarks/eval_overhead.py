@@ -77,11 +77,12 @@ def main() -> None:
     args = parser.parse_args()
 
     import clsd_mteb
+    from clsd_format.defaults import BATCH_SIZE
     from clsd_mteb.evaluator import uses_batch_invariant_encoding
     from clsd_mteb.models import load_model
-    from clsd_mteb.run import DEFAULT_BATCH_SIZE, evaluate_tasks
+    from clsd_mteb.run import evaluate_tasks
 
-    batch_size = args.batch_size or DEFAULT_BATCH_SIZE
+    batch_size = args.batch_size or BATCH_SIZE
     encoder = load_model(args.model, device="cpu")
     # (b) batches as the evaluator will: one text per batch on one torch thread unless batch-invariant
     own_batch_size = 1 if uses_batch_invariant_encoding(encoder) else batch_size

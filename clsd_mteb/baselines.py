@@ -30,15 +30,13 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from mteb.models import ModelMeta
-from mteb.models.abs_encoder import AbsEncoder
 from mteb.models.model_meta import ScoringFunction
 
-from clsd_mteb.encoders.common import loader_batches
+from clsd_mteb.encoders.common import TextBatchEncoder
 
 if TYPE_CHECKING:
     from mteb.abstasks.task_metadata import TaskMetadata
-    from mteb.types import Array, BatchedInput, PromptType
-    from torch.utils.data import DataLoader
+    from mteb.types import PromptType
 
 RANDOM_NAME = "clsd-baselines/random"
 CHAR_NGRAM_NAME = "clsd-baselines/char-ngram-tf"
@@ -76,7 +74,7 @@ def _meta(name: str, *, embed_dim: int, loader: Callable[..., Any]) -> ModelMeta
     )
 
 
-class RandomEncoder(AbsEncoder):
+class RandomEncoder(TextBatchEncoder):
     """Chance level: one reproducible Gaussian vector per distinct text."""
 
     mteb_model_meta: ModelMeta
@@ -91,23 +89,13 @@ class RandomEncoder(AbsEncoder):
         seed = int.from_bytes(hashlib.sha256(text.encode("utf-8")).digest()[:8], "little")
         return np.random.default_rng(seed).standard_normal(self.dim).astype(np.float32)
 
-    def encode(
-        self,
-        inputs: DataLoader[BatchedInput],
-        *,
-        task_metadata: TaskMetadata,
-        hf_split: str,
-        hf_subset: str,
-        prompt_type: PromptType | None = None,
-        **kwargs: Any,
-    ) -> Array:
-        texts = [text for batch in loader_batches(inputs) for text in batch]
-        if not texts:
-            return np.zeros((0, self.dim), dtype=np.float32)
-        return np.stack([self.vector(text) for text in texts])
+    def encode_batches(
+        self, batches: list[list[str]], *, task_metadata: TaskMetadata, prompt_type: PromptType | None
+    ) -> np.ndarray:
+        return np.stack([self.vector(text) for batch in batches for text in batch])
 
 
-class CharNgramEncoder(AbsEncoder):
+class CharNgramEncoder(TextBatchEncoder):
     """Surface overlap: hashed, log-scaled character n-gram counts (no fitting, no IDF)."""
 
     mteb_model_meta: ModelMeta
@@ -128,18 +116,10 @@ class CharNgramEncoder(AbsEncoder):
         )
         self.mteb_model_meta = CHAR_NGRAM_META
 
-    def encode(
-        self,
-        inputs: DataLoader[BatchedInput],
-        *,
-        task_metadata: TaskMetadata,
-        hf_split: str,
-        hf_subset: str,
-        prompt_type: PromptType | None = None,
-        **kwargs: Any,
-    ) -> Array:
-        texts = [text for batch in loader_batches(inputs) for text in batch]
-        counts = self.model.transform(texts)
+    def encode_batches(
+        self, batches: list[list[str]], *, task_metadata: TaskMetadata, prompt_type: PromptType | None
+    ) -> np.ndarray:
+        counts = self.model.transform([text for batch in batches for text in batch])
         counts.data = np.log1p(counts.data)  # sublinear tf: a repeated n-gram should not dominate
         dense = counts.toarray()
         # A text without any n-gram (empty after stripping) would be an all-zero vector, which the

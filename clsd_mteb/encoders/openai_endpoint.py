@@ -28,22 +28,17 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from mteb.models import ModelMeta
-from mteb.models.abs_encoder import AbsEncoder
 from mteb.models.model_meta import ScoringFunction
 
+from clsd_format import defaults
 from clsd_format.errors import CLSDError
-from clsd_mteb.encoders.common import loader_batches
+from clsd_mteb.encoders.common import TextBatchEncoder
 
 if TYPE_CHECKING:
     from mteb.abstasks.task_metadata import TaskMetadata
-    from mteb.types import Array, BatchedInput, PromptType
-    from torch.utils.data import DataLoader
+    from mteb.types import PromptType
 
 SPEC_PREFIX = "endpoint:"
-DEFAULT_KEY_ENV = "OPENAI_API_KEY"
-DEFAULT_CONCURRENCY = 4
-DEFAULT_RETRIES = 2
-DEFAULT_TIMEOUT_S = 120.0
 PROBE_TEXT = "dimension probe"
 
 
@@ -53,12 +48,12 @@ class EndpointConfig:
 
     base_url: str  # e.g. http://127.0.0.1:8000/v1
     model: str  # the model name the endpoint serves
-    key_env: str = DEFAULT_KEY_ENV  # environment variable holding the API key
+    key_env: str = defaults.ENDPOINT_KEY_ENV  # environment variable holding the API key
     dimensions: int | None = None  # expected embedding size; checked against the probe
-    concurrency: int = DEFAULT_CONCURRENCY
+    concurrency: int = defaults.ENDPOINT_CONCURRENCY
     prefix: str = ""
-    max_retries: int = DEFAULT_RETRIES
-    timeout_s: float = DEFAULT_TIMEOUT_S
+    max_retries: int = defaults.ENDPOINT_RETRIES
+    timeout_s: float = defaults.ENDPOINT_TIMEOUT_S
 
     @property
     def where(self) -> str:
@@ -105,7 +100,7 @@ def endpoint_meta(config: EndpointConfig, dim: int) -> ModelMeta:
     )
 
 
-class EndpointEncoder(AbsEncoder):
+class EndpointEncoder(TextBatchEncoder):
     """mteb encoder that sends each loader batch to an OpenAI-compatible ``/embeddings`` route."""
 
     mteb_model_meta: ModelMeta
@@ -167,18 +162,8 @@ class EndpointEncoder(AbsEncoder):
             raise CLSDError(f"{where}: returned {vectors.shape[1]}-dimensional vectors after {dim}-dimensional ones")
         return vectors
 
-    def encode(
-        self,
-        inputs: DataLoader[BatchedInput],
-        *,
-        task_metadata: TaskMetadata,
-        hf_split: str,
-        hf_subset: str,
-        prompt_type: PromptType | None = None,
-        **kwargs: Any,
-    ) -> Array:
-        batches = [batch for batch in loader_batches(inputs) if batch]
-        if not batches:
-            return np.zeros((0, self.dim), dtype=np.float32)
+    def encode_batches(
+        self, batches: list[list[str]], *, task_metadata: TaskMetadata, prompt_type: PromptType | None
+    ) -> np.ndarray:
         with ThreadPoolExecutor(max_workers=max(1, self.config.concurrency)) as pool:
             return np.concatenate(list(pool.map(self.request, batches)))

