@@ -13,10 +13,10 @@ import random
 
 import pandas as pd
 
+from clsd_analysis.changed_words import marked_changes
 from clsd_analysis.edit_distance import TOP, distractor_table
 from clsd_analysis.results import ResultsFolder
 from clsd_analysis.task_data import TaskCatalog
-from clsd_analysis.text_measures import marked_changes
 from clsd_mteb.naming import DIRECT, short_task
 
 COLUMNS = ["task", "id", "original", "distractor (changes marked)", "models tricked", "tricked"]

@@ -4,7 +4,7 @@
    of the release's annotation files that a :class:`~clsd_analysis.annotations.SelectionRule` keeps
    (default: the rule closest to the paper's 523 German / 324 French pairs), with the annotators'
    part of speech. For any other dataset: the pairs that differ by exactly one substituted token
-   (:func:`clsd_analysis.text_measures.single_substitution`), tagged by Stanza on T.
+   (:func:`clsd_analysis.changed_words.single_substitution`), tagged by Stanza on T.
 3. **Shifts.** With unit embeddings from the evaluator's encoding path, for source S:
 
    * cross-lingual shift = [(1 - cos(S, T)) - (1 - cos(S, d))] / gap
@@ -35,11 +35,11 @@ import numpy as np
 import pandas as pd
 
 from clsd_analysis.annotations import PAPER_SELECTION, Annotation, SelectionRule, release_annotations
+from clsd_analysis.changed_words import changed_span, single_substitution, tokens
 from clsd_analysis.embeddings import EmbeddingStore
 from clsd_analysis.results import ModelRun, ResultsFolder
 from clsd_analysis.stanza_tagging import StanzaTagger
 from clsd_analysis.task_data import TaskCatalog, TaskData
-from clsd_analysis.text_measures import changed_span, single_substitution, tokens
 from clsd_format.languages import code_from_mteb
 from clsd_mteb.naming import is_pivot
 

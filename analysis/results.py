@@ -68,8 +68,9 @@ class TaskPredictions:
     @cached_property
     def wins(self) -> np.ndarray:
         """Boolean (n_rows, max_slots): distractor slot ties or beats T (a 'successful distractor')."""
-        with np.errstate(invalid="ignore"):
-            return np.nan_to_num(self.cosines[:, 1:], nan=-np.inf) >= self.cosines[:, :1]
+        from clsd_mteb.evaluator import distractor_wins
+
+        return distractor_wins(self.cosines)
 
     def correct(self) -> dict[str, bool]:
         return dict(zip(self.ids, (self.ranks == 1).tolist(), strict=True))

@@ -1,6 +1,6 @@
 """Part-of-speech tags from Stanza for datasets without annotation files.
 
-Sentences are passed already tokenised (with :func:`clsd_analysis.text_measures.tokens`), so the
+Sentences are passed already tokenised (with :func:`clsd_analysis.changed_words.tokens`), so the
 tag of the changed token is read at the very position where the one-word change was found. Models
 come from a local directory (``--stanza-dir``, else Stanza's own default); nothing is downloaded
 unless the user asks for it (``download=True``), and a missing model stops with the command that

@@ -104,12 +104,18 @@ class CLSDPredictions:
         ]
 
 
-def target_ranks(cosines: np.ndarray) -> np.ndarray:
-    """Rank of T per row, ties counted against T (NaN slots never beat anything)."""
-    target = cosines[:, :1]
+def distractor_wins(cosines: np.ndarray) -> np.ndarray:
+    """(n_rows, n_slots) booleans: the slot's distractor ties or beats T (an empty, NaN slot never does).
+
+    The one definition of a successful distractor: ranks, win rates and the analyses all read it.
+    """
     with np.errstate(invalid="ignore"):
-        beaten_by = np.nan_to_num(cosines[:, 1:], nan=-np.inf) >= target
-    return 1 + beaten_by.sum(axis=1)
+        return np.nan_to_num(cosines[:, 1:], nan=-np.inf) >= cosines[:, :1]
+
+
+def target_ranks(cosines: np.ndarray) -> np.ndarray:
+    """Rank of T per row, ties counted against T."""
+    return 1 + distractor_wins(cosines).sum(axis=1)
 
 
 def _exact_mean(values: np.ndarray) -> float:
@@ -130,8 +136,7 @@ def clsd_metrics(cosines: np.ndarray, pooled_hits: np.ndarray | None = None) -> 
         "mean_rank": _exact_mean(ranks),
         "mean_margin": _exact_mean(cosines[:, 0] - np.nanmax(distractors, axis=1)),
     }
-    with np.errstate(invalid="ignore"):
-        wins = np.nan_to_num(distractors, nan=-np.inf) >= cosines[:, :1]
+    wins = distractor_wins(cosines)
     for slot in range(distractors.shape[1]):
         scores[f"distractor_{slot + 1}_win_rate"] = _exact_mean(wins[present[:, slot], slot])
     if pooled_hits is not None:

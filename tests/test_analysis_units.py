@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from clsd_analysis import pos_shift
-from clsd_analysis.text_measures import changed_span, marked_changes, single_substitution
+from clsd_analysis.changed_words import changed_span, marked_changes, single_substitution
 from clsd_mteb.baselines import BASELINES, CHAR_NGRAM_NAME, RANDOM_NAME
 
 
