@@ -26,7 +26,7 @@ import openai  # noqa: F401  (imported before timing: its import takes seconds a
 from clsd_generation.generate import generate_distractors
 from clsd_generation.inputs import read_parallel
 from clsd_generation.languages import parse_language
-from clsd_generation.llm_backend import LLMSettings
+from clsd_generation.settings import LLMSettings
 
 FAKE_SERVER = Path(__file__).resolve().parent.parent / "tests" / "generation_helpers" / "fake_openai.py"
 

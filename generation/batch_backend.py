@@ -16,18 +16,17 @@ import io
 import json
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any, Final
 
 from tqdm.auto import tqdm
 
 from clsd_format.errors import CLSDError
-from clsd_generation.checkpoint import Checkpoint, Usage, record_collected_batch
+from clsd_generation.checkpoint import Usage, record_collected_batch
 from clsd_generation.jobs import FinalResult, JobState
-from clsd_generation.llm_backend import LLMSettings, RunReport, chat_request_body, read_completion
-from clsd_generation.parsing import parse_answer
-from clsd_generation.prompts import PromptSettings
+from clsd_generation.llm_backend import EndpointRun, chat_request_body, classify_api_error
+from clsd_generation.report import RunReport
 from clsd_generation.settings import BatchSettings
-from clsd_generation.validation import ValidationBounds
 
 ENDPOINT: Final = "/v1/chat/completions"
 TERMINAL = frozenset({"completed", "failed", "expired", "cancelled"})
@@ -38,23 +37,21 @@ def custom_id(state: JobState) -> str:
     return json.dumps([state.job.pair_id, state.job.language.code], ensure_ascii=False)
 
 
-class BatchGenerator:
-    def __init__(
-        self,
-        checkpoint: Checkpoint,
-        settings: LLMSettings,
-        prompts: PromptSettings,
-        bounds: ValidationBounds,
-        report: RunReport,
-        batch: BatchSettings = BatchSettings(),
-        progress: bool = True,
-    ) -> None:
+@dataclass(eq=False)
+class BatchGenerator(EndpointRun):
+    """Asks every unfinished sentence once per Batch API round, up to ``max_attempts`` + ``batch.extra_rounds`` rounds."""
+
+    batch: BatchSettings = BatchSettings()
+    client: Any = field(init=False)
+
+    def __post_init__(self) -> None:
         import openai
 
-        self.checkpoint, self.settings, self.prompts, self.bounds, self.report = checkpoint, settings, prompts, bounds, report
-        self.batch, self.progress = batch, progress
         self.client = openai.OpenAI(
-            api_key=settings.api_key(), base_url=settings.base_url, timeout=settings.timeout, max_retries=settings.max_retries
+            api_key=self.settings.api_key(),
+            base_url=self.settings.base_url,
+            timeout=self.settings.timeout,
+            max_retries=self.settings.max_retries,
         )
 
     def run(self, states: Sequence[JobState]) -> RunReport:
@@ -73,15 +70,13 @@ class BatchGenerator:
                 pending = [s for s in by_id.values() if s.job.key not in self.checkpoint.finished()]
                 if not pending:
                     break
-                if self.checkpoint.batch_rounds() >= self.settings.max_attempts + self.batch.extra_rounds:
+                if self.checkpoint.batch_rounds() >= self.max_attempts + self.batch.extra_rounds:
                     self.report.unfinished += len(pending)
                     break
                 self._collect(self._submit(pending), by_id)
         except CLSDError:
             raise
         except Exception as exc:
-            from clsd_generation.llm_backend import classify_api_error
-
             if classify_api_error(exc) == "retry":
                 self.report.errors[type(exc).__name__] += 1
                 self.report.unfinished += sum(1 for s in by_id.values() if s.job.key not in self.checkpoint.finished())
@@ -157,10 +152,7 @@ class BatchGenerator:
             if response.get("status_code") != 200:
                 self.report.errors[f"batch request status {response.get('status_code')}"] += 1
                 continue  # not an answer: asked again next round
-            text, usage = read_completion(response.get("body"))
-            self.report.usage = self.report.usage + usage
-            candidates = parse_answer(text)
-            result = state.absorb(candidates, self.bounds, self.settings.max_attempts)
+            text, usage, candidates, result = self.judge(state, response.get("body"))
             entries.append((state.job.pair_id, state.job.language.code, state.attempts, text, candidates, usage, result))
             if result is not None:
                 finished.add(state.job.key)

@@ -1,8 +1,9 @@
 """The dataset card of a generated dataset: ``clsd_format/card_templates/generated.md`` filled with measured facts.
 
-Placeholders are ``${name}`` (``string.Template``), so braces in prompts or code blocks stay as they
-are. In the YAML front matter each value is inserted as JSON (valid YAML), then the header is parsed
-and merged with ``configs:`` and the ``clsd:`` manifest from :func:`clsd_format.hub.front_matter`.
+The template is read through :func:`clsd_format.cards.card_template` (package data, so it ships in the
+wheel). Placeholders are ``${name}`` (``string.Template``), so braces in prompts or code blocks stay as
+they are. In the YAML front matter each value is inserted as JSON (valid YAML), then the header is
+parsed and merged with ``configs:`` and the ``clsd:`` manifest from :func:`clsd_format.hub.front_matter`.
 """
 
 from __future__ import annotations
@@ -13,30 +14,21 @@ import string
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import yaml
 
 from clsd_format import hub
-from clsd_format.cards import CARDS_DIR
+from clsd_format.cards import CARDS_DIR, card_template
 from clsd_format.errors import CLSDError
 from clsd_format.hub import DirectionSpec
 from clsd_format.languages import Language
 from clsd_generation.checkpoint import Result
 from clsd_generation.inputs import ParallelPair
-from clsd_generation.stats import similarity_stats
+from clsd_generation.stats import SimilarityStats, similarity_stats
 
 TEMPLATE_NAME = "generated.md"
 _HEADER_KEYS = ("pretty_name", "hub_license", "hub_languages", "multilinguality", "size_category", "source_datasets")
-
-
-def template_path() -> Path:
-    """``clsd_format/card_templates/generated.md`` (package data, so it ships in the wheel)."""
-    path = CARDS_DIR / TEMPLATE_NAME
-    if not path.is_file():
-        raise CLSDError(f"dataset card template {path} not found: the clsd-mteb installation is incomplete (reinstall it).")
-    return path
 
 
 @dataclass
@@ -76,124 +68,163 @@ def render_generated_card(
     results: Sequence[Result],
     clsd_extra: Mapping[str, Any],
 ) -> str:
-    languages = info.languages
-    generation = info.generation
-    sentences_by_lang = {language.code: {p.pair_id: p.texts[side] for p in pairs} for side, language in enumerate(languages)}
-    by_lang: dict[str, list[Result]] = {language.code: [] for language in languages}
-    for result in results:
-        by_lang.setdefault(result.lang, []).append(result)
-
-    def stats_for(codes: Sequence[str]) -> Any:
-        return similarity_stats(
-            (sentences_by_lang[r.lang][r.pair_id], r.distractors) for code in codes for r in by_lang[code] if r.status == "ok"
-        )
-
-    codes = [language.code for language in languages]
-    per_lang_stats = [stats_for([code]) for code in codes]
-    all_stats = stats_for(codes)
-
-    def row(values: Sequence[Any]) -> str:
-        return " | ".join(str(v) for v in values)
-
-    counts_ok = [sum(r.status == "ok" for r in by_lang[c]) for c in codes]
-    counts_failed = [sum(r.status == "failed" for r in by_lang[c]) for c in codes]
-    counts_distractors = [sum(len(r.distractors) for r in by_lang[c] if r.status == "ok") for c in codes]
-    failure_reasons = Counter(r.reason or "unknown" for c in codes for r in by_lang[c] if r.status == "failed")
-    failures = (
-        "\n".join(
-            [
-                "| reason | sentences |",
-                "| --- | --- |",
-                *(f"| {_cell(reason)} | {n} |" for reason, n in failure_reasons.most_common()),
-            ]
-        )
-        if failure_reasons
-        else "No sentence failed."
-    )
-    backend = generation["backend"]
-    if backend == "llm":
-        prompts = generation["prompts"]
-        prompt_lines = "\n".join(
-            f"  - prompt ({code}), the original sentence in place of `{{sentence}}`:\n\n    ```text\n"
-            + "\n".join("    " + line for line in prompts[code].split("\n"))
-            + "\n    ```\n"
-            for code in codes
-        )
-        details = (
-            f"- LLM: `{generation['model']}` through an OpenAI-compatible endpoint ({info.endpoint or 'OpenAI default'}), chat completion, "
-            f"temperature {generation['temperature']}, top_p {generation['top_p']}, other parameters default; one user message per "
-            f"original sentence, monolingually.\n{prompt_lines}- Tokens used: {info.usage_tokens[0]} prompt + {info.usage_tokens[1]} completion."
-        )
-        backend_name = f"LLM ({generation['model']})"
-    else:
-        details = (
-            f"- No LLM: rule-based (clsd-mteb rules version {generation['rules_version']}, seed {generation['seed']}): changed numbers and "
-            "years, swapped months and weekdays, names replaced by other names of the same corpus, two names exchanged, negation added or "
-            "removed, words replaced by their opposites, content words replaced by corpus words of the same ending."
-        )
-        backend_name = "rules (no LLM)"
-    pivot_section = ""
-    if info.pivot_model:
-        dropped = sum(info.pivot_dropped.values())
-        pivot_section = (
-            f"\n## English pivot\n\nThe `-pivot-en` configs hold the same rows with every text machine-translated to English by "
-            f"`{info.pivot_model}` (as the paper did with M2M-100 1.2B); models compare them monolingually. Translation can make a "
-            "distractor identical to the translated target: such ties count as misses, as in the paper."
-            + (f" {dropped} row(s) were left out because a translation came back empty." if dropped else "")
-            + "\n"
-        )
-    spec_rows = "\n".join(
-        f"| {s.config} | {s.task_name} | {s.source_lang} | {s.target_lang} | {rows_per_config[s.config]} |" for s in specs
-    )
-    bounds = generation["validation"]
-    total_rows = sum(rows_per_config.values())
+    """The whole card: each section's values come from the helpers below, the wording from the template."""
     values = {
+        **_front_matter_values(info, sum(rows_per_config.values())),
+        "input_origin": info.input_origin,
+        "id_explanation": info.id_explanation,
+        "distractors_per_row": info.generation["validation"]["needed"],
+        "configs_table": _configs_table(specs, rows_per_config),
+        **_method_values(info),
+        **_measured_facts_values(info.languages, pairs, results),
+        "pivot_section": _pivot_section(info),
+        "license_text": info.license or "not specified by the dataset's author",
+    }
+    header, body = _fill_template(values)
+    header = hub.front_matter(specs, **header)
+    header[hub.MANIFEST_KEY].update(clsd_extra)
+    return hub.render_card(header, body)
+
+
+def _front_matter_values(info: CardInput, total_rows: int) -> dict[str, Any]:
+    """The Hub fields of the YAML header (the pivot configs add English)."""
+    return {
         "pretty_name": info.pretty_name,
         "hub_license": info.license or "unknown",
-        "hub_languages": sorted({language.code for language in languages} | ({"en"} if info.pivot_model else set())),
+        "hub_languages": sorted({language.code for language in info.languages} | ({"en"} if info.pivot_model else set())),
         "multilinguality": "multilingual",
         "size_category": size_category(total_rows),
         "source_datasets": [info.input_origin],
-        "input_origin": info.input_origin,
-        "id_explanation": info.id_explanation,
-        "distractors_per_row": bounds["needed"],
-        "configs_table": spec_rows,
+    }
+
+
+def _configs_table(specs: Sequence[DirectionSpec], rows_per_config: Mapping[str, int]) -> str:
+    """The rows of the section "Configs": one per direction (and pivot) config."""
+    return "\n".join(
+        f"| {s.config} | {s.task_name} | {s.source_lang} | {s.target_lang} | {rows_per_config[s.config]} |" for s in specs
+    )
+
+
+def _method_values(info: CardInput) -> dict[str, Any]:
+    """The section "How the distractors were made": backend, validation protocol and dates."""
+    generation = info.generation
+    if generation["backend"] == "llm":
+        backend_name, details = f"LLM ({generation['model']})", _llm_details(info)
+    else:
+        backend_name, details = "rules (no LLM)", _rules_details(generation)
+    return {
         "backend": backend_name,
         "backend_details": details,
-        "validation_details": validation_details(bounds),
+        "validation_details": validation_details(generation["validation"]),
         "generated_from": info.generated_span[0] if info.generated_span else "n/a",
         "generated_to": info.generated_span[1] if info.generated_span else "n/a",
         "built": info.built,
+    }
+
+
+def _llm_details(info: CardInput) -> str:
+    """The LLM request as sent: model, endpoint, sampling, each language's prompt, and the tokens used."""
+    generation = info.generation
+    prompts = generation["prompts"]
+    prompt_lines = "\n".join(
+        f"  - prompt ({language.code}), the original sentence in place of `{{sentence}}`:\n\n    ```text\n"
+        + "\n".join("    " + line for line in prompts[language.code].split("\n"))
+        + "\n    ```\n"
+        for language in info.languages
+    )
+    return (
+        f"- LLM: `{generation['model']}` through an OpenAI-compatible endpoint ({info.endpoint or 'OpenAI default'}), chat completion, "
+        f"temperature {generation['temperature']}, top_p {generation['top_p']}, other parameters default; one user message per "
+        f"original sentence, monolingually.\n{prompt_lines}- Tokens used: {info.usage_tokens[0]} prompt + {info.usage_tokens[1]} completion."
+    )
+
+
+def _rules_details(generation: Mapping[str, Any]) -> str:
+    return (
+        f"- No LLM: rule-based (clsd-mteb rules version {generation['rules_version']}, seed {generation['seed']}): changed numbers and "
+        "years, swapped months and weekdays, names replaced by other names of the same corpus, two names exchanged, negation added or "
+        "removed, words replaced by their opposites, content words replaced by corpus words of the same ending."
+    )
+
+
+def _measured_facts_values(
+    languages: tuple[Language, Language], pairs: Sequence[ParallelPair], results: Sequence[Result]
+) -> dict[str, Any]:
+    """The sections "Measured facts", "Why sentences failed" and the Levenshtein table: per language, then all."""
+    codes = [language.code for language in languages]
+    by_lang: dict[str, list[Result]] = {code: [] for code in codes}
+    for result in results:
+        by_lang.setdefault(result.lang, []).append(result)
+    sentences = {language.code: {p.pair_id: p.texts[side] for p in pairs} for side, language in enumerate(languages)}
+    per_lang_stats = [_similarity_of(sentences, by_lang, [code]) for code in codes]
+    all_stats = _similarity_of(sentences, by_lang, codes)
+    counts_ok = [sum(r.status == "ok" for r in by_lang[c]) for c in codes]
+    counts_failed = [sum(r.status == "failed" for r in by_lang[c]) for c in codes]
+    counts_distractors = [sum(len(r.distractors) for r in by_lang[c] if r.status == "ok") for c in codes]
+    both = [*per_lang_stats, all_stats]
+    return {
         "language_headers": " | ".join(f"{language.name} ({language.code})" for language in languages),
         "language_rule": " | ".join("---" for _ in languages),
-        "sentences_row": row([len(pairs)] * len(codes) + [len(pairs) * len(codes)]),
-        "ok_row": row([*counts_ok, sum(counts_ok)]),
-        "failed_row": row([*counts_failed, sum(counts_failed)]),
-        "distractors_row": row([*counts_distractors, sum(counts_distractors)]),
-        "jaccard_row": row([f"{_fmt(s.jaccard_mean)} ({_fmt(s.jaccard_sd)})" for s in [*per_lang_stats, all_stats]]),
-        "intra_jaccard_row": row(
-            [f"{_fmt(s.intra_jaccard_mean)} ({_fmt(s.intra_jaccard_sd)})" for s in [*per_lang_stats, all_stats]]
-        ),
-        "failures": failures,
+        "sentences_row": _row([len(pairs)] * len(codes) + [len(pairs) * len(codes)]),
+        "ok_row": _row([*counts_ok, sum(counts_ok)]),
+        "failed_row": _row([*counts_failed, sum(counts_failed)]),
+        "distractors_row": _row([*counts_distractors, sum(counts_distractors)]),
+        "jaccard_row": _row([f"{_fmt(s.jaccard_mean)} ({_fmt(s.jaccard_sd)})" for s in both]),
+        "intra_jaccard_row": _row([f"{_fmt(s.intra_jaccard_mean)} ({_fmt(s.intra_jaccard_sd)})" for s in both]),
+        "failures": _failures_table(Counter(r.reason or "unknown" for c in codes for r in by_lang[c] if r.status == "failed")),
         "pair_count": all_stats.pairs,
         "levenshtein_table": "\n".join(f"| {label} | {n} | {share:.1%} |" for label, n, share in all_stats.levenshtein_histogram),
-        "pivot_section": pivot_section,
-        "license_text": info.license or "not specified by the dataset's author",
     }
-    text = template_path().read_text(encoding="utf-8")
+
+
+def _similarity_of(
+    sentences: Mapping[str, Mapping[str, str]], by_lang: Mapping[str, Sequence[Result]], codes: Sequence[str]
+) -> SimilarityStats:
+    """Original-vs-distractor measures over the finished sentences of ``codes`` (``sentences``: code -> pair id -> text)."""
+    return similarity_stats(
+        (sentences[r.lang][r.pair_id], r.distractors) for code in codes for r in by_lang[code] if r.status == "ok"
+    )
+
+
+def _failures_table(reasons: Counter[str]) -> str:
+    if not reasons:
+        return "No sentence failed."
+    rows = (f"| {_cell(reason)} | {n} |" for reason, n in reasons.most_common())
+    return "\n".join(["| reason | sentences |", "| --- | --- |", *rows])
+
+
+def _pivot_section(info: CardInput) -> str:
+    """The section on the ``-pivot-en`` configs; empty when the run was not translated."""
+    if not info.pivot_model:
+        return ""
+    dropped = sum(info.pivot_dropped.values())
+    return (
+        f"\n## English pivot\n\nThe `-pivot-en` configs hold the same rows with every text machine-translated to English by "
+        f"`{info.pivot_model}` (as the paper did with M2M-100 1.2B); models compare them monolingually. Translation can make a "
+        "distractor identical to the translated target: such ties count as misses, as in the paper."
+        + (f" {dropped} row(s) were left out because a translation came back empty." if dropped else "")
+        + "\n"
+    )
+
+
+def _fill_template(values: Mapping[str, Any]) -> tuple[dict[str, Any], str]:
+    """The template's YAML header (values as JSON) and Markdown body, with every placeholder filled."""
+    where = CARDS_DIR / TEMPLATE_NAME
     try:
-        _, header_text, body = text.split("---", 2)
+        _, header_text, body = card_template(TEMPLATE_NAME).template.split("---", 2)
     except ValueError:
-        raise CLSDError(f"{template_path()}: the template needs YAML front matter between --- lines.") from None
+        raise CLSDError(f"{where}: the template needs YAML front matter between --- lines.") from None
     header_values = {k: json.dumps(values[k], ensure_ascii=False) for k in _HEADER_KEYS}
     try:
         header = yaml.safe_load(string.Template(header_text).substitute(header_values)) or {}
         body = string.Template(body.lstrip("\n")).substitute({k: str(v) for k, v in values.items()})
     except (KeyError, ValueError) as exc:
-        raise CLSDError(f"{template_path()}: unknown or malformed placeholder {exc}.") from exc
-    header = hub.front_matter(specs, **header)
-    header[hub.MANIFEST_KEY].update(clsd_extra)
-    return hub.render_card(header, body)
+        raise CLSDError(f"{where}: unknown or malformed placeholder {exc}.") from exc
+    return header, body
+
+
+def _row(values: Sequence[Any]) -> str:
+    return " | ".join(str(v) for v in values)
 
 
 def validation_details(bounds: Mapping[str, Any]) -> str:

@@ -8,12 +8,27 @@ and exits with status 2.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from clsd_format.errors import CLSDError
-from clsd_generation.settings import DEFAULT_MAX_ATTEMPTS, DEFAULT_RULES_SEED, BatchSettings, TranslationSettings
+from clsd_generation.prompts import PAPER_TEMPERATURE, PAPER_TOP_P, load_prompt_settings
+from clsd_generation.settings import (
+    DEFAULT_MAX_ATTEMPTS,
+    DEFAULT_RULES_SEED,
+    PAPER,
+    VALIDATED,
+    BatchSettings,
+    LLMSettings,
+    TranslationSettings,
+    ValidationBounds,
+)
+
+if TYPE_CHECKING:
+    from clsd_format.languages import Language
+    from clsd_generation.inputs import ParallelCorpus
+    from clsd_generation.report import RunReport
 
 app = typer.Typer(
     help="Make CLSD datasets from any parallel corpus: distractors by LLM or by rule, English pivot, Hub upload.",
@@ -21,6 +36,7 @@ app = typer.Typer(
     add_completion=False,
 )
 
+# The options, declared once; their defaults come from clsd_generation.settings and .prompts.
 RunDir = Annotated[
     Path,
     typer.Option(
@@ -28,85 +44,106 @@ RunDir = Annotated[
         help="Folder holding the run's checkpoint (created if absent). Repeat a command with the same folder to resume.",
     ),
 ]
+Quiet = Annotated[bool, typer.Option("--quiet", help="No progress bars.")]
+InputSource = Annotated[
+    str,
+    typer.Argument(
+        help="Parallel sentences: a .csv/.tsv/.jsonl/.parquet file, a saved `datasets` folder, or a Hub dataset id (owner/name)."
+    ),
+]
+SourceColumn = Annotated[str, typer.Option(help="Column holding the first language's sentences.")]
+TargetColumn = Annotated[str, typer.Option(help="Column holding the second language's sentences.")]
+SourceLang = Annotated[
+    str,
+    typer.Option(help="First language: a code (de, fr, en, ...) or code:Name:mteb-code, e.g. 'gsw:Swiss German:gsw-Latn'."),
+]
+TargetLang = Annotated[str, typer.Option(help="Second language, as --source-lang.")]
+BackendName = Annotated[
+    str,
+    typer.Option(
+        help="'rules': no LLM, no network; edits checked with offline taggers (de, fr, en). 'llm': any OpenAI-compatible endpoint."
+    ),
+]
+IdColumn = Annotated[str | None, typer.Option(help="Column with a unique id per pair (default: row<N>, the data row number).")]
+Split = Annotated[str, typer.Option(help="Split of a datasets folder or Hub dataset.")]
+HubConfig = Annotated[str | None, typer.Option(help="Config of a Hub dataset.")]
+Limit = Annotated[int | None, typer.Option(help="Use only the first N rows (a trial run; part of the input fingerprint).")]
+ModelName = Annotated[
+    str | None, typer.Option(help="LLM name, e.g. gpt-4-0613 (the paper's), or whatever your server calls its model.")
+]
+BaseUrl = Annotated[
+    str | None, typer.Option(help="OpenAI-compatible endpoint, e.g. http://localhost:8000/v1 for vLLM (default: OpenAI).")
+]
+ApiKeyEnv = Annotated[str, typer.Option(help="Environment variable holding the API key.")]
+PromptFile = Annotated[
+    Path | None,
+    typer.Option(
+        help="YAML file of prompt templates: 'default' and/or per language code, with {language} and {sentence}. Default: the paper's prompt."
+    ),
+]
+Temperature = Annotated[float, typer.Option(help="Sampling temperature (paper: 1.0).")]
+TopP = Annotated[float, typer.Option(help="Nucleus sampling (paper: 1.0).")]
+Concurrency = Annotated[int, typer.Option(help="Requests in flight at once (live mode).")]
+Timeout = Annotated[float, typer.Option(help="Seconds before one request attempt is abandoned and retried.")]
+MaxRetries = Annotated[
+    int,
+    typer.Option(
+        help="Retries per request on 429, 5xx, timeouts and dropped connections (backoff with jitter, Retry-After honoured)."
+    ),
+]
+MaxAttempts = Annotated[
+    int, typer.Option(help="Answers asked per sentence until four distractors are valid; then it is recorded as failed.")
+]
+UseBatch = Annotated[
+    bool, typer.Option("--batch", help="Use the OpenAI Batch API (cheaper, answers within 24 h) instead of live requests.")
+]
+PollInterval = Annotated[float, typer.Option(help="Seconds between Batch API status checks.")]
+MinJaccard = Annotated[float, typer.Option(help="Lowest word-level Jaccard similarity to the original a distractor may have.")]
+MaxJaccard = Annotated[float, typer.Option(help="Highest word-level Jaccard similarity (1.0 allows reordered words).")]
+MinLengthRatio = Annotated[float, typer.Option(help="Shortest distractor, as a share of the original's length in characters.")]
+MaxLengthRatio = Annotated[float, typer.Option(help="Longest distractor, as a multiple of the original's length.")]
+ProtocolName = Annotated[
+    str,
+    typer.Option(
+        help="'validated': the bounds above, re-asked until four are valid. 'paper': the paper's prompt and sampling, "
+        "first four parsed items kept unchecked, re-asked only when unparseable (needs --backend llm)."
+    ),
+]
+RulesSeed = Annotated[int, typer.Option(help="Seed of the rule backend.")]
 
 
 @app.command()
 def generate(
-    input: Annotated[
-        str,
-        typer.Argument(
-            help="Parallel sentences: a .csv/.tsv/.jsonl/.parquet file, a saved `datasets` folder, or a Hub dataset id (owner/name)."
-        ),
-    ],
+    input: InputSource,
     run_dir: RunDir,
-    source_column: Annotated[str, typer.Option(help="Column holding the first language's sentences.")],
-    target_column: Annotated[str, typer.Option(help="Column holding the second language's sentences.")],
-    source_lang: Annotated[
-        str,
-        typer.Option(help="First language: a code (de, fr, en, ...) or code:Name:mteb-code, e.g. 'gsw:Swiss German:gsw-Latn'."),
-    ],
-    target_lang: Annotated[str, typer.Option(help="Second language, as --source-lang.")],
-    backend: Annotated[
-        str,
-        typer.Option(
-            help="'rules': no LLM, no network; edits checked with offline taggers (de, fr, en). 'llm': any OpenAI-compatible endpoint."
-        ),
-    ] = "rules",
-    id_column: Annotated[
-        str | None, typer.Option(help="Column with a unique id per pair (default: row<N>, the data row number).")
-    ] = None,
-    split: Annotated[str, typer.Option(help="Split of a datasets folder or Hub dataset.")] = "train",
-    hub_config: Annotated[str | None, typer.Option(help="Config of a Hub dataset.")] = None,
-    limit: Annotated[
-        int | None, typer.Option(help="Use only the first N rows (a trial run; part of the input fingerprint).")
-    ] = None,
-    model: Annotated[
-        str | None, typer.Option(help="LLM name, e.g. gpt-4-0613 (the paper's), or whatever your server calls its model.")
-    ] = None,
-    base_url: Annotated[
-        str | None, typer.Option(help="OpenAI-compatible endpoint, e.g. http://localhost:8000/v1 for vLLM (default: OpenAI).")
-    ] = None,
-    api_key_env: Annotated[str, typer.Option(help="Environment variable holding the API key.")] = "OPENAI_API_KEY",
-    prompt_file: Annotated[
-        Path | None,
-        typer.Option(
-            help="YAML file of prompt templates: 'default' and/or per language code, with {language} and {sentence}. Default: the paper's prompt."
-        ),
-    ] = None,
-    temperature: Annotated[float, typer.Option(help="Sampling temperature (paper: 1.0).")] = 1.0,
-    top_p: Annotated[float, typer.Option(help="Nucleus sampling (paper: 1.0).")] = 1.0,
-    concurrency: Annotated[int, typer.Option(help="Requests in flight at once (live mode).")] = 16,
-    timeout: Annotated[float, typer.Option(help="Seconds before one request attempt is abandoned and retried.")] = 120.0,
-    max_retries: Annotated[
-        int,
-        typer.Option(
-            help="Retries per request on 429, 5xx, timeouts and dropped connections (backoff with jitter, Retry-After honoured)."
-        ),
-    ] = 6,
-    max_attempts: Annotated[
-        int, typer.Option(help="Answers asked per sentence until four distractors are valid; then it is recorded as failed.")
-    ] = DEFAULT_MAX_ATTEMPTS,
-    batch: Annotated[
-        bool, typer.Option("--batch", help="Use the OpenAI Batch API (cheaper, answers within 24 h) instead of live requests.")
-    ] = False,
-    poll_interval: Annotated[float, typer.Option(help="Seconds between Batch API status checks.")] = BatchSettings.poll_interval,
-    min_jaccard: Annotated[
-        float, typer.Option(help="Lowest word-level Jaccard similarity to the original a distractor may have.")
-    ] = 0.1,
-    max_jaccard: Annotated[float, typer.Option(help="Highest word-level Jaccard similarity (1.0 allows reordered words).")] = 1.0,
-    min_length_ratio: Annotated[
-        float, typer.Option(help="Shortest distractor, as a share of the original's length in characters.")
-    ] = 0.5,
-    max_length_ratio: Annotated[float, typer.Option(help="Longest distractor, as a multiple of the original's length.")] = 2.0,
-    protocol: Annotated[
-        str,
-        typer.Option(
-            help="'validated': the bounds above, re-asked until four are valid. 'paper': the paper's prompt and sampling, "
-            "first four parsed items kept unchecked, re-asked only when unparseable (needs --backend llm)."
-        ),
-    ] = "validated",
-    seed: Annotated[int, typer.Option(help="Seed of the rule backend.")] = DEFAULT_RULES_SEED,
-    quiet: Annotated[bool, typer.Option("--quiet", help="No progress bars.")] = False,
+    source_column: SourceColumn,
+    target_column: TargetColumn,
+    source_lang: SourceLang,
+    target_lang: TargetLang,
+    backend: BackendName = "rules",
+    id_column: IdColumn = None,
+    split: Split = "train",
+    hub_config: HubConfig = None,
+    limit: Limit = None,
+    model: ModelName = None,
+    base_url: BaseUrl = None,
+    api_key_env: ApiKeyEnv = LLMSettings.api_key_env,
+    prompt_file: PromptFile = None,
+    temperature: Temperature = PAPER_TEMPERATURE,
+    top_p: TopP = PAPER_TOP_P,
+    concurrency: Concurrency = LLMSettings.concurrency,
+    timeout: Timeout = LLMSettings.timeout,
+    max_retries: MaxRetries = LLMSettings.max_retries,
+    max_attempts: MaxAttempts = DEFAULT_MAX_ATTEMPTS,
+    batch: UseBatch = False,
+    poll_interval: PollInterval = BatchSettings.poll_interval,
+    min_jaccard: MinJaccard = ValidationBounds.min_jaccard,
+    max_jaccard: MaxJaccard = ValidationBounds.max_jaccard,
+    min_length_ratio: MinLengthRatio = ValidationBounds.min_length_ratio,
+    max_length_ratio: MaxLengthRatio = ValidationBounds.max_length_ratio,
+    protocol: ProtocolName = VALIDATED,
+    seed: RulesSeed = DEFAULT_RULES_SEED,
+    quiet: Quiet = False,
 ) -> None:
     """Make four distractors for every sentence of both languages, resumably.
 
@@ -115,37 +152,14 @@ def generate(
     prompt or rule setting under the same --run-dir is refused.
     """
     from clsd_generation.generate import generate_distractors
-    from clsd_generation.inputs import read_parallel
-    from clsd_generation.languages import parse_language
-    from clsd_generation.llm_backend import LLMSettings
-    from clsd_generation.prompts import load_prompt_settings
-    from clsd_generation.validation import ValidationBounds
 
-    languages = (parse_language(source_lang), parse_language(target_lang))
-    if protocol == "paper":
-        _check_paper_protocol(backend, prompt_file, temperature, top_p)
+    languages = _parse_languages(source_lang, target_lang)
+    _check_protocol(protocol, backend, prompt_file, temperature, top_p)
     bounds = ValidationBounds(min_jaccard, max_jaccard, min_length_ratio, max_length_ratio, protocol=protocol)
     prompts = load_prompt_settings(prompt_file, temperature=temperature, top_p=top_p)
-    llm = None
-    if backend == "llm":
-        if not model:
-            raise CLSDError("--backend llm needs --model (e.g. gpt-4-0613, or the name your server gives its model).")
-        llm = LLMSettings(
-            model=model,
-            base_url=base_url,
-            api_key_env=api_key_env,
-            concurrency=concurrency,
-            timeout=timeout,
-            max_retries=max_retries,
-        )
-        llm.api_key()
-    elif batch:
-        raise CLSDError("--batch needs --backend llm.")
-    corpus = read_parallel(
-        input, (source_column, target_column), id_column=id_column, split=split, hub_config=hub_config, limit=limit
-    )
+    llm = _llm_settings(backend, batch, model, base_url, api_key_env, concurrency, timeout, max_retries)
     report = generate_distractors(
-        corpus,
+        _read_corpus(input, (source_column, target_column), id_column, split, hub_config, limit),
         languages,
         run_dir,
         backend=backend,
@@ -158,17 +172,19 @@ def generate(
         progress=not quiet,
         announce=typer.echo,
     )
-    for line in report.lines():
-        typer.echo(line)
-    if report.unfinished:
-        raise CLSDError(f"{report.unfinished} sentence(s) are unfinished after retries; run the same command again to continue.")
-    typer.echo(f"next: clsd build --run-dir {run_dir} --out <folder> --name <NAME>")
+    _print_outcome(report, run_dir)
 
 
-def _check_paper_protocol(backend: str, prompt_file: Path | None, temperature: float, top_p: float) -> None:
+def _parse_languages(source_lang: str, target_lang: str) -> tuple[Language, Language]:
+    from clsd_generation.languages import parse_language  # here, not at the top: `clsd --help` stays fast
+
+    return parse_language(source_lang), parse_language(target_lang)
+
+
+def _check_protocol(protocol: str, backend: str, prompt_file: Path | None, temperature: float, top_p: float) -> None:
     """The paper protocol is the paper's LLM request: refuse settings that would make it something else."""
-    from clsd_generation.prompts import PAPER_TEMPERATURE, PAPER_TOP_P
-
+    if protocol != PAPER:
+        return
     if backend != "llm":
         raise CLSDError("--protocol paper needs --backend llm (the paper asked GPT-4; the rules backend has no paper protocol).")
     if prompt_file is not None or temperature != PAPER_TEMPERATURE or top_p != PAPER_TOP_P:
@@ -176,6 +192,47 @@ def _check_paper_protocol(backend: str, prompt_file: Path | None, temperature: f
             f"--protocol paper uses the paper's prompt, temperature {PAPER_TEMPERATURE} and top_p {PAPER_TOP_P}; "
             "drop --prompt-file/--temperature/--top-p, or use --protocol validated."
         )
+
+
+def _llm_settings(
+    backend: str,
+    batch: bool,
+    model: str | None,
+    base_url: str | None,
+    api_key_env: str,
+    concurrency: int,
+    timeout: float,
+    max_retries: int,
+) -> LLMSettings | None:
+    """The endpoint of --backend llm, checked (model named, API key set) before the input is read; None for rules."""
+    if backend != "llm":
+        if batch:
+            raise CLSDError("--batch needs --backend llm.")
+        return None
+    if not model:
+        raise CLSDError("--backend llm needs --model (e.g. gpt-4-0613, or the name your server gives its model).")
+    llm = LLMSettings(
+        model=model, base_url=base_url, api_key_env=api_key_env, concurrency=concurrency, timeout=timeout, max_retries=max_retries
+    )
+    llm.api_key()
+    return llm
+
+
+def _read_corpus(
+    input: str, columns: tuple[str, str], id_column: str | None, split: str, hub_config: str | None, limit: int | None
+) -> ParallelCorpus:
+    from clsd_generation.inputs import read_parallel  # here, not at the top: `clsd --help` stays fast
+
+    return read_parallel(input, columns, id_column=id_column, split=split, hub_config=hub_config, limit=limit)
+
+
+def _print_outcome(report: RunReport, run_dir: Path) -> None:
+    """The run report, then the next step; unfinished sentences make the command fail, so that scripts repeat it."""
+    for line in report.lines():
+        typer.echo(line)
+    if report.unfinished:
+        raise CLSDError(f"{report.unfinished} sentence(s) are unfinished after retries; run the same command again to continue.")
+    typer.echo(f"next: clsd build --run-dir {run_dir} --out <folder> --name <NAME>")
 
 
 @app.command()
@@ -188,7 +245,7 @@ def translate(
     num_beams: Annotated[int | None, typer.Option(help="Beam size (default: the model's generation config).")] = None,
     max_new_tokens: Annotated[int, typer.Option(help="Longest translation, in tokens.")] = TranslationSettings.max_new_tokens,
     device: Annotated[str | None, typer.Option(help="cpu, cuda, cuda:1 ... (default: CUDA if available).")] = None,
-    quiet: Annotated[bool, typer.Option("--quiet", help="No progress bars.")] = False,
+    quiet: Quiet = False,
 ) -> None:
     """Translate every source, target and distractor of a run to English (the paper's pivot setting).
 

@@ -13,12 +13,12 @@ from clsd_generation.batch_backend import BatchGenerator
 from clsd_generation.checkpoint import CHECKPOINT_FILE, GENERATION_KEY, Checkpoint
 from clsd_generation.inputs import ParallelCorpus
 from clsd_generation.jobs import make_jobs, pending_states
-from clsd_generation.llm_backend import LiveGenerator, LLMSettings, RunReport
+from clsd_generation.llm_backend import LiveGenerator
 from clsd_generation.prompts import PromptSettings
+from clsd_generation.report import RunReport
 from clsd_generation.rules import RULES_VERSION, rules_for
 from clsd_generation.rules_backend import run_rules
-from clsd_generation.settings import DEFAULT_MAX_ATTEMPTS, DEFAULT_RULES_SEED, BatchSettings
-from clsd_generation.validation import ValidationBounds
+from clsd_generation.settings import DEFAULT_MAX_ATTEMPTS, DEFAULT_RULES_SEED, BatchSettings, LLMSettings, ValidationBounds
 
 Backend = Literal["rules", "llm"]
 
@@ -75,19 +75,7 @@ def generate_distractors(
     ``announce`` receives one line before any work when the run folder already holds a checkpoint:
     how many sentences an earlier invocation finished and how many remain (the CLI prints it first).
     """
-    if languages[0].code == languages[1].code:
-        raise CLSDError(f"the two languages must differ (both are {languages[0].code!r}).")
-    if backend == "rules":
-        for language in languages:
-            rules_for(language.code)  # unknown language: stop before touching the run folder
-    elif backend == "llm":
-        if llm is None:
-            raise CLSDError("the llm backend needs a model (--model).")
-        llm.api_key()
-    else:
-        raise CLSDError(f"unknown backend {backend!r}; use 'rules' or 'llm'.")
-    if max_attempts < 1:
-        raise CLSDError("--max-attempts must be at least 1.")
+    _refuse_before_starting(languages, backend, llm, max_attempts)
     fingerprint = generation_fingerprint(corpus, languages, backend, bounds, llm=llm, prompts=prompts, seed=seed)
     resumed = (Path(run_dir) / CHECKPOINT_FILE).exists()
     with Checkpoint.in_folder(run_dir, durable_against_power_loss=durable_against_power_loss) as checkpoint:
@@ -118,7 +106,27 @@ def generate_distractors(
             )
         assert llm is not None  # checked above, before the run folder was touched
         report = RunReport(backend=f"llm ({'batch' if batch else 'live'}, {llm.model})", total=len(jobs), done_before=done_before)
-        settings = LLMSettings(**{**asdict(llm), "max_attempts": max_attempts})
         if batch is not None:
-            return BatchGenerator(checkpoint, settings, prompts, bounds, report, batch, progress=progress).run(states)
-        return LiveGenerator(checkpoint, settings, prompts, bounds, report, progress=progress).run(states)
+            return BatchGenerator(
+                checkpoint, llm, prompts, bounds, report, max_attempts=max_attempts, progress=progress, batch=batch
+            ).run(states)
+        return LiveGenerator(checkpoint, llm, prompts, bounds, report, max_attempts=max_attempts, progress=progress).run(states)
+
+
+def _refuse_before_starting(
+    languages: tuple[Language, Language], backend: Backend, llm: LLMSettings | None, max_attempts: int
+) -> None:
+    """Settings that cannot work stop the run before the run folder is touched (and a missing API key before any request)."""
+    if languages[0].code == languages[1].code:
+        raise CLSDError(f"the two languages must differ (both are {languages[0].code!r}).")
+    if backend == "rules":
+        for language in languages:
+            rules_for(language.code)  # unknown language: stop here
+    elif backend == "llm":
+        if llm is None:
+            raise CLSDError("the llm backend needs a model (--model).")
+        llm.api_key()
+    else:
+        raise CLSDError(f"unknown backend {backend!r}; use 'rules' or 'llm'.")
+    if max_attempts < 1:
+        raise CLSDError("--max-attempts must be at least 1.")

@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 from clsd_format.languages import Language
 from clsd_generation.checkpoint import Checkpoint
 from clsd_generation.inputs import ParallelPair
-from clsd_generation.validation import ValidationBounds, Verdict, check_candidates, revalidate
+from clsd_generation.settings import ValidationBounds
+from clsd_generation.validation import Verdict, check_candidates, revalidate
 
 FinalResult = tuple[str, list[str], str | None, int]  # status, distractors, reason, attempts
 

@@ -18,43 +18,22 @@ from __future__ import annotations
 import asyncio
 import email.utils
 import math
-import os
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from tqdm.auto import tqdm
 
 from clsd_format.errors import CLSDError
 from clsd_generation.checkpoint import Checkpoint, Usage
-from clsd_generation.jobs import JobState
+from clsd_generation.jobs import FinalResult, JobState
 from clsd_generation.parsing import parse_answer
 from clsd_generation.prompts import PromptSettings
 from clsd_generation.report import RunReport
-from clsd_generation.validation import ValidationBounds
+from clsd_generation.settings import DEFAULT_MAX_ATTEMPTS, LLMSettings, ValidationBounds
 
 MAX_GATE_SECONDS = 120.0  # as the openai client: a longer Retry-After is not waited out
-
-
-@dataclass(frozen=True)
-class LLMSettings:
-    model: str
-    base_url: str | None = None  # None: the openai client's default (OPENAI_BASE_URL or api.openai.com)
-    api_key_env: str = "OPENAI_API_KEY"
-    concurrency: int = 16
-    timeout: float = 120.0  # seconds per request attempt
-    max_retries: int = 6  # transport retries per request, done by the openai client
-    max_attempts: int = 3  # answers asked per sentence before it is recorded as failed
-
-    def api_key(self) -> str:
-        key = os.environ.get(self.api_key_env)
-        if not key:
-            raise CLSDError(
-                f"environment variable {self.api_key_env} is not set. Put the API key there (a local server that "
-                f"needs no key accepts any value, e.g. {self.api_key_env}=none), or name another variable with --api-key-env."
-            )
-        return key
 
 
 class RateLimitGate:
@@ -150,21 +129,31 @@ def classify_api_error(exc: Exception) -> str:
     return "abort"
 
 
-class LiveGenerator:
+@dataclass(eq=False)
+class EndpointRun:
+    """What live and Batch API mode share: where answers are recorded and counted, and how one is judged."""
+
+    checkpoint: Checkpoint
+    settings: LLMSettings
+    prompts: PromptSettings
+    bounds: ValidationBounds
+    report: RunReport
+    max_attempts: int = DEFAULT_MAX_ATTEMPTS
+    progress: bool = True
+
+    def judge(self, state: JobState, body: Any) -> tuple[str, Usage, list[str], FinalResult | None]:
+        """One chat-completion body: its text, usage and candidates, and the sentence's result once settled."""
+        text, usage = read_completion(body)
+        self.report.usage = self.report.usage + usage
+        candidates = parse_answer(text)
+        return text, usage, candidates, state.absorb(candidates, self.bounds, self.max_attempts)
+
+
+@dataclass(eq=False)
+class LiveGenerator(EndpointRun):
     """Asks the endpoint with ``settings.concurrency`` requests in flight and records every answer."""
 
-    def __init__(
-        self,
-        checkpoint: Checkpoint,
-        settings: LLMSettings,
-        prompts: PromptSettings,
-        bounds: ValidationBounds,
-        report: RunReport,
-        progress: bool = True,
-    ) -> None:
-        self.checkpoint, self.settings, self.prompts, self.bounds, self.report = checkpoint, settings, prompts, bounds, report
-        self.progress = progress
-        self._answered = 0  # successful responses this run: a 4xx before any means a configuration problem
+    _answered: int = field(default=0, init=False)  # successful responses this run: a 4xx before any means a configuration problem
 
     def run(self, states: Sequence[JobState]) -> RunReport:
         if states:
@@ -236,11 +225,8 @@ class LiveGenerator:
                 self.checkpoint.record(state.job.pair_id, state.job.language.code, result=result)
                 return "failed"
             self._answered += 1
-            text, usage = read_completion(response)
+            text, usage, candidates, result = self.judge(state, response)
             served_model = response.get("model") if isinstance(response, dict) else None
-            self.report.usage = self.report.usage + usage
-            candidates = parse_answer(text)
-            result = state.absorb(candidates, self.bounds, self.settings.max_attempts)
             self.checkpoint.record(
                 state.job.pair_id,
                 state.job.language.code,

@@ -17,7 +17,7 @@ from clsd_generation.inputs import ParallelPair
 from clsd_generation.jobs import JobState
 from clsd_generation.report import RunReport
 from clsd_generation.rules import make_generators
-from clsd_generation.validation import ValidationBounds
+from clsd_generation.settings import ValidationBounds
 
 
 def run_rules(

@@ -1,12 +1,8 @@
 """Which candidates count as distractors: the one rule set both backends go through.
 
-Default bounds are measured on the released GPT-4 distractors (18,928, both languages): word-level
-Jaccard to the original (:func:`clsd_format.text_measures.jaccard`, the paper's tokenisation: lower-cased
-words of two or more characters) ranges 0.03-1.0 with 99.87% at or above 0.1, and length ratios
-0.33-4.4 with 99.9% inside 0.5-2.0. So the defaults (Jaccard 0.1-1.0, length ratio 0.5-2.0) keep what the paper's
-distractors look like and drop answers that are chatter or a different sentence altogether.
-Jaccard 1.0 stays allowed on purpose: reordering words ("the dog bit the man" / "the man bit the dog")
-changes the meaning and keeps every word.
+A candidate is kept when it is non-empty, differs from the original and from the distractors kept
+so far (after :func:`normalise`), and its word-level Jaccard to the original and its length ratio
+lie inside :class:`clsd_generation.settings.ValidationBounds` (where the defaults are justified).
 
 Two protocols decide what happens to an answer (the protocol is part of the checkpoint fingerprint
 and recorded in the dataset card):
@@ -24,35 +20,8 @@ import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from clsd_format.errors import CLSDError
 from clsd_format.text_measures import jaccard
-
-DISTRACTORS_PER_SENTENCE = 4
-VALIDATED = "validated"
-PAPER = "paper"
-PROTOCOLS = (VALIDATED, PAPER)
-
-
-@dataclass(frozen=True)
-class ValidationBounds:
-    min_jaccard: float = 0.1
-    max_jaccard: float = 1.0
-    min_length_ratio: float = 0.5
-    max_length_ratio: float = 2.0
-    needed: int = DISTRACTORS_PER_SENTENCE
-    protocol: str = VALIDATED  # PAPER: keep the first four parsed items, no bounds (see the module docstring)
-
-    def __post_init__(self) -> None:
-        if self.protocol not in PROTOCOLS:
-            raise CLSDError(f"unknown protocol {self.protocol!r}; use one of {', '.join(PROTOCOLS)}.")
-        if not 0.0 <= self.min_jaccard <= self.max_jaccard <= 1.0:
-            raise CLSDError(f"Jaccard bounds must satisfy 0 <= min <= max <= 1 (got {self.min_jaccard}, {self.max_jaccard}).")
-        if not 0.0 < self.min_length_ratio <= 1.0 <= self.max_length_ratio:
-            raise CLSDError(
-                f"length-ratio bounds must satisfy 0 < min <= 1 <= max (got {self.min_length_ratio}, {self.max_length_ratio})."
-            )
-        if self.needed < 1:
-            raise CLSDError("at least one distractor per sentence is needed.")
+from clsd_generation.settings import PAPER, ValidationBounds
 
 
 def normalise(text: str) -> str:

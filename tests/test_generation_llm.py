@@ -14,15 +14,15 @@ from pathlib import Path
 import pytest
 
 from clsd_format.errors import CLSDError
-from clsd_generation.batch_backend import BatchSettings
 from clsd_generation.checkpoint import Checkpoint
 from clsd_generation.generate import generate_distractors
 from clsd_generation.inputs import read_parallel
 from clsd_generation.languages import parse_language
-from clsd_generation.llm_backend import LLMSettings
 from clsd_generation.prompts import PromptSettings
+from clsd_generation.settings import BatchSettings, LLMSettings
 
 sys.path.insert(0, str(Path(__file__).parent))
+from generation_helpers.corpora import DE_FR_OPTIONS, write_parallel_csv
 from generation_helpers.fake_openai import FakeOpenAI, good_distractors
 
 LANGS = (parse_language("de"), parse_language("fr"))
@@ -50,11 +50,6 @@ def api_key(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("OPENAI_API_KEY", "test-key")
 
 
-def parallel_file(path: Path, rows: list[tuple[str, str]]) -> Path:
-    path.write_text("de,fr\n" + "".join(f'"{a}","{b}"\n' for a, b in rows), encoding="utf-8")
-    return path
-
-
 def numbered_rows(n: int) -> list[tuple[str, str]]:
     return [(f"Der Hund Nummer {i} beißt den Mann", f"Le chien numéro {i} mord l'homme") for i in range(n)]
 
@@ -67,18 +62,18 @@ def settings(fake: FakeOpenAI, **overrides: object) -> LLMSettings:
 def check_fault_outcomes(run_dir: Path, fake: FakeOpenAI) -> None:
     with Checkpoint.existing(run_dir) as checkpoint:
         results = {(r.pair_id, r.lang): r for r in checkpoint.results()}
-        attempts = Counter((row[0], row[1]) for row in checkpoint._db.execute("SELECT pair_id, lang FROM attempts"))
+        attempts = checkpoint.attempt_numbers()
         usage = checkpoint.usage()
     assert len(results) == 2 * (len(FAULT_ROWS) + 2)
     fish = results[("row4", "de")]
     assert fish.status == "failed" and "only 3 of 4 valid" in fish.reason and "same as original" in fish.reason
-    assert attempts[("row4", "de")] == 3
+    assert attempts[("row4", "de")] == [1, 2, 3]
     for key, result in results.items():
         if key != ("row4", "de"):
             assert result.status == "ok", (key, result)
             assert len(result.distractors) == 4
     # "few" was re-asked and its two valid answers kept; "chatter" parsed clean
-    assert attempts[("row3", "de")] == 2
+    assert attempts[("row3", "de")] == [1, 2]
     assert results[("row1", "fr")].distractors == good_distractors("Le chat dort sur le canapé")
     assert usage.prompt_tokens > 0 and usage.completion_tokens > 0
     asked = Counter(sentence for sentence, _ in fake.log)
@@ -90,7 +85,7 @@ def check_fault_outcomes(run_dir: Path, fake: FakeOpenAI) -> None:
 
 
 def test_live_mode_survives_every_scripted_fault(tmp_path: Path) -> None:
-    corpus = read_parallel(parallel_file(tmp_path / "p.csv", FAULT_ROWS + numbered_rows(2)), ("de", "fr"))
+    corpus = read_parallel(write_parallel_csv(tmp_path / "p.csv", FAULT_ROWS + numbered_rows(2)), ("de", "fr"))
     with FakeOpenAI(SCRIPTS, slow_seconds=2.5) as fake:
         report = generate_distractors(corpus, LANGS, tmp_path / "run", backend="llm", llm=settings(fake), progress=False)
     assert (report.ok, report.failed, report.unfinished) == (15, 1, 0)
@@ -100,7 +95,7 @@ def test_live_mode_survives_every_scripted_fault(tmp_path: Path) -> None:
 
 
 def test_batch_mode_reasks_failures_in_later_rounds(tmp_path: Path) -> None:
-    path = parallel_file(tmp_path / "p.csv", FAULT_ROWS + numbered_rows(2))
+    path = write_parallel_csv(tmp_path / "p.csv", FAULT_ROWS + numbered_rows(2))
     corpus = read_parallel(path, ("de", "fr"))
     with FakeOpenAI(SCRIPTS) as fake:
         report = generate_distractors(
@@ -119,7 +114,7 @@ def test_batch_mode_reasks_failures_in_later_rounds(tmp_path: Path) -> None:
 
 
 def test_transport_failures_beyond_retries_leave_sentences_unfinished_then_resume(tmp_path: Path) -> None:
-    corpus = read_parallel(parallel_file(tmp_path / "p.csv", numbered_rows(3)), ("de", "fr"))
+    corpus = read_parallel(write_parallel_csv(tmp_path / "p.csv", numbered_rows(3)), ("de", "fr"))
     with FakeOpenAI({"Nummer 1 ": ["500"] * 3}) as fake:
         report = generate_distractors(
             corpus, LANGS, tmp_path / "run", backend="llm", llm=settings(fake, max_retries=1), progress=False
@@ -133,7 +128,7 @@ def test_transport_failures_beyond_retries_leave_sentences_unfinished_then_resum
 
 
 def test_configuration_errors_stop_the_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    corpus = read_parallel(parallel_file(tmp_path / "p.csv", numbered_rows(2)), ("de", "fr"))
+    corpus = read_parallel(write_parallel_csv(tmp_path / "p.csv", numbered_rows(2)), ("de", "fr"))
     with FakeOpenAI() as fake:
         wrong_path = LLMSettings(model="m", base_url=fake.base_url + "/nope", timeout=1.0, max_retries=0)
         with pytest.raises(CLSDError, match="refused the request"):
@@ -159,7 +154,7 @@ def test_configuration_errors_stop_the_run(tmp_path: Path, monkeypatch: pytest.M
 
 def test_sigkill_partway_then_same_command_completes_each_sentence_once(tmp_path: Path) -> None:
     rows = numbered_rows(40)
-    path = parallel_file(tmp_path / "p.csv", rows)
+    path = write_parallel_csv(tmp_path / "p.csv", rows)
     run_dir = tmp_path / "run"
     with FakeOpenAI(delay=0.05) as fake:
         command = [
@@ -170,14 +165,7 @@ def test_sigkill_partway_then_same_command_completes_each_sentence_once(tmp_path
             str(path),
             "--run-dir",
             str(run_dir),
-            "--source-column",
-            "de",
-            "--target-column",
-            "fr",
-            "--source-lang",
-            "de",
-            "--target-lang",
-            "fr",
+            *DE_FR_OPTIONS,
             "--backend",
             "llm",
             "--model",
@@ -216,11 +204,12 @@ def test_sigkill_partway_then_same_command_completes_each_sentence_once(tmp_path
     with Checkpoint.existing(run_dir) as checkpoint:
         results = checkpoint.results()
         pairs = {p.pair_id: p for p in checkpoint.pairs()}
-        attempt_keys = list(checkpoint._db.execute("SELECT pair_id, lang, attempt FROM attempts"))
+        attempts = checkpoint.attempt_numbers()
     keys = [(r.pair_id, r.lang) for r in results]
     assert len(keys) == len(set(keys)) == 2 * len(rows)  # every sentence exactly once
     assert all(r.status == "ok" for r in results)
-    assert len(attempt_keys) == len(set(attempt_keys))
+    # the resumed run counted on where the killed one stopped: attempts 1..n of every sentence stored, none lost or repeated
+    assert attempts == {(r.pair_id, r.lang): list(range(1, r.attempts + 1)) for r in results}
     text_of = {(pid, lang): p.texts[0 if lang == "de" else 1] for pid, p in pairs.items() for lang in ("de", "fr")}
     assert not asked_again & {text_of[key] for key in finished_before}  # nothing finished was asked again
     assert f"{len(finished_before)} finished before this run" in second.stdout

@@ -13,11 +13,12 @@ from clsd_generation.checkpoint import Checkpoint
 from clsd_generation.generate import generate_distractors
 from clsd_generation.inputs import read_parallel
 from clsd_generation.languages import parse_language
-from clsd_generation.llm_backend import LLMSettings
-from clsd_generation.validation import PAPER, ValidationBounds, check_candidates
+from clsd_generation.settings import PAPER, LLMSettings, ValidationBounds
+from clsd_generation.validation import check_candidates
 
 sys.path.insert(0, str(Path(__file__).parent))
 from generation_helpers.cli_runner import invoke
+from generation_helpers.corpora import DE_FR_OPTIONS, write_parallel_csv
 from generation_helpers.fake_openai import FakeOpenAI, good_distractors
 
 LANGS = (parse_language("de"), parse_language("fr"))
@@ -33,14 +34,8 @@ def api_key(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("OPENAI_API_KEY", "test-key")
 
 
-def corpus_file(tmp_path: Path) -> Path:
-    path = tmp_path / "p.csv"
-    path.write_text("de,fr\n" + "".join(f'"{a}","{b}"\n' for a, b in ROWS), encoding="utf-8")
-    return path
-
-
 def run(tmp_path: Path, protocol: str) -> tuple[dict, Counter, object]:
-    corpus = read_parallel(corpus_file(tmp_path), ("de", "fr"))
+    corpus = read_parallel(write_parallel_csv(tmp_path / "p.csv", ROWS), ("de", "fr"))
     with FakeOpenAI(SCRIPTS) as fake:
         llm = LLMSettings(model="fake-model", base_url=fake.base_url, concurrency=2, timeout=5.0, max_retries=1)
         report = generate_distractors(
@@ -85,18 +80,7 @@ def test_paper_protocol_unit_rules() -> None:
 
 
 def test_cli_protocol_is_recorded_in_the_card_and_refuses_other_settings(tmp_path: Path) -> None:
-    common = [
-        str(corpus_file(tmp_path)),
-        "--source-column",
-        "de",
-        "--target-column",
-        "fr",
-        "--source-lang",
-        "de",
-        "--target-lang",
-        "fr",
-        "--quiet",
-    ]
+    common = [str(write_parallel_csv(tmp_path / "p.csv", ROWS)), *DE_FR_OPTIONS, "--quiet"]
     with pytest.raises(CLSDError, match="needs --backend llm"):
         invoke("generate", *common, "--run-dir", str(tmp_path / "r0"), "--protocol", "paper")
     with FakeOpenAI(SCRIPTS) as fake:

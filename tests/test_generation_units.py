@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from clsd_format.errors import CLSDError, DataError
+from clsd_format.text_measures import jaccard
 from clsd_generation.checkpoint import Checkpoint
 from clsd_generation.generate import generate_distractors
 from clsd_generation.human_check import CRITERIA, export_sample, import_sample
@@ -20,7 +21,8 @@ from clsd_generation.llm_backend import retry_after_seconds
 from clsd_generation.parsing import parse_answer
 from clsd_generation.prompts import PAPER_PROMPT, PromptSettings, load_prompt_settings
 from clsd_generation.rules import RuleGenerator, rules_for
-from clsd_generation.validation import ValidationBounds, check_candidates, jaccard, normalise
+from clsd_generation.settings import ValidationBounds
+from clsd_generation.validation import check_candidates, normalise
 
 DE, FR = parse_language("de"), parse_language("fr")
 
