@@ -104,6 +104,18 @@ def test_roles_exchange_two_whole_names_of_one_type() -> None:
     assert not any(c.startswith("Berlin") or c.endswith("in Merkel.") for c in candidates)  # never across types
 
 
+def test_a_name_mentioned_twice_is_never_swapped() -> None:
+    types = {"merkel": "PER", "scholz": "PER", "macron": "PER"}
+    twice = "Merkel lobt Scholz, doch Merkel zögert."
+    generator = RuleGenerator("de", [twice], name_types=types)
+    candidates = [c for attempt in (1, 2, 3) for c in generator.candidates(twice, attempt)]
+    assert not any(c.count("Merkel") == 2 and c != twice for c in candidates), candidates  # e.g. "Merkel lobt Merkel"
+    once = "Merkel lobt Scholz, doch Macron zögert."
+    generator = RuleGenerator("de", [once], name_types=types)
+    swapped = [c for attempt in (1, 2, 3) for c in generator.candidates(once, attempt)]
+    assert "Scholz lobt Merkel, doch Macron zögert." in swapped  # names mentioned once still swap
+
+
 def test_checks_drop_split_names_and_broken_tags() -> None:
     rules, tags = rules_for("de"), TagCache("de")
     (original,) = tags.tag(["Der Dow Jones Index gab 182,44 Punkte nach."])

@@ -95,8 +95,13 @@ class NameInventory:
         return edits
 
     def role_swaps(self, sentence: TaggedSentence) -> list[Edit]:
-        """Two names of the same type and shape exchanged: who did what to whom changes, the words stay."""
-        named = self.typed_names(sentence)
+        """Two names of the same type and shape exchanged: who did what to whom changes, the words stay.
+
+        A name mentioned twice is never exchanged: swapping one of its mentions names the same party
+        twice ("Amazon und Google ... Amazon" -> "Amazon und Amazon ... Google").
+        """
+        text = sentence.text.casefold()
+        named = [(name, typed) for name, typed in self.typed_names(sentence) if text.count(typed.text.casefold()) == 1]
         edits = []
         for i, (first, a) in enumerate(named):
             for second, b in named[i + 1 :]:
