@@ -42,7 +42,7 @@ lint: setup
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 
-# The edit-test loop: everything not marked slow (about two minutes on 2 cores; `make test` runs all).
+# The edit-test loop: everything not marked slow (under a minute on 2 cores; `make test` runs all).
 test-fast: setup
 	$(BIN)/python -m pytest -m "not slow" -q
 

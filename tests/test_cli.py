@@ -21,6 +21,7 @@ def run(args, cwd, env=None):
     return subprocess.run([*CLSD, *args], cwd=cwd, capture_output=True, text=True, env={**os.environ, **(env or {})})
 
 
+@pytest.mark.slow
 def test_evaluate_writes_mteb_results_and_prints_table_1(small_release, tmp_path):
     out = tmp_path / "out"
     tasks = "CLSD-WMT19-DE-FR,CLSD-WMT19-DE-FR-PivotEN,CLSD-WMT21-FR-DE"
@@ -64,6 +65,7 @@ def test_evaluate_writes_mteb_results_and_prints_table_1(small_release, tmp_path
     assert (folder / "CLSD-WMT19-DE-FR.json").stat().st_mtime_ns == before  # finished work is reused, not redone
 
 
+@pytest.mark.slow
 def test_errors_exit_2_with_one_readable_line(tmp_path, copy_csv):
     missing = run(["evaluate", "--data-dir", str(tmp_path / "nope")], tmp_path)
     assert missing.returncode == 2
@@ -87,6 +89,7 @@ def test_errors_exit_2_with_one_readable_line(tmp_path, copy_csv):
     assert debug.returncode != 0 and "Traceback" in debug.stderr
 
 
+@pytest.mark.slow
 def test_a_generated_style_hub_folder_is_evaluated_without_extra_code(tmp_path):
     folder = tmp_path / "toy"
     spec = hub.DirectionSpec("en-de", "CLSD-TOY-EN-DE", "eng-Latn", "deu-Latn")

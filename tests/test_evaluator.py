@@ -34,6 +34,7 @@ def _independent_hits(source_vecs, target_vecs, distractor_vecs):
     return sum(rank == 1 for rank in _independent_ranks(source_vecs, target_vecs, distractor_vecs))
 
 
+@pytest.mark.slow
 def test_precision_at_1_equals_a_plain_numpy_count_with_the_real_model(small_release, minilm):
     task = clsd_mteb.get_tasks(["CLSD-WMT19-DE-FR"], data_dir=small_release)[0]
     data = _rows(task)
@@ -157,6 +158,7 @@ def test_unscorable_embeddings_raise_instead_of_scoring(small_release, bad, mess
         mteb.evaluate(VectorEncoder(vector_of), task, cache=None, show_progress_bar=False)
 
 
+@pytest.mark.slow
 def test_results_and_predictions_round_trip_through_mteb(small_release, minilm, tmp_path):
     task = clsd_mteb.get_tasks(["CLSD-WMT21-DE-FR"], data_dir=small_release)[0]
     meta = minilm.mteb_model_meta

@@ -84,6 +84,7 @@ def check_fault_outcomes(run_dir: Path, fake: FakeOpenAI) -> None:
     assert asked["Der langsame Zug kommt spät an"] == 2 and asked["Die Brücke führt über den Fluss"] == 2
 
 
+@pytest.mark.slow
 def test_live_mode_survives_every_scripted_fault(tmp_path: Path) -> None:
     corpus = read_parallel(write_parallel_csv(tmp_path / "p.csv", FAULT_ROWS + numbered_rows(2)), ("de", "fr"))
     with FakeOpenAI(SCRIPTS, slow_seconds=2.5) as fake:
@@ -152,6 +153,7 @@ def test_configuration_errors_stop_the_run(tmp_path: Path, monkeypatch: pytest.M
         LLMSettings(model="m").api_key()
 
 
+@pytest.mark.slow
 def test_sigkill_partway_then_same_command_completes_each_sentence_once(tmp_path: Path) -> None:
     rows = numbered_rows(40)
     path = write_parallel_csv(tmp_path / "p.csv", rows)

@@ -88,6 +88,7 @@ def parallel_csv(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
+@pytest.mark.slow
 def test_pipeline_each_backend_to_an_evaluated_dataset(
     tmp_path: Path, parallel_csv: Path, tiny_m2m: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -100,6 +100,7 @@ def _normalize_title_for_comparison(title: str) -> str:
     return " ".join(title.lower().strip().split())
 
 
+@pytest.mark.slow
 def test_no_duplicate_citations_with_different_ids():
     """The CLSD paper is cited under one id, whichever mteb task, model or benchmark cites it too."""
     ids_by_title: dict[str, set[str]] = {}

@@ -73,6 +73,7 @@ def test_direction_picks_the_right_columns(small_release):
     assert row_fr_de["distractors"][3] == "Europa-Parteitag der Linken: Kipping: Europa ist teils ein Kontinent der Einwanderung."
 
 
+@pytest.mark.slow
 def test_import_is_cheap():
     code = (
         "import sys, clsd_mteb, mteb; "
