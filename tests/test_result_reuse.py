@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 import clsd_mteb
-from clsd_mteb.evaluator import EVALUATOR_VERSION, EVALUATOR_VERSION_KEY
+from clsd_mteb.evaluator import BATCH_SIZE_KEY, EVALUATOR_VERSION, EVALUATOR_VERSION_KEY, EXACT_KEY
 from clsd_mteb.release import COMMIT
 from clsd_mteb.run import SUPERSEDED_FOLDER, evaluate_tasks
 from tests.conftest import write_release_slice
@@ -31,9 +31,9 @@ def encoder():
     return load_model(CHAR_NGRAM_NAME)
 
 
-def _run(encoder, output: Path, **task_kwargs) -> dict:
+def _run(encoder, output: Path, batch_size: int = 32, **task_kwargs) -> dict:
     task = clsd_mteb.get_tasks([TASK], **task_kwargs)[0]
-    result = evaluate_tasks(encoder, [task], output, show_progress_bar=False).task_results[0]
+    result = evaluate_tasks(encoder, [task], output, batch_size=batch_size, show_progress_bar=False).task_results[0]
     scores = {k: round(v, 6) if isinstance(v, float) else v for k, v in result.scores["test"][0].items()}
     return {"revision": result.dataset_revision, **scores}  # rounded as mteb writes them, so reused == fresh
 
@@ -109,3 +109,31 @@ def test_a_result_of_another_evaluator_version_is_recomputed(encoder, small_rele
     assert second == first
     (line,) = _recompute_lines(caplog)
     assert "evaluator version none recorded" in line
+
+
+def test_a_result_is_reused_only_for_the_same_encoding(encoder, small_release, tmp_path, caplog):
+    """Exact results serve exact runs at any batch size; batched results only the same batch size."""
+    caplog.set_level(logging.WARNING, logger="clsd_mteb.run")
+    path = _stored(tmp_path, encoder)
+    batched = _run(encoder, tmp_path, batch_size=16, data_dir=small_release, limit=5)
+    assert (batched[EXACT_KEY], batched[BATCH_SIZE_KEY]) == (0, 16)
+    stored_at = path.stat().st_mtime_ns
+    assert _run(encoder, tmp_path, batch_size=16, data_dir=small_release, limit=5) == batched
+    assert _recompute_lines(caplog) == [] and path.stat().st_mtime_ns == stored_at
+
+    other_size = _run(encoder, tmp_path, batch_size=64, data_dir=small_release, limit=5)
+    assert other_size[BATCH_SIZE_KEY] == 64
+    (line,) = _recompute_lines(caplog)
+    assert "batches of 16" in line and "batches of 64" in line
+
+    exact = _run(encoder, tmp_path, batch_size=64, data_dir=small_release, limit=5, exact=True)
+    assert exact[EXACT_KEY] == 1
+    (line,) = _recompute_lines(caplog)
+    assert "batches of 64" in line and "exact encoding" in line
+    stored_at = path.stat().st_mtime_ns
+    assert _run(encoder, tmp_path, batch_size=7, data_dir=small_release, limit=5, exact=True) == exact
+    assert _recompute_lines(caplog) == [] and path.stat().st_mtime_ns == stored_at
+
+    assert _run(encoder, tmp_path, batch_size=7, data_dir=small_release, limit=5) != exact  # back to batched
+    assert "exact encoding" in _recompute_lines(caplog)[0]
+    assert len(list((tmp_path / SUPERSEDED_FOLDER).rglob(f"{TASK}.*.json"))) == 3
