@@ -22,9 +22,11 @@ LOWEST_TESTS := tests/test_tasks.py tests/test_evaluator.py
 
 .PHONY: setup quickstart lint test test-fast test-lowest-mteb benchmark
 
+# Every extra (generation, analysis, the 4-bit e5) and the test tools: the tests cover all of it. Evaluation
+# alone needs only `pip install clsd-mteb`.
 $(VENV)/.installed: pyproject.toml $(CONSTRAINTS)
 	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
-	$(PIP) -e '.[test]'
+	$(PIP) -e '.[all,test]'
 	touch $@
 
 setup: $(VENV)/.installed

@@ -64,7 +64,7 @@ DataDirOpt = Annotated[
     typer.Option(
         "--data-dir",
         envvar="CLSD_DATA_DIR",
-        help="Folder with the release CSV/TSV files (or a Hub-format export), e.g. ../shared/data/clsd-release.",
+        help="Folder with the release CSV/TSV files (or a Hub-format export). Default: the release as `clsd evaluate` fetches it.",
     ),
 ]
 DatasetOpt = Annotated[

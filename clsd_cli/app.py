@@ -2,16 +2,25 @@
 
 Module-level imports here and in every mounted ``cli`` module are light (typer, clsd_format); see
 ``tests/test_cli_startup.py``, which fails if ``clsd --help`` imports mteb, torch or another heavy library.
+
+Every command is listed whatever is installed. The dataset and analysis commands need an extra of the
+package (``clsd-mteb[generate]``, ``clsd-mteb[analysis]``); run without it, such a command stops before
+it starts with one line naming the pip command, and exit status 2. Their ``--help`` works either way.
 """
 
 from __future__ import annotations
 
+import copy
+import functools
 import importlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import typer
+from typer.models import CommandInfo
 
 from clsd_format.console import run_cli
+from clsd_format.extras import require_extra
 
 app = typer.Typer(
     help="Cross-Lingual Semantic Discrimination (CLSD) for MTEB: evaluate models, build datasets, analyse results. "
@@ -21,20 +30,44 @@ app = typer.Typer(
     add_completion=False,
 )
 
-# The packages whose commands `clsd` offers, in the order `clsd --help` lists them.
-COMMAND_MODULES = ("clsd_cli.evaluate", "clsd_generation.cli", "clsd_analysis.cli")
+# The packages whose commands `clsd` offers, in the order `clsd --help` lists them, with the extra of
+# pyproject.toml their commands need (None: the base install).
+COMMAND_MODULES: dict[str, str | None] = {
+    "clsd_cli.evaluate": None,
+    "clsd_generation.cli": "generate",
+    "clsd_analysis.cli": "analysis",
+}
+
+
+def _command_name(info: CommandInfo) -> str:
+    """The name typer gives the command: its own, else the function's with dashes."""
+    return info.name or str(getattr(info.callback, "__name__", "")).lower().replace("_", "-")
+
+
+def _needing_extra(callback: Callable[..., Any], extra: str, command: str) -> Callable[..., Any]:
+    """``callback``, run only once every package of ``extra`` is installed (else one line and exit status 2)."""
+
+    @functools.wraps(callback)  # typer reads the options from the wrapped signature
+    def run(*args: Any, **kwargs: Any) -> Any:
+        require_extra(extra, f"`clsd {command}`")
+        return callback(*args, **kwargs)
+
+    return run
 
 
 def _mount_commands() -> None:
-    """Add each package's commands to ``app``; a package that is not installed adds none."""
-    for module_name in COMMAND_MODULES:
-        try:
-            module = importlib.import_module(module_name)
-        except ModuleNotFoundError as exc:
-            if exc.name is None or not module_name.startswith(exc.name):
-                raise
-            continue
-        app.registered_commands.extend(module.app.registered_commands)
+    """Add each package's commands to ``app``, those of an extra behind the check that it is installed.
+
+    A command module imports nothing of its extra at module level, so importing it cannot fail for a
+    missing extra; any error here is a bug and is raised.
+    """
+    for module_name, extra in COMMAND_MODULES.items():
+        module = importlib.import_module(module_name)
+        for info in module.app.registered_commands:
+            if extra is not None and info.callback is not None:
+                info = copy.copy(info)  # the package's own app keeps its commands as they are
+                info.callback = _needing_extra(info.callback, extra, _command_name(info))
+            app.registered_commands.append(info)
 
 
 _mount_commands()

@@ -1,4 +1,8 @@
 """The CLSD data format, shared by the mteb plugin (``clsd_mteb``) and the generator (``clsd_generation``).
 
-Kept free of mteb and torch so that generating a dataset never pays for them.
+Holds the Hub format (column names, reading, writing and validating a dataset folder, dataset-card
+templates), the language table, strict CSV/TSV reading, the text measures (word tokeniser, Jaccard, edit
+similarity and its bins), the offline taggers, the error types and the one error handler of every
+command line, and the defaults the library and ``--help`` share. Kept free of mteb and torch so that
+generating a dataset never pays for them.
 """

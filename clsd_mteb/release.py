@@ -61,9 +61,8 @@ FILES: dict[str, tuple[str, str]] = {
 }
 
 HOW_TO_SET_A_SOURCE = (
-    f"Point at a local copy instead: set {DATA_DIR_ENV}=<folder> (for example "
-    f"{DATA_DIR_ENV}=../shared/data/clsd-release) or pass --data-dir <folder> to `clsd evaluate` "
-    "(data_dir=... in Python). The folder may hold the release CSVs as published or a Hub-format export."
+    f"Point at a local copy instead: pass --data-dir <folder> to `clsd evaluate` (data_dir=... in Python) "
+    f"or set {DATA_DIR_ENV}=<folder>. The folder may hold the release CSVs as published or a Hub-format export."
 )
 
 

@@ -11,7 +11,7 @@ mteb, and its ``calculate_descriptive_statistics()`` writes there. For CLSD task
   writes (an installed package is no place for output). :func:`write_statistics` writes where asked;
   the shipped files are refreshed with::
 
-      python -m clsd_mteb.task_statistics --data-dir ../shared/data/clsd-release
+      python -m clsd_mteb.task_statistics --data-dir <folder with the release CSVs>
 
 Per text role (source, target, distractors) the numbers are mteb's ``TextStatistics``; beside them, the
 CLSD counts a user needs to read a score: rows with a distractor identical to T (a tie, so a miss for

