@@ -28,6 +28,8 @@ app = typer.Typer(
     no_args_is_help=True,
     pretty_exceptions_enable=False,
     add_completion=False,
+    # click's plain help: wraps whole words at any width (rich's boxed columns cut option names at 80)
+    rich_markup_mode=None,
 )
 
 # The packages whose commands `clsd` offers, in the order `clsd --help` lists them, with the extra of
