@@ -60,15 +60,15 @@ class TaskPredictions:
 
     @cached_property
     def ranks(self) -> np.ndarray:
-        """Rank of T with ties counted against it, recomputed from the cosines (see clsd_mteb.evaluator)."""
-        from clsd_mteb.evaluator import target_ranks
+        """Rank of T with ties counted against it, recomputed from the cosines (see clsd_mteb.metrics)."""
+        from clsd_mteb.metrics import target_ranks
 
         return target_ranks(self.cosines)
 
     @cached_property
     def wins(self) -> np.ndarray:
         """Boolean (n_rows, max_slots): distractor slot ties or beats T (a 'successful distractor')."""
-        from clsd_mteb.evaluator import distractor_wins
+        from clsd_mteb.metrics import distractor_wins
 
         return distractor_wins(self.cosines)
 

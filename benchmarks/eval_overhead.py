@@ -79,7 +79,7 @@ def main() -> None:
 
     import clsd_mteb
     from clsd_format.defaults import BATCH_SIZE
-    from clsd_mteb.evaluator import encodes_one_by_one
+    from clsd_mteb.encoding import encodes_one_by_one
     from clsd_mteb.models import load_model
     from clsd_mteb.run import evaluate_tasks
 

@@ -41,7 +41,8 @@ def main() -> None:
     import numpy as np
 
     import clsd_mteb
-    from clsd_mteb.evaluator import _raw_embeddings, distinct_unit_vectors, score_rows
+    from clsd_mteb.encoding import raw_embeddings
+    from clsd_mteb.metrics import distinct_unit_vectors, score_rows
     from clsd_mteb.models import load_model
 
     task = clsd_mteb.get_tasks([args.task], data_dir=args.data_dir)[0]
@@ -55,7 +56,7 @@ def main() -> None:
     encoder = load_model(args.model)
 
     start = time.perf_counter()
-    raw = _raw_embeddings(
+    raw = raw_embeddings(
         encoder, sample, task_metadata=task.metadata, hf_split="test", hf_subset="default",
         encode_kwargs={"batch_size": 32}, num_proc=None, exact=False,
     )  # fmt: skip

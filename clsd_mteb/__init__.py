@@ -13,7 +13,9 @@ import mteb
 
 from clsd_mteb.abstask import AbsTaskCLSD
 from clsd_mteb.embedding_cache import SharedEmbeddingCache
-from clsd_mteb.evaluator import CLSDEvaluator, clsd_metrics, encode_texts
+from clsd_mteb.encoding import encode_texts
+from clsd_mteb.evaluator import CLSDEvaluator
+from clsd_mteb.metrics import clsd_metrics
 from clsd_mteb.registry import register_tasks
 from clsd_mteb.tasks import (
     CITATION,

@@ -17,7 +17,9 @@ from mteb.abstasks.abstask import AbsTask
 from mteb.models import EncoderProtocol
 
 from clsd_format import schema
-from clsd_mteb.evaluator import EVALUATOR_VERSION, EVALUATOR_VERSION_KEY, CLSDEvaluator, clsd_metrics, encoding_record
+from clsd_mteb.encoding import encoding_record
+from clsd_mteb.evaluator import EVALUATOR_VERSION, EVALUATOR_VERSION_KEY, CLSDEvaluator
+from clsd_mteb.metrics import clsd_metrics
 from clsd_mteb.task_statistics import CLSDDescriptiveStatistics, split_statistics
 
 if TYPE_CHECKING:
@@ -44,7 +46,7 @@ class AbsTaskCLSD(AbsTask):
             same for every task.
         limit: keep only the first ``limit`` rows (smoke tests, benchmarks).
         exact: encode each text in a batch of its own, so that no score depends on the batch size
-            (slower; see :mod:`clsd_mteb.evaluator`). By default texts go in the batches the caller
+            (slower; see :mod:`clsd_mteb.encoding`). By default texts go in the batches the caller
             asks for (mteb's ``encode_kwargs``).
     """
 

@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from clsd_mteb.encoding import to_numpy
+
 if TYPE_CHECKING:
     from mteb.abstasks.task_metadata import TaskMetadata
     from mteb.models import EncoderProtocol, ModelMeta
@@ -86,9 +88,7 @@ class SharedEmbeddingCache:
                 prompt_type=prompt_type,
                 **kwargs,
             )
-            if hasattr(fresh, "detach"):
-                fresh = fresh.detach().float().cpu().numpy()
-            fresh = np.asarray(fresh)
+            fresh = to_numpy(fresh)
             if fresh.shape[0] != len(missing):
                 raise ValueError(f"model returned {fresh.shape[0]} vectors for {len(missing)} texts")
             self.texts_encoded += len(missing)

@@ -13,7 +13,7 @@ So, before mteb looks, every CLSD task's stored result is checked against the ru
   compares it when merging and the MTEB results repository matches it against the task's revision.
 * the evaluator version (:data:`clsd_mteb.evaluator.EVALUATOR_VERSION`) is stored beside the scores it
   produced (``clsd_evaluator_version`` in every score entry): it is a fact about the code, not the data.
-* so is the encoding (:func:`clsd_mteb.evaluator.encoding_record`): a result of the exact mode serves only
+* so is the encoding (:func:`clsd_mteb.encoding.encoding_record`): a result of the exact mode serves only
   an exact run (at any batch size: that is what exact means), a batched result only a batched run with
   the same batch size, since the last bits of its vectors depend on it.
 
@@ -31,7 +31,8 @@ from typing import TYPE_CHECKING
 from clsd_format import defaults
 from clsd_mteb.abstask import AbsTaskCLSD
 from clsd_mteb.embedding_cache import SharedEmbeddingCache
-from clsd_mteb.evaluator import BATCH_SIZE_KEY, EVALUATOR_VERSION, EVALUATOR_VERSION_KEY, EXACT_KEY, encoding_record
+from clsd_mteb.encoding import BATCH_SIZE_KEY, EXACT_KEY, encoding_record
+from clsd_mteb.evaluator import EVALUATOR_VERSION, EVALUATOR_VERSION_KEY
 
 if TYPE_CHECKING:
     from collections.abc import Sequence

@@ -14,7 +14,7 @@ import torch
 from datasets import Dataset, DatasetDict
 
 import clsd_mteb
-from clsd_mteb.evaluator import BATCH_SIZE_KEY, EXACT_KEY
+from clsd_mteb.encoding import BATCH_SIZE_KEY, EXACT_KEY
 
 SUBJECTS = ["The council", "The minister", "The union", "The court", "The bank", "The city"]
 VERBS = ["approved", "rejected", "delayed", "discussed", "praised", "questioned"]
