@@ -10,7 +10,10 @@ import typer
 
 from clsd_format.errors import CLSDError
 
-app = typer.Typer(help="Analyse CLSD results: tables, figures and a Markdown report.", no_args_is_help=True)
+# rich_markup_mode=None: click's plain help, as `clsd` prints it (whole words wrapped at any width)
+app = typer.Typer(
+    help="Analyse CLSD results: tables, figures and a Markdown report.", no_args_is_help=True, rich_markup_mode=None
+)
 
 
 def _model_paths(values: list[str]) -> dict[str, str]:
@@ -142,10 +145,13 @@ def analyze(
     examples: ExamplesOpt = 10,
     seed: SeedOpt = 0,
 ) -> None:
-    """Write a Markdown report with tables (Markdown, LaTeX, CSV) and figures (PNG, PDF) for RESULTS_DIR."""
+    """Write a report of tables and figures for RESULTS_DIR.
+
+    A Markdown report with tables (Markdown, LaTeX, CSV) and figures (PNG, PDF).
+    """
+    from clsd_analysis.alignment import read_alignment_csv
     from clsd_analysis.annotations import SELECTIONS
     from clsd_analysis.report import AnalysisOptions, build_report
-    from clsd_mteb.alignment import read_alignment_csv
 
     _check_choices(success_rule, pos_selection)
     content = _content_options(success_rule, pos_selection, examples, seed, alignment)

@@ -1,10 +1,17 @@
-"""Writing the analysis tables as Markdown, LaTeX (booktabs) and CSV.
+"""Every table of the analysis, written in one place: Markdown, LaTeX (booktabs) and CSV.
 
-Table 1 has its own renderer (:mod:`clsd_mteb.summary`, shared with ``clsd evaluate``); this module
-takes its missing-value mark and LaTeX escaping from there, so every table of a report looks alike.
-A table is a pandas DataFrame whose columns may be a two-level MultiIndex (group, column), plus an
-optional set of (row, column) cells to set in bold. Missing values (NaN/None) print as an em dash in
-Markdown and LaTeX and as an empty field in CSV, so they can never be mistaken for a zero.
+Two kinds of table share the helpers below, so every table of a report looks alike:
+
+- the paper's Table 1 (:class:`clsd_analysis.tables.Table1`): :func:`table1_markdown` (what ``clsd
+  evaluate`` prints) and :func:`table1_latex`; each task's Precision@1 (%) as "direct / pivot", the best
+  value of each column in bold, separately for each setting; its CSV is
+  :func:`write_csv` of :func:`clsd_analysis.tables.comparison_frame`;
+- a pandas DataFrame whose columns may be a two-level MultiIndex (group, column), plus an optional set
+  of (row, column) cells to set in bold: :func:`to_markdown`, :func:`to_latex`, :func:`write_csv`.
+
+Missing values (None/NaN) print as :data:`MISSING` in Markdown, ``--`` in LaTeX and an empty field in
+CSV, so they can never be mistaken for a zero. pandas is not imported here (a DataFrame is only used
+through its methods), so ``clsd evaluate`` prints Table 1 in the base install without loading it.
 """
 
 from __future__ import annotations
@@ -13,16 +20,47 @@ import math
 import re
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
-from clsd_mteb.summary import MISSING, latex_escape
+from clsd_analysis.alignment import HEADINGS, KINDS
+from clsd_analysis.tables import AVERAGE, DIRECT
+from clsd_mteb.naming import short_task
 
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from clsd_analysis.tables import Table1
+
+MISSING = "—"
+LATEX_MISSING = "--"
 _BOLD_SPAN = re.compile(r"\*\*(.+?)\*\*")  # Markdown **bold** inside a cell (marked words) becomes \textbf in LaTeX
+_LATEX_SPECIALS = {
+    "\\": r"\textbackslash{}",
+    "&": r"\&",
+    "%": r"\%",
+    "$": r"\$",
+    "#": r"\#",
+    "_": r"\_",
+    "{": r"\{",
+    "}": r"\}",
+    "~": r"\textasciitilde{}",
+    "^": r"\textasciicircum{}",
+    "→": r"$\rightarrow$",
+    "Δ": r"$\Delta$",
+    "−": r"$-$",
+    "±": r"$\pm$",
+    "✓": r"\checkmark{}",
+    "✗": r"$\times$",
+}
 
 Formatter = Callable[[Any], str]
+
+
+def latex_escape(text: str) -> str:
+    """``text`` with LaTeX's special characters (and the arrows, marks and signs of the tables) escaped."""
+    return "".join(_LATEX_SPECIALS.get(ch, ch) for ch in text)
 
 
 def is_missing(value: Any) -> bool:
@@ -30,6 +68,8 @@ def is_missing(value: Any) -> bool:
 
 
 def number(digits: int = 2) -> Formatter:
+    """A cell formatter: ``digits`` decimals for floats, integers as they are, booleans as yes/no, missing as :data:`MISSING`."""
+
     def fmt(value: Any) -> str:
         if is_missing(value):
             return MISSING
@@ -43,6 +83,107 @@ def number(digits: int = 2) -> Formatter:
 
 
 DEFAULT_FORMAT = number()
+
+
+# Shared by both kinds of table.
+
+
+def _md_escape(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def _md_table(header: list[str], rows: Iterable[list[str]]) -> str:
+    """A pipe table, every cell escaped; no newline at the end."""
+    lines = ["| " + " | ".join(_md_escape(h) for h in header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(_md_escape(c) for c in row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def _latex_open(column_spec: str) -> list[str]:
+    return [r"\begin{table}[t]", r"\centering", r"\small", rf"\begin{{tabular}}{{{column_spec}}}", r"\toprule"]
+
+
+def _latex_groups(groups: list[tuple[str, int]]) -> list[str]:
+    """A heading row that spans each named group of columns (after the first column), with a \\cmidrule under each."""
+    heads, rules, start = [""], [], 2
+    for name, span in groups:
+        heads.append(rf"\multicolumn{{{span}}}{{c}}{{{latex_escape(name)}}}" if name else "")
+        if name:
+            rules.append(rf"\cmidrule(lr){{{start}-{start + span - 1}}}")
+        start += span
+    return [" & ".join(heads) + r" \\", *([" ".join(rules)] if rules else [])]
+
+
+def _latex_close(caption: str | None, label: str | None) -> str:
+    lines = [r"\bottomrule", r"\end{tabular}"]
+    if caption:
+        lines.append(rf"\caption{{{latex_escape(caption)}}}")
+    if label:
+        lines.append(rf"\label{{{label}}}")
+    return "\n".join([*lines, r"\end{table}"]) + "\n"
+
+
+def _latex_row(cells: Iterable[str]) -> str:
+    return " & ".join(cells) + r" \\"
+
+
+# Table 1.
+
+
+def _marks(table: Table1, model: str) -> list[str]:
+    """The "Alignment" cells: ✓ trained so, ✗ not, blank unknown; none when no model of the table has an entry."""
+    if not table.alignment:
+        return []
+    entry = table.alignment.get(model)
+    return ["" if entry is None or entry.value(k) is None else ("✓" if entry.value(k) else "✗") for k in KINDS]
+
+
+def _scores(table: Table1, model: str) -> list[list[tuple[str, bool]]]:
+    """Per task column and the average: (value as text, is it the best) for each setting the column shows."""
+    return [
+        [
+            (DEFAULT_FORMAT(table.values[model].get((column, s))), table.is_best(model, column, s))
+            for s in table.settings_of(column)
+        ]
+        for column in [*table.columns, AVERAGE]
+    ]
+
+
+def _headings(table: Table1) -> list[str]:
+    def label(column: str) -> str:
+        settings = table.settings_of(column)
+        name = AVERAGE if column == AVERAGE else short_task(column)
+        return f"{name} ({' / '.join(settings)})" if settings != [DIRECT] else name
+
+    return [*(HEADINGS[k] for k in KINDS if table.alignment), *(label(c) for c in [*table.columns, AVERAGE])]
+
+
+def table1_markdown(table: Table1) -> str:
+    """Table 1 as a Markdown pipe table (no newline at the end); best values in **bold**."""
+    rows = [
+        [model, *_marks(table, model), *(" / ".join(f"**{t}**" if best else t for t, best in c) for c in _scores(table, model))]
+        for model in table.models
+    ]
+    return _md_table(["model", *_headings(table)], rows)
+
+
+def table1_latex(table: Table1, caption: str = "Precision@1 (%), direct / pivot.", label: str = "tab:table1") -> str:
+    """A booktabs table; best values in \\textbf, an "Alignment" group heading over the check marks."""
+    n_align, n_scores = len(KINDS) if table.alignment else 0, len(table.columns) + 1
+    lines = _latex_open("l" + "c" * n_align + "r" * n_scores)
+    if n_align:
+        lines += _latex_groups([("Alignment", n_align), ("Precision@1 (%)", n_scores)])
+    lines += [_latex_row(latex_escape(h) for h in ["model", *_headings(table)]), r"\midrule"]
+    for model in table.models:
+        numbers = [
+            " / ".join(rf"\textbf{{{t}}}" if best else (LATEX_MISSING if t == MISSING else t) for t, best in cell)
+            for cell in _scores(table, model)
+        ]
+        lines.append(_latex_row([latex_escape(model), *(latex_escape(m) for m in _marks(table, model)), *numbers]))
+    return "\n".join(lines) + "\n" + _latex_close(caption, label)
+
+
+# DataFrames.
 
 
 def _cell(value: Any, fmt: Formatter) -> str:
@@ -59,14 +200,14 @@ def _rows(frame: pd.DataFrame) -> Iterator[tuple[Any, list[tuple[Any, Any]]]]:
         yield label, [(column, frame.iat[i, j]) for j, column in enumerate(frame.columns)]
 
 
+def _two_level(frame: pd.DataFrame) -> bool:
+    return frame.columns.nlevels > 1
+
+
 def _flat_columns(frame: pd.DataFrame) -> list[str]:
-    if isinstance(frame.columns, pd.MultiIndex):
+    if _two_level(frame):
         return [" ".join(str(p) for p in col if str(p)) for col in frame.columns]
     return [str(c) for c in frame.columns]
-
-
-def _md_escape(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
 
 
 def to_markdown(
@@ -75,16 +216,16 @@ def to_markdown(
     bold: Iterable[tuple[Any, Any]] = (),
     index_name: str | None = None,
 ) -> str:
+    """A Markdown pipe table ending in a newline; a two-level header is flattened to "group column"."""
     bold = set(bold)
-    header = [index_name or frame.index.name or "", *_flat_columns(frame)]
-    lines = ["| " + " | ".join(_md_escape(h) for h in header) + " |", "|" + "---|" * len(header)]
+    rows = []
     for label, row in _rows(frame):
-        cells = [_md_escape(str(label))]
+        cells = [str(label)]
         for column, value in row:
-            text = _md_escape(_cell(value, fmt))
+            text = _cell(value, fmt)
             cells.append(f"**{text}**" if (label, column) in bold and not is_missing(value) else text)
-        lines.append("| " + " | ".join(cells) + " |")
-    return "\n".join(lines) + "\n"
+        rows.append(cells)
+    return _md_table([index_name or frame.index.name or "", *_flat_columns(frame)], rows) + "\n"
 
 
 def to_latex(
@@ -97,43 +238,27 @@ def to_latex(
 ) -> str:
     """A booktabs table; a two-level header gets \\cmidrule'd group headings."""
     bold = set(bold)
-    n = len(frame.columns)
-    lines = [r"\begin{table}[t]", r"\centering", r"\small", r"\begin{tabular}{l" + "r" * n + "}", r"\toprule"]
-    if isinstance(frame.columns, pd.MultiIndex):
+    lines = _latex_open("l" + "r" * len(frame.columns))
+    if _two_level(frame):
         groups: list[tuple[str, int]] = []
         for top, *_ in frame.columns:
             if groups and groups[-1][0] == top:
                 groups[-1] = (top, groups[-1][1] + 1)
             else:
                 groups.append((top, 1))
-        heads, rules, start = [""], [], 2
-        for top, span in groups:
-            heads.append(rf"\multicolumn{{{span}}}{{c}}{{{latex_escape(str(top))}}}" if top else "")
-            if top:
-                rules.append(rf"\cmidrule(lr){{{start}-{start + span - 1}}}")
-            start += span
-        lines.append(" & ".join(heads) + r" \\")
-        if rules:
-            lines.append(" ".join(rules))
+        lines += _latex_groups([(str(top), span) for top, span in groups])
         bottom = [str(col[-1]) for col in frame.columns]
     else:
         bottom = [str(c) for c in frame.columns]
-    lines.append(" & ".join([latex_escape(index_name or frame.index.name or "")] + [latex_escape(b) for b in bottom]) + r" \\")
-    lines.append(r"\midrule")
+    lines += [_latex_row(latex_escape(h) for h in [index_name or frame.index.name or "", *bottom]), r"\midrule"]
     for label_, row in _rows(frame):
         cells = [latex_escape(str(label_))]
         for column, value in row:
             text = _cell(value, fmt)
-            text = "--" if text == MISSING else _BOLD_SPAN.sub(r"\\textbf{\1}", latex_escape(text))
+            text = LATEX_MISSING if text == MISSING else _BOLD_SPAN.sub(r"\\textbf{\1}", latex_escape(text))
             cells.append(rf"\textbf{{{text}}}" if (label_, column) in bold and not is_missing(value) else text)
-        lines.append(" & ".join(cells) + r" \\")
-    lines += [r"\bottomrule", r"\end{tabular}"]
-    if caption:
-        lines.append(rf"\caption{{{latex_escape(caption)}}}")
-    if label:
-        lines.append(rf"\label{{{label}}}")
-    lines.append(r"\end{table}")
-    return "\n".join(lines) + "\n"
+        lines.append(_latex_row(cells))
+    return "\n".join(lines) + "\n" + _latex_close(caption, label)
 
 
 def write_csv(frame: pd.DataFrame, path: Path, index_name: str | None = None) -> None:

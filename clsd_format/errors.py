@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 
 class CLSDError(Exception):
     """Base class: anything the user can fix (input, configuration, environment)."""
@@ -29,6 +31,19 @@ class DataError(CLSDError):
             if part
         )
         super().__init__(f"{where}: {message}" if where else message)
+
+
+class UnknownTaskError(CLSDError, KeyError):
+    """A task name the data source does not define; the message lists the ones it does.
+
+    Also a ``KeyError``, which is what ``clsd_mteb.get_tasks`` raised for an unknown name before.
+    """
+
+    def __init__(self, unknown: Sequence[str], known: Sequence[str]) -> None:
+        self.unknown, self.known = list(unknown), list(known)
+        super().__init__(f"unknown task(s) {self.unknown}; the data source defines {', '.join(self.known) or 'none'}.")
+
+    __str__ = Exception.__str__  # the message as written, not KeyError's quoted repr
 
 
 class DataSourceUnavailable(CLSDError):

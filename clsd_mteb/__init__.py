@@ -2,12 +2,13 @@
 
 ``import clsd_mteb`` registers the eight released tasks with mteb, so that
 ``mteb.get_tasks(["CLSD-WMT19-DE-FR"])`` works. Importing loads no model and no data.
+:func:`get_tasks` makes task instances over any CLSD data source (the release, a local folder, a
+Hub dataset); it is the one factory, which ``clsd evaluate`` and the analysis use too.
 """
 
 from __future__ import annotations
 
 from importlib.metadata import version as _installed_version
-from pathlib import Path
 
 import mteb
 
@@ -22,6 +23,7 @@ from clsd_mteb.tasks import (
     PAPER_URL,
     RELEASE_TASK_NAMES,
     RELEASE_TASKS,
+    get_tasks,
     make_clsd_task,
     tasks_from_folder,
     tasks_from_hub,
@@ -42,22 +44,6 @@ CLSD_BENCHMARK = mteb.Benchmark(
     reference=PAPER_URL,
     citation=CITATION,
 )
-
-
-def get_tasks(
-    names: list[str] | None = None, *, data_dir: str | Path | None = None, limit: int | None = None, exact: bool = False
-) -> list[AbsTaskCLSD]:
-    """Released CLSD tasks (all eight by default) reading from ``data_dir`` when given.
-
-    ``limit`` keeps the first rows of each task; ``exact`` encodes one text per batch, so that no
-    score depends on the batch size (see :class:`AbsTaskCLSD`).
-    """
-    chosen = list(names) if names else list(RELEASE_TASK_NAMES)
-    by_name = {cls.metadata.name: cls for cls in RELEASE_TASKS}
-    unknown = [n for n in chosen if n not in by_name]
-    if unknown:
-        raise KeyError(f"unknown CLSD task(s) {unknown}; known: {list(RELEASE_TASK_NAMES)}")
-    return [by_name[name](data_dir=data_dir, limit=limit, exact=exact) for name in chosen]
 
 
 __all__ = [

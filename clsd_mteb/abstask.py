@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from mteb.types import EncodeKwargs, ScoresDict
     from mteb.types.statistics import DescriptiveStatistics
 
-    from clsd_mteb.data_source import DataSource
+    from clsd_format.data_source import DataSource
 
 logger = logging.getLogger(__name__)
 
@@ -42,7 +42,7 @@ class AbsTaskCLSD(AbsTask):
 
     Args:
         data_dir: a local folder to read instead of the task's default source, or a source already
-            resolved by :func:`clsd_mteb.data_source.resolve_data_source`; ``CLSD_DATA_DIR`` sets the
+            resolved by :func:`clsd_format.data_source.resolve_data_source`; ``CLSD_DATA_DIR`` sets the
             same for every task.
         limit: keep only the first ``limit`` rows (smoke tests, benchmarks).
         exact: encode each text in a batch of its own, so that no score depends on the batch size

@@ -10,10 +10,11 @@ from pathlib import Path
 
 from clsd_format import hub
 from clsd_format.cards import card_template
+from clsd_format.data_source import resolve_data_source
 from clsd_format.errors import DataError
+from clsd_format.release import COMMIT, FILES, RELEASE_DATASETS, REPOSITORY
 from clsd_mteb import release
-from clsd_mteb.data_source import resolve_data_source
-from clsd_mteb.tasks import AGPL_URL, CITATION, PAPER_URL, RELEASE_DATASETS, RELEASE_TASKS, release_direction_specs
+from clsd_mteb.tasks import AGPL_URL, CITATION, PAPER_URL, RELEASE_TASKS, release_direction_specs
 
 
 def export_release(out: Path, data_dir: str | Path | None = None) -> Path:
@@ -51,11 +52,11 @@ def export_release(out: Path, data_dir: str | Path | None = None) -> Path:
     for name in files:
         path = folder / name if folder is not None and (folder / name).is_file() else release.cache_dir() / name
         digest = release.sha256_of(path) if path.is_file() else "(not a local file)"
-        pristine = "" if digest == release.FILES[name][1] else " — differs from the release"
+        pristine = "" if digest == FILES[name][1] else " — differs from the release"
         lines.append(f"  - `{name}`: `{digest}`{pristine}")
     body = card_template("clsd_release.md").substitute(
-        repository=release.REPOSITORY,
-        commit=release.COMMIT,
+        repository=REPOSITORY,
+        commit=COMMIT,
         source_files="\n".join(lines),
         config_table="\n".join(
             ["| config | task | rows |", "| --- | --- | --- |"]

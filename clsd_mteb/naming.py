@@ -1,7 +1,7 @@
 """Task names, parsed in one place: which task is the English-pivot twin of which, and short labels.
 
 ``CLSD-WMT19-DE-FR-PivotEN`` is the English-pivot version of ``CLSD-WMT19-DE-FR`` (the suffix is
-:data:`clsd_mteb.tasks.PIVOT_SUFFIX`); datasets made by the generation module follow the same
+:data:`clsd_format.release.PIVOT_SUFFIX`); datasets made by the generation module follow the same
 convention, and any pivot language code of two or three capitals is understood (``-PivotDE``).
 Kept free of mteb imports so that tables can be printed without loading tasks.
 """

@@ -1,13 +1,9 @@
-"""The authors' public release: which files, where they live, their checksums, and how to get them.
+"""Getting the authors' public release: fetched once from GitHub at the pinned commit, checked, cached.
 
-Resolution order for a task's data (first that applies wins):
-
-1. a ``data_dir`` argument (task constructor, :func:`clsd_mteb.get_tasks`, ``clsd evaluate --data-dir``);
-2. the ``CLSD_DATA_DIR`` environment variable;
-3. the release fetched once from GitHub at the pinned commit into the cache
-   (``CLSD_CACHE_DIR``, default ``~/.cache/clsd_mteb``), each file checked against its SHA-256.
-
-A local folder may hold the release CSVs as published, or this project's Hub-format export.
+What the release is (repository, commit, files and their SHA-256, tasks) is written in
+:mod:`clsd_format.release`; which source a run reads, in :mod:`clsd_format.data_source`. With no local
+folder chosen, a task fetches its file here into the cache (``CLSD_CACHE_DIR``, default
+``~/.cache/clsd_mteb``), each file checked against its SHA-256.
 """
 
 from __future__ import annotations
@@ -21,44 +17,14 @@ import urllib.request
 from pathlib import Path
 
 from clsd_format.errors import DataError, DataSourceUnavailable
+from clsd_format.release import COMMIT, DATA_DIR_ENV, FILES, REPOSITORY
+from clsd_format.release import resolve_data_dir as resolve_data_dir  # kept importable from here
 
 logger = logging.getLogger(__name__)
 
-REPOSITORY = "impresso/cross_lingual_semantic_discrimination"
-COMMIT = "ba143c27c3db67a1f3ef2303cd5cc9fe127681f8"
 DEFAULT_BASE_URL = f"https://raw.githubusercontent.com/{REPOSITORY}/{COMMIT}"
-
-DATA_DIR_ENV = "CLSD_DATA_DIR"
 CACHE_DIR_ENV = "CLSD_CACHE_DIR"
 BASE_URL_ENV = "CLSD_RELEASE_URL"  # a mirror of the repository at COMMIT (tests use a local server)
-
-# file name -> (folder in the repository, SHA-256)
-FILES: dict[str, tuple[str, str]] = {
-    "CLSD_wmt2019_adversarial_dataset.csv": (
-        "evaluation_sets",
-        "97452d4b4416cf228790a4c3674ceb8e5188fde8cfa69f1e52a0a0f90804cdf8",
-    ),
-    "CLSD_wmt2021_adversarial_dataset.csv": (
-        "evaluation_sets",
-        "6e569c6a0b58bb1e9bd3899c4b9832531ed960fa370e8b624962b0d7a33c97ca",
-    ),
-    "MT_M2M_CLSD_wmt2019_adversarial_dataset.csv": (
-        "evaluation_sets",
-        "4e29bb27594e0a9c953743e2df5d7d2f99b7514567cc3e9c0a612e3f7a05fcaf",
-    ),
-    "MT_M2M_CLSD_wmt2021_adversarial_dataset.csv": (
-        "evaluation_sets",
-        "6d95f272ec9732eec534403ab3dbc6851b0c6d8670575662228db613832fc1ab",
-    ),
-    "DE_wmt1921_swaps_ner_pos.tsv": (
-        "single_token_swaps_annotations",
-        "54f855ffe83e793302da6b3e892e023400cadfd208a6933e2238bd6b57d1c7df",
-    ),
-    "FR_wmt1921_swaps_ner_pos.tsv": (
-        "single_token_swaps_annotations",
-        "8989e69ac928caf3f2b97617a53647a8946d67792ca2a137123f263edd4791ec",
-    ),
-}
 
 HOW_TO_SET_A_SOURCE = (
     f"Point at a local copy instead: pass --data-dir <folder> to `clsd evaluate` (data_dir=... in Python) "
@@ -84,18 +50,6 @@ def cache_root() -> Path:
 
 def cache_dir() -> Path:
     return cache_root() / "release" / COMMIT
-
-
-def resolve_data_dir(data_dir: str | os.PathLike[str] | None = None) -> Path | None:
-    """The local folder the user chose, or None when the default (fetched) source applies."""
-    chosen = data_dir if data_dir is not None else os.environ.get(DATA_DIR_ENV)
-    if not chosen:
-        return None
-    folder = Path(chosen).expanduser()
-    if not folder.is_dir():
-        origin = "data_dir" if data_dir is not None else DATA_DIR_ENV
-        raise DataError(f"{origin} points at {folder}, which is not a folder.")
-    return folder
 
 
 def is_pristine(path: Path) -> bool:

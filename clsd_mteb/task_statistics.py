@@ -9,9 +9,9 @@ mteb, and its ``calculate_descriptive_statistics()`` writes there. For CLSD task
   no shipped file, rather than the release's.
 * :meth:`clsd_mteb.abstask.AbsTaskCLSD.calculate_descriptive_statistics` computes and returns, and never
   writes (an installed package is no place for output). :func:`write_statistics` writes where asked;
-  the shipped files are refreshed with::
+  the shipped files are refreshed, from a checkout of the repository, with::
 
-      python -m clsd_mteb.task_statistics --data-dir <folder with the release CSVs>
+      python scripts/write_descriptive_stats.py --data-dir <folder with the release CSVs>
 
 Per text role (source, target, distractors) the numbers are mteb's ``TextStatistics``; beside them, the
 CLSD counts a user needs to read a score: rows with a distractor identical to T (a tie, so a miss for
@@ -108,20 +108,3 @@ def write_statistics(task: AbsTaskCLSD, folder: Path) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(stats, indent=4) + "\n", encoding="utf-8")
     return path
-
-
-def main() -> None:
-    import argparse
-
-    import clsd_mteb
-
-    parser = argparse.ArgumentParser(description="Write the descriptive statistics of the eight released tasks.")
-    parser.add_argument("--data-dir", required=True, help="a folder holding the release CSVs")
-    parser.add_argument("--out", default=str(STATS_DIR), help="default: the package's descriptive_stats folder")
-    args = parser.parse_args()
-    for task in clsd_mteb.get_tasks(data_dir=args.data_dir):
-        print(write_statistics(task, Path(args.out)))
-
-
-if __name__ == "__main__":
-    main()

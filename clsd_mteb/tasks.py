@@ -1,15 +1,18 @@
-"""The eight released CLSD tasks and the factory that makes a task from any CLSD dataset.
+"""The CLSD tasks: the eight released ones, tasks from any CLSD dataset, and :func:`get_tasks`, which makes them.
 
 Task names: ``CLSD-<WMT19|WMT21>-<SRC>-<TGT>`` (direct cross-lingual) and the same with
 ``-PivotEN`` (every text machine-translated to English by M2M-100 1.2B, scored monolingually).
-Direction X-Y: source in X, true translation and distractors in Y.
+Direction X-Y: source in X, true translation and distractors in Y. The names, files and dates of the
+released tasks are written once, in :mod:`clsd_format.release`; the classes here are built from them.
 """
 
 from __future__ import annotations
 
+import datetime
 import functools
 import logging
-from dataclasses import dataclass
+import os
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
@@ -19,12 +22,19 @@ if TYPE_CHECKING:
     from mteb.abstasks.task_metadata import AnnotatorType, MetadataDatasetDict, SampleCreationMethod, TaskDomain
 
 from clsd_format import hub, schema
+from clsd_format.data_source import DataSource, choose_tasks, resolve_data_source
 from clsd_format.errors import DataError
 from clsd_format.hub import DirectionSpec
-from clsd_format.languages import ENGLISH, FRENCH, GERMAN, Language
+from clsd_format.release import (
+    COMMIT,
+    PIVOT_LANGUAGE,
+    RELEASE_TASK_NAMES,
+    RELEASED_TASKS,
+    REPOSITORY,
+    ReleasedTask,
+)
 from clsd_mteb import release
 from clsd_mteb.abstask import AbsTaskCLSD
-from clsd_mteb.data_source import resolve_data_source
 from clsd_mteb.release_csv import release_direction_rows
 from clsd_mteb.task_statistics import CLSDTaskMetadata
 
@@ -41,32 +51,6 @@ CITATION = r"""@inproceedings{michail-etal-2025-examining,
   url = {https://arxiv.org/abs/2502.08638},
   year = {2025},
 }"""
-
-
-@dataclass(frozen=True)
-class ReleaseDataset:
-    name: str  # "WMT19"
-    direct_file: str
-    pivot_file: str
-    date: tuple[str, str]
-
-
-RELEASE_DATASETS = (
-    ReleaseDataset(
-        "WMT19",
-        "CLSD_wmt2019_adversarial_dataset.csv",
-        "MT_M2M_CLSD_wmt2019_adversarial_dataset.csv",
-        ("2018-01-01", "2019-12-31"),
-    ),
-    ReleaseDataset(
-        "WMT21",
-        "CLSD_wmt2021_adversarial_dataset.csv",
-        "MT_M2M_CLSD_wmt2021_adversarial_dataset.csv",
-        ("2020-01-01", "2021-12-31"),
-    ),
-)
-RELEASE_DIRECTIONS: tuple[tuple[Language, Language], ...] = ((GERMAN, FRENCH), (FRENCH, GERMAN))
-PIVOT_SUFFIX = "-PivotEN"
 
 
 def clsd_metadata(
@@ -115,47 +99,43 @@ def clsd_metadata(
 class ReleaseCLSDTask(AbsTaskCLSD):
     """A task over the authors' release: the CSVs (fetched, or local), or a Hub-format export of them."""
 
-    dataset_name: str
-    release_file: str
-    source_language: Language
-    target_language: Language
-    pivot: bool
+    released: ReleasedTask  # which test set, direction and setting (clsd_format.release)
 
     @classmethod
     def hub_config(cls) -> str:
         """Config name of this task in a Hub-format export of the release."""
-        suffix = "-pivot-en" if cls.pivot else ""
-        return f"{cls.dataset_name.lower()}-{cls.source_language.code}-{cls.target_language.code}{suffix}"
+        return cls.released.hub_config
 
     def _rows_from_csv(self, path: Path) -> list[dict[str, Any]]:
+        released = self.released
         return release_direction_rows(
             path,
-            dataset=self.dataset_name.lower(),
-            source=self.source_language,
-            target=self.target_language,
-            pivot_lang=ENGLISH.mteb_code if self.pivot else None,
+            dataset=released.dataset.name.lower(),
+            source=released.source,
+            target=released.target,
+            pivot_lang=PIVOT_LANGUAGE.mteb_code if released.pivot else None,
         )
 
     def load_rows(self) -> list[dict[str, Any]]:
         source = resolve_data_source(self.data_dir)
         if source.kind == "fetched-release":
-            return self._rows_from_csv(release.fetch(self.release_file))
+            return self._rows_from_csv(release.fetch(self.released.file))
         if source.kind not in ("release-csv-folder", "hub-folder"):
             raise DataError(f"{self.metadata.name} reads the release, not {source.describe()}.")
         folder = source.folder
         if source.kind == "release-csv-folder":
-            csv_path = folder / self.release_file
+            csv_path = folder / self.released.file
             if not csv_path.is_file():
-                raise DataError(f"holds other release CSVs but not {self.release_file}.", file=str(folder))
+                raise DataError(f"holds other release CSVs but not {self.released.file}.", file=str(folder))
             if not release.is_pristine(csv_path):
                 digest = release.sha256_of(csv_path)
                 _warn_once(
-                    f"{csv_path} differs from the release at {release.COMMIT} (SHA-256 {digest}): "
+                    f"{csv_path} differs from the release at {COMMIT} (SHA-256 {digest}): "
                     "results are filed under a local dataset revision."
                 )
                 self._use_local_revision(f"local-sha256-{digest[:16]}")
             return self._rows_from_csv(csv_path)
-        configs = {spec.task_name: spec.config for spec in hub.read_manifest(folder)}  # a Hub-format export
+        configs = {spec.task_name: spec.config for spec in source.configs}  # a Hub-format export, its card read once
         if self.metadata.name not in configs:
             raise DataError(f"this Hub-format folder defines no task {self.metadata.name}.", file=str(folder / hub.CARD_FILE))
         path = hub.parquet_path(folder, configs[self.metadata.name])
@@ -172,16 +152,16 @@ def _warn_once(message: str) -> None:
     logger.warning(message)
 
 
-def _release_task_class(ds: ReleaseDataset, source: Language, target: Language, pivot: bool) -> type[ReleaseCLSDTask]:
-    name = f"CLSD-{ds.name}-{source.code.upper()}-{target.code.upper()}{PIVOT_SUFFIX if pivot else ''}"
+def _release_task_class(released: ReleasedTask) -> type[ReleaseCLSDTask]:
+    ds, source, target, name = released.dataset, released.source, released.target, released.name
     direction = f"{source.release_column} to {target.release_column}"
-    if pivot:
+    if released.pivot:
         description = (
             f"CLSD on the {ds.name} German-French news test set, {direction}, English-pivot setting: the source and all "
             "five candidates were machine-translated to English with M2M-100 1.2B and are compared monolingually. "
             "Precision@1 of the true translation against four LLM-generated distractors; ties count as misses."
         )
-        eval_langs, creation = [ENGLISH.mteb_code], "machine-translated"
+        eval_langs, creation = [PIVOT_LANGUAGE.mteb_code], "machine-translated"
     else:
         description = (
             f"Cross-Lingual Semantic Discrimination on the {ds.name} German-French news test set, {direction}: rank the "
@@ -192,7 +172,7 @@ def _release_task_class(ds: ReleaseDataset, source: Language, target: Language, 
     metadata = clsd_metadata(
         name=name,
         description=description,
-        dataset={"path": release.REPOSITORY, "revision": release.COMMIT},
+        dataset={"path": REPOSITORY, "revision": COMMIT},
         eval_langs=eval_langs,
         date=ds.date,
         sample_creation=creation,
@@ -203,24 +183,14 @@ def _release_task_class(ds: ReleaseDataset, source: Language, target: Language, 
         (ReleaseCLSDTask,),
         {
             "metadata": metadata,
-            "dataset_name": ds.name,
-            "release_file": ds.pivot_file if pivot else ds.direct_file,
-            "source_language": source,
-            "target_language": target,
-            "pivot": pivot,
+            "released": released,
             "__module__": __name__,
             "__doc__": description,
         },
     )
 
 
-RELEASE_TASKS: tuple[type[ReleaseCLSDTask], ...] = tuple(
-    _release_task_class(ds, source, target, pivot)
-    for pivot in (False, True)
-    for ds in RELEASE_DATASETS
-    for source, target in RELEASE_DIRECTIONS
-)
-RELEASE_TASK_NAMES: tuple[str, ...] = tuple(t.metadata.name for t in RELEASE_TASKS)
+RELEASE_TASKS: tuple[type[ReleaseCLSDTask], ...] = tuple(_release_task_class(released) for released in RELEASED_TASKS)
 
 
 class HubCLSDTask(AbsTaskCLSD):
@@ -309,12 +279,11 @@ def _tasks_from_card(
     ]
 
 
-def tasks_from_folder(folder: str | Path) -> list[type[HubCLSDTask]]:
-    """One task class per config listed in a local Hub-format folder's card."""
-    import datetime
-
+def tasks_from_folder(folder: str | Path, header: dict[str, Any] | None = None) -> list[type[HubCLSDTask]]:
+    """One task class per config listed in a local Hub-format folder's card (``header``: the card's, when already read)."""
     folder = Path(folder)
-    header = hub.read_front_matter(folder)
+    if header is None:
+        header = hub.read_front_matter(folder)
     written = datetime.date.fromtimestamp((folder / hub.CARD_FILE).stat().st_mtime).isoformat()
     return _tasks_from_card(folder, header, None, written)
 
@@ -359,7 +328,39 @@ def release_direction_specs() -> list[DirectionSpec]:
             task_name=task.metadata.name,
             source_lang=_eval_langs(task)[0],
             target_lang=_eval_langs(task)[-1],
-            pivot=task.pivot,
+            pivot=task.released.pivot,
         )
         for task in RELEASE_TASKS
     ]
+
+
+def get_tasks(
+    names: Sequence[str] | None = None,
+    *,
+    data_dir: str | os.PathLike[str] | DataSource | None = None,
+    hub_dataset: str | None = None,
+    limit: int | None = None,
+    exact: bool = False,
+) -> list[AbsTaskCLSD]:
+    """CLSD tasks over one data source: every task it defines (the eight released ones by default), or ``names``.
+
+    The source is decided once, by :func:`clsd_format.data_source.resolve_data_source`: ``hub_dataset``
+    (``REPO_ID@REVISION``), else the folder ``data_dir`` (the release CSVs, a Hub-format export of them,
+    or a generated dataset), else ``$CLSD_DATA_DIR``, else the release fetched from GitHub. ``data_dir``
+    may also be a source already resolved; every task gets it, so nothing is decided or read twice.
+    A name the source does not define raises :class:`clsd_format.errors.UnknownTaskError` (also a
+    ``KeyError``), listing the names it does.
+
+    ``limit`` keeps the first rows of each task; ``exact`` encodes one text per batch, so that no
+    score depends on the batch size (see :class:`AbsTaskCLSD`).
+    """
+    source = resolve_data_source(data_dir, hub_dataset)
+    if source.holds_release:  # the release's own classes, reading the source given
+        by_name: dict[str, type[AbsTaskCLSD]] = {cls.metadata.name: cls for cls in RELEASE_TASKS}
+        return [by_name[name](data_dir=source, limit=limit, exact=exact) for name in choose_tasks(names, RELEASE_TASK_NAMES)]
+    if source.kind == "hub-repository":
+        classes = tasks_from_hub(str(source.location), str(source.revision))
+    else:  # a generated dataset: a Hub-format folder that is not an export of the release
+        classes = tasks_from_folder(source.folder, dict(source.card))
+    by_name = {cls.metadata.name: cls for cls in classes}
+    return [by_name[name](limit=limit, exact=exact) for name in choose_tasks(names, list(by_name))]

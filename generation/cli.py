@@ -34,6 +34,7 @@ app = typer.Typer(
     help="Make CLSD datasets from any parallel corpus: distractors by LLM or by rule, English pivot, Hub upload.",
     no_args_is_help=True,
     add_completion=False,
+    rich_markup_mode=None,  # click's plain help, as `clsd` prints it: whole words wrapped at any width
 )
 
 # The options, declared once; their defaults come from clsd_generation.settings and .prompts.
@@ -145,11 +146,11 @@ def generate(
     seed: RulesSeed = DEFAULT_RULES_SEED,
     quiet: Quiet = False,
 ) -> None:
-    """Make four distractors for every sentence of both languages, resumably.
+    """Make four distractors per sentence of both languages.
 
-    Every answer is stored in RUN_DIR/checkpoint.sqlite as it arrives; run the same command again
-    after an interruption (even kill -9) and it continues where it stopped. A different input, model,
-    prompt or rule setting under the same --run-dir is refused.
+    Resumable: every answer is stored in RUN_DIR/checkpoint.sqlite as it arrives; run the same command
+    again after an interruption (even kill -9) and it continues where it stopped. A different input,
+    model, prompt or rule setting under the same --run-dir is refused.
     """
     from clsd_generation.generate import generate_distractors
 
@@ -247,10 +248,10 @@ def translate(
     device: Annotated[str | None, typer.Option(help="cpu, cuda, cuda:1 ... (default: CUDA if available).")] = None,
     quiet: Quiet = False,
 ) -> None:
-    """Translate every source, target and distractor of a run to English (the paper's pivot setting).
+    """Translate a run's texts to English (the pivot setting).
 
-    Resumable: translations are stored after every batch; run again to continue. `clsd build` then
-    adds the -pivot-en configs.
+    Every source, target and distractor, as in the paper's pivot setting. Resumable: translations are
+    stored after every batch; run again to continue. `clsd build` then adds the -pivot-en configs.
     """
     from clsd_generation.pivot import translate_run
 
@@ -273,7 +274,10 @@ def build(
         bool, typer.Option("--allow-incomplete", help="Build although some sentences are unfinished.")
     ] = False,
 ) -> None:
-    """Write the dataset (both directions, plus pivot when translated) with its card, ready for `clsd evaluate --data-dir`."""
+    """Write a run's dataset with its card, ready to evaluate.
+
+    Both directions, plus the pivot configs when the run was translated; then `clsd evaluate --data-dir OUT`.
+    """
     from clsd_generation.build import build_dataset
 
     if (date_from is None) != (date_to is None):
@@ -300,7 +304,10 @@ def push(
     private: Annotated[bool, typer.Option("--private", help="Create the repository as private.")] = False,
     dry_run: Annotated[Path | None, typer.Option(help="Write the exact repository folder here instead of uploading.")] = None,
 ) -> None:
-    """Upload a built dataset to the Hugging Face Hub (token from HF_TOKEN)."""
+    """Upload a built dataset to the Hugging Face Hub.
+
+    The token comes from HF_TOKEN.
+    """
     from clsd_generation import publish
 
     if dry_run is not None:
@@ -318,9 +325,9 @@ def sample(
     per_language: Annotated[int, typer.Option(help="Distractors sampled per language (paper: 200).")] = 200,
     seed: Annotated[int, typer.Option(help="Sampling seed.")] = 0,
 ) -> None:
-    """Export a seeded random sample of distractors for a human check (yes/no per criterion).
+    """Export a sample of distractors for a human check.
 
-    For a rule run the sheet also names each distractor's rule and its automatic-check verdict, and
+    A seeded random sample; annotators answer yes or no per criterion. For a rule run the sheet also names each distractor's rule and its automatic-check verdict, and
     the command prints the share passing and the mix of rules per language.
     """
     from clsd_generation.human_check import export_sample
@@ -335,7 +342,10 @@ def sample(
 def import_sample_command(
     sheet: Annotated[Path, typer.Argument(help="The sheet from `clsd sample`, filled in (yes/no in each criterion column).")],
 ) -> None:
-    """Report the share of sampled distractors meeting all criteria (the paper: over 98%)."""
+    """Report the share of checked distractors that pass.
+
+    Those meeting all criteria in the filled-in sheet (the paper: over 98%).
+    """
     from clsd_generation.human_check import import_sample
 
     report = import_sample(sheet)

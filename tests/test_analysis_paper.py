@@ -1,5 +1,6 @@
-"""The paper's analyses on synthetic prediction files over real release texts: successful-distractor rules,
-bins, examples, the annotation selection rules and both correlation coefficients. No model is loaded."""
+"""The paper's analyses on synthetic prediction files over the fixture texts (tests/data/clsd-mini):
+successful-distractor rules, bins, examples, the annotation selection rules and both correlation
+coefficients. No model is loaded. The selection counts of the release are checked under ``release``."""
 
 from __future__ import annotations
 
@@ -40,8 +41,8 @@ def write_predictions(root: Path, ids: list[str]) -> Path:
 
 
 @pytest.fixture(scope="module")
-def setup(release_dir: Path, tmp_path_factory: pytest.TempPathFactory):
-    catalog = TaskCatalog(release_dir)
+def setup(small_release: Path, tmp_path_factory: pytest.TempPathFactory):
+    catalog = TaskCatalog(small_release)
     ids = list(catalog.get(TASK).rows)[:4]
     results = load_results(write_predictions(tmp_path_factory.mktemp("synthetic"), ids))
     return results, catalog, ids
@@ -80,14 +81,27 @@ def test_examples_are_seeded_marked_and_name_the_models(setup) -> None:
     assert all("**" in text for text in every["distractor (changes marked)"])
 
 
+def _selection_counts(data_dir: Path) -> dict[str, Counter]:
+    notes = list(release_annotations(data_dir).values())
+    return {name: Counter(n.language for n in select(notes, rule)) for name, rule in SELECTIONS.items()}
+
+
+def test_selection_rules_and_their_counts(small_release: Path) -> None:
+    counts = _selection_counts(small_release)
+    # of 90 / 62 annotations: 2 / 2 not swaps or annotated equivalent, 6 / 7 more with a named entity or not one word
+    assert counts["paper"] == {"de": 82, "fr": 53}
+    assert counts["swaps"] == {"de": 88, "fr": 60}
+    assert counts["all"] == {"de": 90, "fr": 62}
+    assert one_word_replaced("Die SPD hat 15 Sitze.", "Die CDU hat 15 Sitze.")
+    assert not one_word_replaced("Die SPD hat 15 Sitze.", "Die SPD hat nicht 15 Sitze.")
+
+
+@pytest.mark.release
 def test_selection_rules_and_their_counts_on_the_release(release_dir: Path) -> None:
-    notes = list(release_annotations(release_dir).values())
-    counts = {name: Counter(n.language for n in select(notes, rule)) for name, rule in SELECTIONS.items()}
+    counts = _selection_counts(release_dir)
     assert counts["paper"] == {"de": 528, "fr": 326}  # the paper: 523 / 324; no rule over the annotations gives both
     assert counts["swaps"] == {"de": 600, "fr": 351}
     assert counts["all"] == {"de": 631, "fr": 364}
-    assert one_word_replaced("Die SPD hat 15 Sitze.", "Die CDU hat 15 Sitze.")
-    assert not one_word_replaced("Die SPD hat 15 Sitze.", "Die SPD hat nicht 15 Sitze.")
 
 
 def test_spearman_is_pearson_of_ranks() -> None:

@@ -1,4 +1,5 @@
-"""The analyses on real results: all-MiniLM-L6-v2 and the two baselines, evaluated here on a slice of WMT19."""
+"""The analyses on real results: all-MiniLM-L6-v2 and the two baselines, evaluated here on a slice of the
+fixture files' WMT19 (tests/data/clsd-mini, with its annotation files)."""
 
 from __future__ import annotations
 
@@ -28,23 +29,22 @@ from clsd_format.text_measures import PAPER_BIN_LABELS
 from clsd_mteb.baselines import BASELINES, RANDOM_NAME
 from clsd_mteb.models import MINILM_NAME
 from clsd_mteb.naming import setting_of, short_task
-from clsd_mteb.summary import render_markdown
 
 pytestmark = pytest.mark.slow  # evaluates three models (one real) and builds full reports
 
 TASKS = ["CLSD-WMT19-DE-FR", "CLSD-WMT19-FR-DE", "CLSD-WMT19-DE-FR-PivotEN", "CLSD-WMT19-FR-DE-PivotEN"]
-ROWS = 30
+ROWS = 20
 
 
 @pytest.fixture(scope="module")
-def results_dir(tmp_path_factory: pytest.TempPathFactory, release_dir: Path, minilm) -> Path:
+def results_dir(tmp_path_factory: pytest.TempPathFactory, small_release: Path, minilm) -> Path:
     """A results folder as `clsd evaluate --output` writes it, for three models on four tasks."""
     folder = tmp_path_factory.mktemp("results")
     for model in [minilm, *(factory() for factory in BASELINES.values())]:
         meta = model.mteb_model_meta
         mteb.evaluate(
             model,
-            clsd_mteb.get_tasks(TASKS, data_dir=release_dir, limit=ROWS),
+            clsd_mteb.get_tasks(TASKS, data_dir=small_release, limit=ROWS),
             cache=mteb.ResultCache(folder),
             prediction_folder=folder / "predictions" / meta.model_name_as_path() / meta.revision,
             show_progress_bar=False,
@@ -53,14 +53,14 @@ def results_dir(tmp_path_factory: pytest.TempPathFactory, release_dir: Path, min
 
 
 @pytest.fixture(scope="module")
-def catalog(release_dir: Path) -> TaskCatalog:
-    return TaskCatalog(release_dir)
+def catalog(small_release: Path) -> TaskCatalog:
+    return TaskCatalog(small_release)
 
 
 @pytest.fixture(scope="module")
-def report(results_dir: Path, release_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+def report(results_dir: Path, small_release: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("report") / "report"
-    options = AnalysisOptions(data_dir=release_dir, cache_dir=tmp_path_factory.mktemp("embeddings"))
+    options = AnalysisOptions(data_dir=small_release, cache_dir=tmp_path_factory.mktemp("embeddings"))
     return build_report(results_dir, out, options).parent
 
 
@@ -99,7 +99,7 @@ def test_missing_results_show_as_missing(results_dir: Path, tmp_path: Path) -> N
     assert math.isnan(row[(DIRECT, "WMT19 FR→DE")])
     assert math.isnan(row[(DIRECT, AVERAGE)])  # no average over a subset
     assert not math.isnan(row[(DIRECT, "WMT19 DE→FR")])
-    markdown = render_markdown(table)
+    markdown = render.table1_markdown(table)
     line = next(t for t in markdown.splitlines() if t.startswith("| clsd-baselines/random"))
     assert render.MISSING in line and " 0.00 " not in line
     render.write_csv(frame, tmp_path / "table.csv")
@@ -250,10 +250,10 @@ def test_shift_table_uses_annotations_and_undefines_the_random_gap(
         assert row["mono_shift"] == pytest.approx((0 - (1 - float(target @ distractor))) / gap, rel=1e-4, abs=1e-6)
 
 
-def test_cli_end_to_end_and_no_silent_overwrite(results_dir: Path, release_dir: Path, tmp_path: Path) -> None:
+def test_cli_end_to_end_and_no_silent_overwrite(results_dir: Path, small_release: Path, tmp_path: Path) -> None:
     runner = CliRunner()
     out = tmp_path / "cli-report"
-    args = ["analyze", str(results_dir), "--out", str(out), "--data-dir", str(release_dir), "--no-pos-shift"]
+    args = ["analyze", str(results_dir), "--out", str(out), "--data-dir", str(small_release), "--no-pos-shift"]
     first = runner.invoke(app, args)
     assert first.exit_code == 0, first.output
     assert "Left out (`--no-pos-shift`)" in (out / "report.md").read_text(encoding="utf-8")

@@ -1,7 +1,10 @@
 """The ``clsd`` command answers at once and speaks with one voice.
 
 - ``--help`` of the command and of every subcommand imports no heavy library (the time itself is
-  measured by ``benchmarks/cli_startup.py``, not asserted here);
+  measured by ``benchmarks/cli_startup.py``, not asserted here), and reads whole at 80 columns: each
+  command's summary in ``clsd --help`` is a whole sentence, ``clsd evaluate --help`` lists the tasks;
+- a mistake in the arguments of ``clsd evaluate`` (an unknown task, a missing or an empty data folder)
+  is answered before mteb is imported, so at once;
 - every error a command raises goes through the one handler of :mod:`clsd_format.console`: one line,
   exit status 2, a traceback and library warnings only with ``--debug`` or ``CLSD_DEBUG=1``;
 - every command is listed without the extras of the package; run without its extra, a dataset or
@@ -49,6 +52,72 @@ print(json.dumps({{"commands": names[1:], "heavy": [m for m in {HEAVY!r} if m in
     report = json.loads(done.stdout.strip().splitlines()[-1])
     assert {"evaluate", "export-release", "generate", "build", "analyze"} <= set(report["commands"])
     assert report["heavy"] == []
+
+
+HELPS_AT_80_COLUMNS = """
+import contextlib, io, json
+from clsd_cli.app import main
+helps = {}
+for args in (["--help"], ["evaluate", "--help"]):
+    with contextlib.redirect_stdout(io.StringIO()) as out:
+        try:
+            main(args)
+        except SystemExit as exc:
+            assert exc.code == 0, (args, exc.code)
+    helps[args[0]] = out.getvalue()
+print(json.dumps(helps))
+"""
+
+
+def test_help_at_80_columns_gives_whole_summaries_and_lists_the_tasks() -> None:
+    from clsd_format.release import RELEASE_TASK_NAMES
+
+    done = python(HELPS_AT_80_COLUMNS, env={"COLUMNS": "80"})
+    assert done.returncode == 0, done.stderr
+    helps = json.loads(done.stdout.strip().splitlines()[-1])
+    commands = helps["--help"].split("Commands:\n", 1)[1].splitlines()
+    assert commands and not [line for line in commands if line.endswith("...")]  # click cut a summary mid-sentence
+    evaluate = helps["evaluate"]
+    assert all(name in evaluate.split() for name in RELEASE_TASK_NAMES)  # each name whole, none broken at a hyphen
+    assert "--tasks NAME[,NAME...]" in evaluate and "--data-dir DIR" in evaluate and "--model NAME" in evaluate
+    assert "--exact " in evaluate and "--no-exact" not in evaluate and "--no-overwrite" not in evaluate
+
+
+# `clsd evaluate ARGS` in this process; then the exit status and which heavy libraries were imported.
+EVALUATE_AND_REPORT = """
+import json, sys
+from clsd_cli.app import main
+try:
+    main({args!r})
+    code = 0
+except SystemExit as exc:
+    code = exc.code
+print(json.dumps({{"code": code, "heavy": [m for m in {heavy!r} if m in sys.modules]}}))
+"""
+
+
+@pytest.mark.parametrize("mistake", ["unknown task", "missing folder", "empty folder"])
+def test_a_mistake_in_the_evaluate_arguments_is_answered_before_mteb_is_imported(mistake: str, tmp_path: Path) -> None:
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    args, expected = {
+        "unknown task": (
+            ["--tasks", "CLSD-WMT99-DE-FR"],
+            "error: unknown task(s) ['CLSD-WMT99-DE-FR']; the data source defines ",
+        ),
+        "missing folder": (
+            ["--data-dir", str(tmp_path / "nope")],
+            f"error: data_dir points at {tmp_path / 'nope'}, which is not a folder",
+        ),
+        "empty folder": (["--data-dir", str(empty)], f"error: the data folder {empty} holds neither release CSVs"),
+    }[mistake]
+    env = {k: v for k, v in os.environ.items() if k != "CLSD_DATA_DIR"}
+    code = EVALUATE_AND_REPORT.format(args=["evaluate", *args, "--output", str(tmp_path / "out")], heavy=HEAVY)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=tmp_path)
+    report = json.loads(done.stdout.strip().splitlines()[-1])
+    assert report == {"code": 2, "heavy": []}  # nothing heavy imported: the answer comes at once
+    assert done.stderr.startswith(expected) and done.stderr.count("\n") == 1, done.stderr
+    assert not (tmp_path / "out").exists()
 
 
 LANGUAGE_ARGS = ["--source-column", "de", "--target-column", "fr", "--source-lang", "de", "--target-lang", "fr"]

@@ -1,15 +1,24 @@
-"""Reading the release (local, fetched over HTTP, bad files) and the Hub format."""
+"""Reading release-format data (local, fetched over HTTP, bad files) and the Hub format.
+
+The behaviour is tested on the project's own fixture files (tests/data/clsd-mini); the tests marked
+``release`` check the same against the authors' release (row counts, pinned revision, the real fetch).
+"""
 
 from __future__ import annotations
 
+import csv
 import functools
 import http.server
+import io
 import os
+import runpy
 import shutil
 import socket
 import subprocess
 import sys
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -19,6 +28,9 @@ from clsd_format import hub, schema
 from clsd_format.errors import DataError, DataSourceUnavailable
 from clsd_mteb import release
 from clsd_mteb.export import export_release
+from tests.conftest import FIXTURE_DATA
+
+FIXTURE_ROWS = {"WMT19": 24, "WMT21": 20}  # data rows of the CSVs in tests/data/clsd-mini
 
 
 def _load(task_name: str, data_dir: Path):
@@ -30,6 +42,7 @@ def _load(task_name: str, data_dir: Path):
 # --- the release as it is -------------------------------------------------------------------
 
 
+@pytest.mark.release
 @pytest.mark.parametrize(
     "task_name, rows",
     [
@@ -47,20 +60,72 @@ def test_the_release_reads_completely(release_dir, task_name, rows):
     assert task.metadata.revision == release.COMMIT  # pristine files keep the pinned revision
 
 
-def test_the_environment_variable_selects_the_local_source(release_dir, monkeypatch):
-    monkeypatch.setenv(release.DATA_DIR_ENV, str(release_dir))
+# --- the fixture files: the release's formats and its hard cases ------------------------------
+
+
+def test_the_fixture_files_are_what_their_script_writes():
+    written = runpy.run_path(str(FIXTURE_DATA.parent / "make_fixture_files.py"))["file_contents"]()
+    assert sorted(written) == sorted(release.FILES)  # the six release file names, so the folder is a data folder
+    for name, payload in written.items():
+        assert (FIXTURE_DATA / name).read_bytes() == payload, f"{name}: run python tests/data/make_fixture_files.py"
+
+
+@pytest.mark.parametrize("task_name", clsd_mteb.RELEASE_TASK_NAMES)
+def test_the_fixture_data_reads_completely_under_a_local_revision(small_release, task_name):
+    task = _load(task_name, small_release)
+    data = task.dataset["test"]
+    assert len(data) == FIXTURE_ROWS[task_name.split("-")[1]] and all(len(ds) == 4 for ds in data["distractors"])
+    assert data["id"][0] == f"{task_name.split('-')[1].lower()}-0"
+    assert task.metadata.revision.startswith("local-sha256-")  # not the pinned release
+
+
+def test_the_direct_fixture_sets_keep_the_release_rules(small_release):
+    for name in ("CLSD-WMT19-DE-FR", "CLSD-WMT19-FR-DE", "CLSD-WMT21-DE-FR", "CLSD-WMT21-FR-DE"):
+        for row in _load(name, small_release).dataset["test"]:
+            assert row["target"] not in row["distractors"] and len(set(row["distractors"])) == 4, (name, row["id"])
+            assert row["source"] != row["target"]
+
+
+@pytest.mark.parametrize(
+    "dataset, ties, repeats",
+    [("WMT19", ["wmt19-2", "wmt19-9"], ["wmt19-6"]), ("WMT21", ["wmt21-5"], ["wmt21-11"])],
+)
+def test_the_pivot_fixture_sets_hold_ties_and_repeated_distractors(small_release, dataset, ties, repeats):
+    for direction in ("DE-FR", "FR-DE"):
+        data = _load(f"CLSD-{dataset}-{direction}-PivotEN", small_release).dataset["test"]
+        assert [r["id"] for r in data if r["target"] in r["distractors"]] == ties  # translation collapsed onto T
+        assert [r["id"] for r in data if len(set(r["distractors"])) < 4] == repeats  # two distractors alike
+        assert all(r["source_lang"] == r["target_lang"] == "eng-Latn" for r in data)
+
+
+def test_quoted_cells_and_the_empty_pivot_line_are_read_exactly(small_release):
+    german = _load("CLSD-WMT19-DE-FR", small_release).dataset["test"]
+    assert german[8]["source"].endswith('von einem "schwierigen, aber notwendigen" Schritt für das Gesundheitswesen.')
+    assert german[9]["source"] == '"Wir sind bereit", sagte die Kapitänin vor dem Finale in Lyon.'  # starts with a quote
+    assert german[9]["target"] == "« Nous sommes prêtes », a déclaré la capitaine avant la finale à Lyon."
+    wmt21 = _load("CLSD-WMT21-FR-DE", small_release).dataset["test"]
+    assert wmt21[8]["target"] == "Der Konzern bezeichnete die Vorwürfe als „völlig haltlos“ und kündigte rechtliche Schritte an."
+    pivot = small_release / "MT_M2M_CLSD_wmt2019_adversarial_dataset.csv"
+    assert pivot.read_bytes().startswith(b",Index,French,") and b"\r\n\r\n" in pivot.read_bytes()  # as published
+    english = _load("CLSD-WMT19-DE-FR-PivotEN", small_release).dataset["test"]
+    assert english[8]["target"] == 'The minister spoke about a "difficult, but necessary" step for the health system.'
+    assert english[-1]["id"] == "wmt19-23"  # the row after the empty line is read, the empty line is no row
+
+
+def test_the_environment_variable_selects_the_local_source(small_release, monkeypatch):
+    monkeypatch.setenv(release.DATA_DIR_ENV, str(small_release))
     task = clsd_mteb.get_tasks(["CLSD-WMT21-DE-FR"])[0]
     task.load_data()
-    assert len(task.dataset["test"]) == 893
+    assert len(task.dataset["test"]) == FIXTURE_ROWS["WMT21"]
 
 
 def test_cells_that_look_like_missing_values_stay_text(copy_csv):
     path = copy_csv()
-    text = path.read_text(encoding="utf-8").splitlines()
-    fields = text[1].split(",")
-    fields[-1] = "NA"  # a French distractor that reads like a missing-value marker
-    text[1] = ",".join(fields)
-    path.write_text("\n".join(text) + "\n", encoding="utf-8")
+    records = list(csv.reader(io.StringIO(path.read_text(encoding="utf-8"), newline="")))
+    records[1][-1] = "NA"  # a French distractor that reads like a missing-value marker
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\n").writerows(records)
+    path.write_text(out.getvalue(), encoding="utf-8")
     data = _load("CLSD-WMT19-DE-FR", path.parent).dataset["test"]
     assert data[0]["distractors"][3] == "NA"
 
@@ -102,9 +167,9 @@ def test_an_empty_cell_is_named_and_never_filled(copy_csv):
 
 def test_an_undecodable_byte_is_located(copy_csv):
     path = copy_csv()
-    # data row 3 is `2,"Kipping, la chef de parti, ...`: the byte lands in the French sentence
-    _rewrite(path, lambda lines: [*lines[:3], lines[3].replace(b"Kipping", b"Kipp\xffng", 1), *lines[4:]])
-    with pytest.raises(DataError, match=r"row 3, column 'French': undecodable byte 0xff \(not UTF-8\) on line 4"):
+    # data row 4 is `3,"Selon le ministère, ...`: the byte lands in the French sentence
+    _rewrite(path, lambda lines: [*lines[:4], lines[4].replace("ministère".encode(), b"minist\xffre", 1), *lines[5:]])
+    with pytest.raises(DataError, match=r"row 4, column 'French': undecodable byte 0xff \(not UTF-8\) on line 5"):
         _load("CLSD-WMT19-DE-FR", path.parent)
 
 
@@ -118,8 +183,8 @@ def test_a_row_with_too_many_fields_does_not_parse(copy_csv):
 def test_an_unterminated_quote_does_not_parse(copy_csv):
     path = copy_csv()
     _rewrite(path, lambda lines: [*lines[:-3], b'9999,"never closed,' + lines[-3], *lines[-2:]])
-    # the quote opened on the inserted data row 1472 closes early inside the next line, where parsing stops
-    with pytest.raises(DataError, match=r"CLSD_wmt2019_adversarial_dataset.csv, row 1472: does not parse as CSV"):
+    # the quote opened on the inserted data row 23 closes early inside the next line, where parsing stops
+    with pytest.raises(DataError, match=r"CLSD_wmt2019_adversarial_dataset.csv, row 23: does not parse as CSV"):
         _load("CLSD-WMT19-DE-FR", path.parent)
 
 
@@ -147,13 +212,12 @@ def test_modified_release_files_are_filed_under_a_local_revision(copy_csv):
 # --- the default source: fetched once over HTTP, checked, cached -----------------------------
 
 
-@pytest.fixture
-def mirror(release_dir, tmp_path):
-    """A real HTTP server on 127.0.0.1 laid out like the GitHub repository at the pinned commit."""
-    root = tmp_path / "mirror"
+@contextmanager
+def _http_mirror(files: Path, root: Path) -> Iterator[str]:
+    """A real HTTP server on 127.0.0.1 laid out like the GitHub repository at the pinned commit; yields its URL."""
     for name, (folder, _) in release.FILES.items():
         (root / folder).mkdir(parents=True, exist_ok=True)
-        shutil.copy(release_dir / name, root / folder / name)
+        shutil.copy(files / name, root / folder / name)
 
     class QuietHandler(http.server.SimpleHTTPRequestHandler):
         def log_message(self, format: str, *args: object) -> None:  # no request lines in the test output
@@ -163,8 +227,27 @@ def mirror(release_dir, tmp_path):
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
-    yield root, f"http://127.0.0.1:{server.server_address[1]}"
-    server.shutdown()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+
+
+@pytest.fixture
+def mirror(small_release, tmp_path, monkeypatch):
+    """The fixture files served as the release, their SHA-256 pinned in place of the release's (in this process)."""
+    for name, (folder, _) in list(release.FILES.items()):  # the one table every module reads, patched in place
+        monkeypatch.setitem(release.FILES, name, (folder, release.sha256_of(small_release / name)))
+    root = tmp_path / "mirror"
+    with _http_mirror(small_release, root) as url:
+        yield root, url
+
+
+@pytest.fixture
+def release_mirror(release_dir, tmp_path):
+    """The release itself served as on GitHub, under its own pinned checksums (for a subprocess)."""
+    with _http_mirror(release_dir, tmp_path / "mirror") as url:
+        yield url
 
 
 def test_the_release_is_fetched_once_checked_and_cached(mirror, monkeypatch, tmp_path):
@@ -173,21 +256,23 @@ def test_the_release_is_fetched_once_checked_and_cached(mirror, monkeypatch, tmp
     monkeypatch.setenv(release.BASE_URL_ENV, url)
     task = clsd_mteb.get_tasks(["CLSD-WMT21-FR-DE"])[0]
     task.load_data()
-    assert len(task.dataset["test"]) == 893
+    assert len(task.dataset["test"]) == FIXTURE_ROWS["WMT21"]
+    assert task.metadata.revision == release.COMMIT  # the fetched files are the pinned ones
     cached = release.cache_dir() / "CLSD_wmt2021_adversarial_dataset.csv"
     assert cached.is_file() and release.is_pristine(cached)
     (root / "evaluation_sets" / "CLSD_wmt2021_adversarial_dataset.csv").unlink()  # server no longer has it
     again = clsd_mteb.get_tasks(["CLSD-WMT21-DE-FR"])[0]
     again.load_data()  # served from the cache
-    assert len(again.dataset["test"]) == 893
+    assert len(again.dataset["test"]) == FIXTURE_ROWS["WMT21"]
 
 
 def test_a_download_with_the_wrong_checksum_is_refused(mirror, monkeypatch, tmp_path):
     root, url = mirror
     monkeypatch.setenv(release.CACHE_DIR_ENV, str(tmp_path / "cache"))
     target = root / "evaluation_sets" / "CLSD_wmt2019_adversarial_dataset.csv"
+    expected = release.FILES[target.name][1]
     target.write_bytes(target.read_bytes() + b"tampered\n")
-    with pytest.raises(DataError, match="expected 97452d4b"):
+    with pytest.raises(DataError, match=f"expected {expected[:8]}"):
         release.fetch("CLSD_wmt2019_adversarial_dataset.csv", base_url=url)
     assert not (release.cache_dir() / target.name).exists()
 
@@ -228,7 +313,7 @@ def test_the_export_loads_with_datasets_as_the_hub_would(exported):
 
     data = load_dataset(str(exported), "wmt19-fr-de", split="test")
     assert data.column_names == list(schema.HUB_COLUMNS)
-    assert len(data) == 24
+    assert len(data) == FIXTURE_ROWS["WMT19"]
 
 
 def test_the_export_never_overwrites(exported, small_release):
@@ -277,14 +362,10 @@ def test_a_hub_dataset_without_network_says_how_to_use_a_local_copy():
 # --- `make quickstart`: the release beside the checkout when present, else the checked fetch ---
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("beside", [True, False], ids=["local-copy", "fetched"])
-def test_make_quickstart_uses_the_local_release_else_the_pinned_fetch(beside, mirror, release_dir, tmp_path):
-    _, url = mirror
+def _quickstart(release_folder: Path, url: str, tmp_path: Path) -> tuple[subprocess.CompletedProcess[str], Path]:
     cache = tmp_path / "cache"
     env = {k: v for k, v in os.environ.items() if k != release.DATA_DIR_ENV}
     env.update({release.CACHE_DIR_ENV: str(cache), release.BASE_URL_ENV: url})
-    chosen = release_dir if beside else tmp_path / "not-cloned-beside-the-release"
     done = subprocess.run(
         [
             "make",
@@ -293,7 +374,7 @@ def test_make_quickstart_uses_the_local_release_else_the_pinned_fetch(beside, mi
             ".venv/.installed",
             "quickstart",
             f"BIN={Path(sys.executable).parent}",
-            f"RELEASE={chosen}",
+            f"RELEASE={release_folder}",
             f"QUICKSTART_ARGS=--tasks CLSD-WMT21-FR-DE --limit 5 --output {tmp_path / 'out'}",
         ],
         cwd=Path(__file__).resolve().parents[1],
@@ -302,11 +383,22 @@ def test_make_quickstart_uses_the_local_release_else_the_pinned_fetch(beside, mi
         env=env,
     )
     assert done.returncode == 0, done.stdout + done.stderr
-    fetched = cache / "release" / release.COMMIT / "CLSD_wmt2021_adversarial_dataset.csv"
-    if beside:
-        assert f"Data: {release_dir} (release CSVs)" in done.stdout and not fetched.exists()
-    else:
-        assert f"Data: the CLSD release at {release.REPOSITORY}@{release.COMMIT[:12]}" in done.stdout
-        assert release.is_pristine(fetched)  # downloaded from the mirror and checked against its SHA-256
     assert "Precision@1 (%)" in done.stdout and f"Results: {tmp_path / 'out' / 'results'}" in done.stdout
+    return done, cache / "release" / release.COMMIT / "CLSD_wmt2021_adversarial_dataset.csv"
+
+
+@pytest.mark.slow
+def test_make_quickstart_reads_the_release_folder_beside_the_checkout(small_release, tmp_path):
+    unused = "http://127.0.0.1:9"  # nothing listens there: a fetch would fail
+    done, fetched = _quickstart(small_release, unused, tmp_path)
+    assert f"Data: {small_release} (release CSVs)" in done.stdout and not fetched.exists()
     assert "Warning" not in done.stdout + done.stderr  # no stray library warnings on the console
+
+
+@pytest.mark.slow
+@pytest.mark.release
+def test_make_quickstart_fetches_the_pinned_release_without_one_beside(release_mirror, tmp_path):
+    done, fetched = _quickstart(tmp_path / "not-cloned-beside-the-release", release_mirror, tmp_path)
+    assert f"Data: the CLSD release at {release.REPOSITORY}@{release.COMMIT[:12]}" in done.stdout
+    assert release.is_pristine(fetched)  # downloaded from the mirror and checked against its SHA-256
+    assert "Warning" not in done.stdout + done.stderr

@@ -1,9 +1,19 @@
-"""The packages depend on each other in one direction only.
+"""The packages depend on each other in one direction only, and no two modules import each other.
 
 ``clsd_format`` <- ``clsd_mteb`` <- ``clsd_analysis`` and ``clsd_format`` <- ``clsd_generation``; the
 ``clsd`` command (``clsd_cli``) sits on top and may use all four.
 Read from the source with ``ast`` (every ``import`` and ``from ... import``, also inside functions and
 ``TYPE_CHECKING`` blocks), so a lazy import cannot hide a cycle.
+
+Between modules (also inside one package) the graph holds the imports that run: those at module level
+and those inside functions (a lazy import still runs, only later), not those under
+``if TYPE_CHECKING:``, which only the type checker reads. An edge goes to the module named:
+``from clsd_mteb.tasks import X`` and ``from clsd_mteb import tasks`` to ``clsd_mteb.tasks``;
+``import clsd_mteb`` and ``from clsd_mteb import get_tasks`` to the package's ``__init__``. Importing
+``clsd_mteb.tasks`` also runs ``clsd_mteb/__init__.py`` first, but that implicit step is no edge:
+Python always finishes a package's ``__init__`` before handing out its modules, so it cannot close a
+circle. A module that names its own package, on the other hand, needs what ``__init__`` defines, and
+``__init__`` importing that module back is a circle like any other.
 """
 
 from __future__ import annotations
@@ -86,3 +96,144 @@ def test_the_checker_sees_a_lazy_import(tmp_path: Path) -> None:
         "def f():\n    from clsd_analysis.report import x\n    import importlib\n    importlib.import_module('clsd_mteb.models')\n"
     )
     assert _imported_packages(module) == {"clsd_analysis", "clsd_mteb"}
+
+
+MODULE_DIRS = {package: ROOT / folder for package, folder in PACKAGE_DIRS.items()}
+
+
+def _module_files() -> dict[str, Path]:
+    """Every module of the five packages by dotted name (a package by its ``__init__.py``)."""
+    modules: dict[str, Path] = {}
+    for package, folder in MODULE_DIRS.items():
+        for path in sorted(folder.rglob("*.py")):
+            parts = [package, *path.relative_to(folder).with_suffix("").parts]
+            if parts[-1] == "__init__":
+                parts.pop()
+            modules[".".join(parts)] = path
+    return modules
+
+
+def _is_type_checking(test: ast.expr) -> bool:
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def _runtime_nodes(tree: ast.AST) -> list[ast.AST]:
+    """Every node of ``tree`` except those under ``if TYPE_CHECKING:`` (its ``else`` branch runs and is kept)."""
+    found: list[ast.AST] = []
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        found.append(node)
+        if isinstance(node, ast.If) and _is_type_checking(node.test):
+            stack.extend(node.orelse)
+            continue
+        stack.extend(ast.iter_child_nodes(node))
+    return found
+
+
+def _runtime_imports(name: str, path: Path, known: set[str]) -> set[str]:
+    """The modules among ``known`` that module ``name`` (file ``path``) imports when it runs (module docstring)."""
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    targets: set[str] = set()
+
+    def add(module: str) -> None:
+        while module and module not in known:  # `import a.b.c` of a name defined in a.b: the module a.b
+            module = module.rpartition(".")[0]
+        if module:
+            targets.add(module)
+
+    for node in _runtime_nodes(ast.parse(path.read_text(encoding="utf-8"), filename=str(path))):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                add(alias.name)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[: len(package.split(".")) - (node.level - 1)]
+                base = ".".join([*anchor, *([base] if base else [])])
+            for alias in node.names:
+                submodule = f"{base}.{alias.name}"
+                add(submodule if submodule in known else base)
+        elif (
+            isinstance(node, ast.Call)
+            and getattr(node.func, "id", getattr(node.func, "attr", None)) in {"import_module", "__import__"}
+            and node.args
+            and isinstance(node.args[0], ast.Constant)
+            and isinstance(node.args[0].value, str)
+        ):
+            add(node.args[0].value)
+    return targets - {name}
+
+
+def _module_graph() -> dict[str, set[str]]:
+    files = _module_files()
+    return {name: _runtime_imports(name, path, set(files)) for name, path in files.items()}
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan), each sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for nxt in sorted(graph.get(node, ())):
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in on_stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                component.append(member)
+                if member == node:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def test_there_is_no_import_cycle_between_modules() -> None:
+    graph = _module_graph()
+    cycles = _cycles(graph)
+    described = ["; ".join(f"{m} imports {sorted(graph[m] & set(cycle))}" for m in cycle) for cycle in cycles]
+    assert not cycles, "modules that import each other at run time: " + " | ".join(described)
+
+
+def test_the_module_graph_counts_lazy_imports_and_the_own_package_but_not_type_checking(tmp_path: Path) -> None:
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("from pkg.a import f\n")
+    (package / "a.py").write_text(
+        "from typing import TYPE_CHECKING\n"
+        "if TYPE_CHECKING:\n    from pkg.c import C\nelse:\n    import json\n"
+        "def f():\n    from . import b\n    import pkg\n"
+    )
+    (package / "b.py").write_text("import importlib\nimportlib.import_module('pkg.a')\n")
+    (package / "c.py").write_text("from pkg.a import f\n")
+    known = {"pkg", "pkg.a", "pkg.b", "pkg.c"}
+    graph = {
+        name: _runtime_imports(name, path, known)
+        for name, path in [
+            ("pkg", package / "__init__.py"),
+            ("pkg.a", package / "a.py"),
+            ("pkg.b", package / "b.py"),
+            ("pkg.c", package / "c.py"),
+        ]
+    }
+    assert graph == {"pkg": {"pkg.a"}, "pkg.a": {"pkg", "pkg.b"}, "pkg.b": {"pkg.a"}, "pkg.c": {"pkg.a"}}
+    assert _cycles(graph) == [["pkg", "pkg.a", "pkg.b"]]

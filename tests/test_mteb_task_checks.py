@@ -140,6 +140,7 @@ def _files_under(folder: Path) -> dict[Path, int]:
     return {p: p.stat().st_mtime_ns for p in folder.rglob("*") if p.is_file()}
 
 
+@pytest.mark.release
 @pytest.mark.parametrize("name", TASK_NAMES)
 def test_shipped_statistics_equal_the_computed_ones_and_nothing_is_written(name, release_dir):
     """mteb's check_descriptive_stats, and no write into mteb or this package (site-packages once installed)."""
@@ -159,6 +160,21 @@ def test_shipped_statistics_equal_the_computed_ones_and_nothing_is_written(name,
     assert (_files_under(mteb_dir / "descriptive_stats"), _files_under(package_dir)) == before
 
 
+@pytest.mark.parametrize("name", TASK_NAMES)
+def test_statistics_of_other_data_are_computed_and_count_its_ties(name, small_release):
+    """Data that is not the pinned release (here the fixture files) gets computed statistics, never the shipped ones."""
+    mteb_dir = Path(mteb.__file__).parent
+    before = _files_under(mteb_dir / "descriptive_stats"), _files_under(STATS_DIR)
+    task = clsd_mteb.get_tasks([name], data_dir=small_release)[0]
+    stats = task.calculate_descriptive_statistics()["test"]
+    assert stats["num_samples"] == {"WMT19": 24, "WMT21": 20}[name.split("-")[1]]
+    # the fixture's pivot sets: WMT19 rows 2 and 9 and WMT21 row 5 tie with T, WMT19 row 6 and WMT21 row 11 repeat one
+    ties = {"WMT19": 2, "WMT21": 1}[name.split("-")[1]] if name.endswith("-PivotEN") else 0
+    assert (stats["rows_with_distractor_identical_to_target"], stats["rows_repeating_a_distractor"]) == (ties, int(ties > 0))
+    assert (_files_under(mteb_dir / "descriptive_stats"), _files_under(STATS_DIR)) == before
+
+
+@pytest.mark.release
 def test_a_cut_task_gets_computed_statistics_not_the_release_ones(release_dir):
     mteb_dir = Path(mteb.__file__).parent
     before = _files_under(mteb_dir / "descriptive_stats"), _files_under(STATS_DIR)

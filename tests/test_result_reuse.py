@@ -1,7 +1,8 @@
 """A stored result is reused only for the same data and evaluator (issue 7, point 2).
 
-The exact sequences a user runs: a cut (``limit``) or locally modified copy first, the pinned release
-second, into the same output folder, and the reverse. Real encoder: the char-ngram baseline (cheap
+The exact sequences a user runs: a cut (``limit``) or locally modified copy first, the full data
+second, into the same output folder, and the reverse; on the fixture files (their own ``local-sha256-``
+revision) and, marked ``release``, on the pinned release. Real encoder: the char-ngram baseline (cheap
 enough for a full release task), through ``clsd_mteb.run.evaluate_tasks``, the code ``clsd evaluate`` runs.
 """
 
@@ -14,13 +15,13 @@ from pathlib import Path
 import pytest
 
 import clsd_mteb
-from clsd_mteb.evaluator import BATCH_SIZE_KEY, EVALUATOR_VERSION, EVALUATOR_VERSION_KEY, EXACT_KEY
+from clsd_mteb.encoding import BATCH_SIZE_KEY, EXACT_KEY
+from clsd_mteb.evaluator import EVALUATOR_VERSION, EVALUATOR_VERSION_KEY
 from clsd_mteb.release import COMMIT
 from clsd_mteb.run import SUPERSEDED_FOLDER, evaluate_tasks
 from tests.conftest import write_release_slice
 
-TASK = "CLSD-WMT21-FR-DE"  # 893 rows
-FULL_ROWS = 893
+TASK = "CLSD-WMT21-FR-DE"  # 893 rows in the release, 20 in the fixture files
 
 
 @pytest.fixture(scope="module")
@@ -44,50 +45,59 @@ def _recompute_lines(caplog: pytest.LogCaptureFixture) -> list[str]:
     return lines
 
 
+def _check_full(scores: dict, request: pytest.FixtureRequest) -> str:
+    """The full task's revision, after checking it and the row count against the data the test runs on."""
+    if request.node.get_closest_marker("release"):
+        assert scores["num_rows"] == 893 and scores["revision"] == COMMIT
+    else:
+        assert scores["num_rows"] == 20 and scores["revision"].startswith("local-sha256-")
+    return scores["revision"]
+
+
 def _stored(output: Path, encoder) -> Path:
     meta = encoder.mteb_model_meta
     return output / "results" / meta.model_name_as_path() / str(meta.revision) / f"{TASK}.json"
 
 
 @pytest.mark.slow
-def test_a_limited_run_never_passes_for_the_full_release_and_back(encoder, release_dir, tmp_path, caplog):
+def test_a_limited_run_never_passes_for_the_full_data_and_back(encoder, any_data_dir, tmp_path, caplog, request):
     caplog.set_level(logging.WARNING, logger="clsd_mteb.run")
-    reference = _run(encoder, tmp_path / "fresh", data_dir=release_dir)
-    assert reference["num_rows"] == FULL_ROWS and reference["revision"] == COMMIT
+    reference = _run(encoder, tmp_path / "fresh", data_dir=any_data_dir)
+    full_revision = _check_full(reference, request)
 
     output = tmp_path / "shared-output"
-    limited = _run(encoder, output, data_dir=release_dir, limit=10)
-    assert limited["num_rows"] == 10 and limited["revision"] == f"{COMMIT}-limit10"
+    limited = _run(encoder, output, data_dir=any_data_dir, limit=10)
+    assert limited["num_rows"] == 10 and limited["revision"] == f"{full_revision}-limit10"
     assert _recompute_lines(caplog) == []
 
-    full = _run(encoder, output, data_dir=release_dir)
+    full = _run(encoder, output, data_dir=any_data_dir)
     assert full == reference  # recomputed, not the 10-row score
     (line,) = _recompute_lines(caplog)
-    assert TASK in line and f"{COMMIT}-limit10" in line
-    kept = list((output / SUPERSEDED_FOLDER).rglob(f"{TASK}.{COMMIT}-limit10.json"))
+    assert TASK in line and f"{full_revision}-limit10" in line
+    kept = list((output / SUPERSEDED_FOLDER).rglob(f"{TASK}.{full_revision}-limit10.json"))
     assert len(kept) == 1 and json.loads(kept[0].read_text())["scores"]["test"][0]["num_rows"] == 10
 
-    again = _run(encoder, output, data_dir=release_dir, limit=10)  # the reverse
+    again = _run(encoder, output, data_dir=any_data_dir, limit=10)  # the reverse
     assert again == limited
     (line,) = _recompute_lines(caplog)
-    assert f"{COMMIT}-limit10" in line and "this run reads" in line
+    assert f"{full_revision}-limit10" in line and "this run reads" in line
 
     before = _stored(output, encoder).stat().st_mtime_ns
-    assert _run(encoder, output, data_dir=release_dir, limit=10) == limited  # same data: reused, untouched
+    assert _run(encoder, output, data_dir=any_data_dir, limit=10) == limited  # same data: reused, untouched
     assert _recompute_lines(caplog) == []
     assert _stored(output, encoder).stat().st_mtime_ns == before
 
 
 @pytest.mark.slow
-def test_a_local_modified_copy_never_passes_for_the_release_and_back(encoder, release_dir, tmp_path, caplog):
+def test_a_local_modified_copy_never_passes_for_the_full_data_and_back(encoder, any_data_dir, tmp_path, caplog, request):
     caplog.set_level(logging.WARNING, logger="clsd_mteb.run")
-    local = write_release_slice(release_dir, tmp_path / "local-copy", rows=10)
+    local = write_release_slice(any_data_dir, tmp_path / "local-copy", rows=10)
     output = tmp_path / "shared-output"
     copy = _run(encoder, output, data_dir=local)
     assert copy["num_rows"] == 10 and copy["revision"].startswith("local-sha256-")
 
-    full = _run(encoder, output, data_dir=release_dir)
-    assert full["num_rows"] == FULL_ROWS and full["revision"] == COMMIT
+    full = _run(encoder, output, data_dir=any_data_dir)
+    assert _check_full(full, request) != copy["revision"]
     assert len(_recompute_lines(caplog)) == 1
 
     assert _run(encoder, output, data_dir=local) == copy  # the reverse

@@ -24,9 +24,7 @@ from clsd_generation.rules import CHECK_KIND, RuleGenerator, TagCache, make_gene
 from clsd_generation.rules.checks import check
 from clsd_generation.rules.explain import explain
 
-RELEASE = Path(__file__).resolve().parents[1] / ".." / "shared" / "data" / "clsd-release"
-WMT21 = RELEASE / "CLSD_wmt2021_adversarial_dataset.csv"
-needs_release = pytest.mark.skipif(not WMT21.exists(), reason="needs ../shared/data/clsd-release")
+WMT21, WMT19 = "CLSD_wmt2021_adversarial_dataset.csv", "CLSD_wmt2019_adversarial_dataset.csv"
 
 # The issue's examples: string surgery the old rules made from the first seven WMT21 rows (French side, seed 0).
 BROKEN = [
@@ -43,8 +41,8 @@ BROKEN = [
 ]
 
 
-def first_rows(n: int) -> list[dict[str, str]]:
-    with WMT21.open(encoding="utf-8", newline="") as handle:
+def first_rows(data_dir: Path, n: int, name: str = WMT21) -> list[dict[str, str]]:
+    with (data_dir / name).open(encoding="utf-8", newline="") as handle:
         return list(itertools.islice(csv.DictReader(handle), n))
 
 
@@ -133,10 +131,10 @@ def test_checks_drop_split_names_and_broken_tags() -> None:
 
 # --- generation: French and the release (slow: spaCy's French model) ---------------------------------
 @pytest.mark.slow
-@needs_release
-def test_issue_examples_no_longer_come_out(tmp_path: Path) -> None:
-    """The first seven WMT21 rows, French side, seed 0, through `generate` as a new user runs it."""
-    rows = first_rows(7)
+@pytest.mark.release
+def test_issue_examples_no_longer_come_out(release_dir: Path, tmp_path: Path) -> None:
+    """The first seven WMT21 rows of the release, French side, seed 0, through `generate` as a new user runs it."""
+    rows = first_rows(release_dir, 7)
     path = tmp_path / "wmt21-7.csv"
     with path.open("w", encoding="utf-8", newline="") as handle:
         writer = csv.DictWriter(handle, ["German", "French"])
@@ -164,9 +162,8 @@ def test_issue_examples_no_longer_come_out(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-@needs_release
-def test_french_and_german_rules_on_fifty_release_rows_all_pass_the_recheck() -> None:
-    rows = first_rows(50)
+def test_french_and_german_rules_on_fifty_rows_all_pass_the_recheck(any_data_dir: Path) -> None:
+    rows = [*first_rows(any_data_dir, 50), *first_rows(any_data_dir, 50, WMT19)][:50]  # WMT19 tops up the fixture's 20
     generators = make_generators({"de": [r["German"] for r in rows], "fr": [r["French"] for r in rows]}, seed=0)
     seen_rules: set[str] = set()
     for code, column in (("de", "German"), ("fr", "French")):

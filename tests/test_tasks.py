@@ -64,13 +64,15 @@ def test_direction_picks_the_right_columns(small_release):
     de_fr.load_data()
     fr_de.load_data()
     row_de_fr, row_fr_de = de_fr.dataset["test"][0], fr_de.dataset["test"][0]
-    assert row_de_fr["source"].startswith("Europa-Parteitag der Linken")  # German
-    assert row_de_fr["target"].startswith("Kipping au congrès")  # French
+    assert row_de_fr["source"].startswith("Der Stadtrat von Lindenau")  # German
+    assert row_de_fr["target"].startswith("Mardi, le conseil municipal")  # French
     assert row_de_fr["distractors"][0] == (
-        "Kipping au congrès de die Linke sur l'Amérique : l'Amérique est depuis longtemps un continent d'immigration."
+        "Vendredi, le conseil municipal de Lindenau a approuvé la construction d'un nouveau pont sur la Saale."
     )  # fr_adv1
     assert row_fr_de["source"] == row_de_fr["target"] and row_fr_de["target"] == row_de_fr["source"]
-    assert row_fr_de["distractors"][3] == "Europa-Parteitag der Linken: Kipping: Europa ist teils ein Kontinent der Einwanderung."
+    assert row_fr_de["distractors"][3] == (
+        "Der Stadtrat von Lindenau hat am Dienstag den Bau einer neuen Brücke über die Elbe genehmigt."
+    )  # de_adv4
 
 
 @pytest.mark.slow

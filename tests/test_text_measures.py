@@ -1,6 +1,7 @@
 """The one tokeniser, Jaccard and edit similarity (clsd_format.text_measures), checked against the paper's numbers.
 
-Fast: no model. The release numbers are the ones issue 8 asks for (docs/analysis.md, points 1 and 2).
+Fast: no model. The release numbers are the ones issue 8 asks for (docs/analysis.md, points 1 and 2);
+those tests are marked ``release``, the tokeniser check runs on the fixture files as well.
 """
 
 from __future__ import annotations
@@ -41,12 +42,13 @@ def release_groups(release_dir: Path) -> list[tuple[str, str, list[str]]]:
     return groups
 
 
-def test_words_are_countvectorizer_tokens_on_the_whole_release(release_dir: Path) -> None:
+def test_words_are_countvectorizer_tokens_on_every_text(any_data_dir: Path, request: pytest.FixtureRequest) -> None:
     from sklearn.feature_extraction.text import CountVectorizer
 
     analyzer = CountVectorizer(binary=True).build_analyzer()
-    texts = [text for _, original, distractors in release_groups(release_dir) for text in [original, *distractors]]
-    assert len(texts) == 2366 * 2 * 5
+    texts = [text for _, original, distractors in release_groups(any_data_dir) for text in [original, *distractors]]
+    pairs = 2366 if request.node.get_closest_marker("release") else 24 + 20  # the release's, the fixture files'
+    assert len(texts) == pairs * 2 * 5
     mismatched = [t for t in texts if set(analyzer(t)) != word_set(t)]
     assert mismatched == []
 
@@ -74,6 +76,7 @@ def test_edit_similarity_is_the_indel_ratio_and_bins_cover_everything_once() -> 
 
 
 @pytest.mark.slow  # the whole release, through the task loaders
+@pytest.mark.release
 def test_release_bin_totals_and_jaccard_as_the_paper_measures_them(release_dir: Path) -> None:
     catalog = TaskCatalog(release_dir)
     totals = bin_totals(DIRECT_TASKS, catalog)
@@ -88,6 +91,7 @@ def test_release_bin_totals_and_jaccard_as_the_paper_measures_them(release_dir: 
 
 
 @pytest.mark.slow  # the whole release
+@pytest.mark.release
 def test_generation_card_statistics_use_the_same_measures(release_dir: Path) -> None:
     groups = release_groups(release_dir)
     stats = similarity_stats((original, distractors) for _, original, distractors in groups)

@@ -1,5 +1,6 @@
 """Exact ties and exact scores: identical vectors give bit-identical cosines, and no score depends on
-the batch size or the row order (issue 7, point 1). Real MiniLM (384 dimensions), real release files."""
+the batch size or the row order (issue 7, point 1). Real MiniLM (384 dimensions), on the fixture files
+(tests/data/clsd-mini) and, marked ``release``, on the release files."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import numpy as np
 import pytest
 
 import clsd_mteb
-from clsd_mteb.evaluator import BATCH_SIZE_KEY, encode_texts
+from clsd_mteb.encoding import BATCH_SIZE_KEY, encode_texts
 from tests.encoders import VectorEncoder, hashed_vector
 
 PIVOT_TASKS = [name for name in clsd_mteb.RELEASE_TASK_NAMES if name.endswith("-PivotEN")]
@@ -22,11 +23,11 @@ def _predictions(folder: Path, task_name: str) -> list[dict]:
 
 
 @pytest.mark.slow
-def test_every_pivot_row_whose_distractor_equals_the_target_is_a_miss(release_dir, minilm, tmp_path):
+def test_every_pivot_row_whose_distractor_equals_the_target_is_a_miss(any_data_dir, minilm, tmp_path):
     """Full pivot files; only the collapsed rows are encoded (the others cannot tie by text)."""
     collapsed_total = 0
     for name in PIVOT_TASKS:
-        task = clsd_mteb.get_tasks([name], data_dir=release_dir)[0]
+        task = clsd_mteb.get_tasks([name], data_dir=any_data_dir)[0]
         task.load_data()
         rows = task.dataset["test"]
         keep = [i for i, row in enumerate(rows) if row["target"] in row["distractors"]]
@@ -63,11 +64,11 @@ def _scores_and_cosines(task, encoder, batch_size: int, folder: Path) -> tuple[d
 
 
 @pytest.mark.slow
-def test_exact_scores_are_identical_for_any_batch_size_and_row_order(release_dir, minilm, tmp_path):
+def test_exact_scores_are_identical_for_any_batch_size_and_row_order(any_data_dir, minilm, tmp_path):
     name = "CLSD-WMT19-FR-DE-PivotEN"  # holds collapsed distractors in its first rows
 
     def slice_task(shuffle: bool = False):
-        task = clsd_mteb.get_tasks([name], data_dir=release_dir, limit=60, exact=True)[0]
+        task = clsd_mteb.get_tasks([name], data_dir=any_data_dir, limit=60, exact=True)[0]
         task.load_data()
         if shuffle:
             task.dataset["test"] = task.dataset["test"].shuffle(seed=7)
@@ -103,7 +104,7 @@ def _evaluate_vectors(tmp_path: Path, vectors: dict[str, np.ndarray], rows: list
 
 
 def test_pooled_recall_counts_every_candidate_of_the_split_and_ties_as_misses():
-    from clsd_mteb.evaluator import score_rows, target_ranks
+    from clsd_mteb.metrics import score_rows, target_ranks
 
     # vector ids: 0..2 sources, 3..8 candidates; unit vectors in 2-d for readable cosines
     angle = np.deg2rad([0, 90, 180, 5, 30, 60, 95, 120, 175])

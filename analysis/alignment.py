@@ -1,9 +1,9 @@
 """Table 1's "Alignment" columns: was a model trained with cross-lingual, paraphrase or retrieval objectives?
 
-The paper's Table 1 marks, per model, the kinds of training signal that could align sentences across
-languages. Here each fact carries its source (the model's paper or card); a kind nobody has checked is
-``None`` and prints blank, never a guess. A user supplies or overrides entries for any model with a CSV
-file (``clsd analyze --alignment FILE``)::
+The paper's Table 1 (:mod:`clsd_analysis.tables`) marks, per model, the kinds of training signal that
+could align sentences across languages. Here each fact carries its source (the model's paper or card);
+a kind nobody has checked is ``None`` and prints blank, never a guess. A user supplies or overrides
+entries for any model with a CSV file (``clsd analyze --alignment FILE``)::
 
     model,cross_lingual,paraphrase,retrieval,source
     my-org/my-model,yes,,yes,https://example.org/model-card

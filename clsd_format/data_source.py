@@ -1,0 +1,123 @@
+"""Where a run's CLSD data comes from: decided once, by :func:`resolve_data_source`, without importing mteb.
+
+The four sources, first that applies wins:
+
+1. ``hub_dataset`` (``REPO_ID@REVISION``): a Hub-format dataset on the Hugging Face Hub;
+2. a local folder (``data_dir``, else ``$CLSD_DATA_DIR``) holding the release CSVs as published;
+3. a local Hub-format folder (a ``README.md`` with a ``clsd`` manifest): an export of the release
+   (``clsd export-release``), or a generated dataset;
+4. nothing chosen: the release fetched once from GitHub at the pinned commit (:mod:`clsd_mteb.release`).
+
+The decision is a :class:`DataSource`, which :func:`clsd_mteb.get_tasks` hands to every task it makes,
+so a run resolves its source once and reads a Hub-format folder's card once. ``clsd evaluate`` resolves
+it, and checks the task names against it, before it imports mteb: a mistake answers at once.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from clsd_format import hub
+from clsd_format.errors import CLSDError, DataError, UnknownTaskError
+from clsd_format.release import COMMIT, FILES, RELEASE_TASK_NAMES, REPOSITORY, resolve_data_dir
+
+SourceKind = Literal["fetched-release", "release-csv-folder", "hub-folder", "hub-repository"]
+
+
+@dataclass(frozen=True)
+class DataSource:
+    """A resolved data source: ``location`` is a folder, a Hub repo id, or None for the fetched release.
+
+    A Hub-format folder carries its card's YAML header (``card``) and the configs its ``clsd`` manifest
+    lists (``configs``), read when the source was resolved.
+    """
+
+    kind: SourceKind
+    location: Path | str | None = None
+    revision: str | None = None  # the pinned commit of a Hub repository
+    configs: tuple[hub.DirectionSpec, ...] = ()
+    card: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def folder(self) -> Path:
+        """The local folder of a folder source (a programming error to ask otherwise)."""
+        if not isinstance(self.location, Path):
+            raise TypeError(f"a {self.kind} source has no local folder")
+        return self.location
+
+    @property
+    def holds_release(self) -> bool:
+        """Whether the source holds the released tasks: the release CSVs (fetched or local) or an export of them."""
+        if self.kind == "hub-folder":
+            return {spec.task_name for spec in self.configs} <= set(RELEASE_TASK_NAMES)
+        return self.kind != "hub-repository"
+
+    def task_names(self) -> tuple[str, ...] | None:
+        """The tasks the source defines; None for a Hub repository, whose card is fetched when its tasks are made."""
+        if self.holds_release:
+            return RELEASE_TASK_NAMES
+        if self.kind == "hub-folder":
+            return tuple(spec.task_name for spec in self.configs)
+        return None
+
+    def check_task_names(self, names: Sequence[str] | None) -> list[str] | None:
+        """``names`` as given, once each is known to be a task of this source (:class:`UnknownTaskError` if not)."""
+        known = self.task_names()
+        if names and known is not None:
+            choose_tasks(names, known)
+        return list(names) if names else None
+
+    def describe(self) -> str:
+        """One line for the console: which data this run reads."""
+        if self.kind == "fetched-release":
+            return f"the CLSD release at {REPOSITORY}@{COMMIT[:12]} (fetched, checksummed, cached)"
+        if self.kind == "hub-repository":
+            return f"the Hub dataset {self.location}@{self.revision}"
+        return f"{self.location} ({'release CSVs' if self.kind == 'release-csv-folder' else 'Hub-format folder'})"
+
+
+def choose_tasks(names: Sequence[str] | None, known: Sequence[str]) -> list[str]:
+    """``names`` in the order given (every one of ``known`` when none are given); an unknown name fails, listing ``known``."""
+    if not names:
+        return list(known)
+    unknown = [name for name in names if name not in known]
+    if unknown:
+        raise UnknownTaskError(unknown, known)
+    return list(names)
+
+
+def resolve_data_source(
+    data_dir: str | os.PathLike[str] | DataSource | None = None, hub_dataset: str | None = None
+) -> DataSource:
+    """Decide the data source of a run; an already resolved :class:`DataSource` is returned as is.
+
+    A bad choice fails here, before any model loads: a folder that does not exist or holds neither
+    the release CSVs nor a Hub-format dataset, or a Hub dataset without a pinned revision.
+    """
+    if isinstance(data_dir, DataSource):
+        return data_dir
+    if hub_dataset:
+        if data_dir is not None:
+            raise CLSDError("give either --data-dir or --hub-dataset, not both.")
+        repo_id, _, revision = hub_dataset.partition("@")
+        if not repo_id or not revision:
+            raise CLSDError("--hub-dataset needs a pinned revision: REPO_ID@COMMIT")
+        return DataSource("hub-repository", repo_id, revision)
+    folder = resolve_data_dir(data_dir)
+    if folder is None:
+        return DataSource("fetched-release")
+    if any((folder / name).is_file() for name in FILES):
+        return DataSource("release-csv-folder", folder)
+    try:
+        card = hub.read_front_matter(folder)
+        configs = hub.read_manifest_from_header(card, where=str(folder / hub.CARD_FILE))
+    except DataError as exc:
+        raise DataError(
+            f"the data folder {folder} holds neither release CSVs (e.g. {next(iter(FILES))}) nor a Hub-format export "
+            f"({hub.CARD_FILE} with a 'clsd' manifest)."
+        ) from exc
+    return DataSource("hub-folder", folder, configs=tuple(configs), card=card)
