@@ -112,12 +112,12 @@ def resolve_data_source(
         return DataSource("fetched-release")
     if any((folder / name).is_file() for name in FILES):
         return DataSource("release-csv-folder", folder)
-    try:
-        card = hub.read_front_matter(folder)
-        configs = hub.read_manifest_from_header(card, where=str(folder / hub.CARD_FILE))
-    except DataError as exc:
+    if not (folder / hub.CARD_FILE).is_file():
         raise DataError(
             f"the data folder {folder} holds neither release CSVs (e.g. {next(iter(FILES))}) nor a Hub-format export "
             f"({hub.CARD_FILE} with a 'clsd' manifest)."
-        ) from exc
+        )
+    # a card is there: what is wrong with it is said with its file, row and column
+    card = hub.read_front_matter(folder)
+    configs = hub.read_manifest_from_header(card, where=str(folder / hub.CARD_FILE))
     return DataSource("hub-folder", folder, configs=tuple(configs), card=card)

@@ -202,6 +202,12 @@ def test_a_folder_without_data_says_what_it_expected(tmp_path):
         _load("CLSD-WMT19-DE-FR", tmp_path)
 
 
+def test_a_card_without_a_manifest_is_named(tmp_path):
+    (tmp_path / "README.md").write_text("---\nlicense: mit\n---\n# Some other dataset\n", encoding="utf-8")
+    with pytest.raises(DataError, match=r"README.md.*no 'clsd: tasks:' list"):
+        _load("CLSD-WMT19-DE-FR", tmp_path)
+
+
 def test_modified_release_files_are_filed_under_a_local_revision(copy_csv):
     path = copy_csv()
     _rewrite(path, lambda lines: [*lines[:-5], b""])
