@@ -111,6 +111,10 @@ EndpointPrefixOption = Annotated[
 EndpointRetriesOption = Annotated[
     int, typer.Option(min=0, metavar="N", help="Retries per failed request (the openai client's back-off).")
 ]
+EndpointTimeoutOption = Annotated[
+    float,
+    typer.Option(min=0.001, metavar="SECONDS", help="Seconds one request attempt may take before it is abandoned (and retried)."),
+]
 
 
 def _task_list(names: Sequence[str], per_line: int = 2) -> str:
@@ -145,6 +149,7 @@ def evaluate(
     endpoint_concurrency: EndpointConcurrencyOption = defaults.ENDPOINT_CONCURRENCY,
     endpoint_prefix: EndpointPrefixOption = "",
     endpoint_retries: EndpointRetriesOption = defaults.ENDPOINT_RETRIES,
+    endpoint_timeout: EndpointTimeoutOption = defaults.ENDPOINT_TIMEOUT_S,
 ) -> None:
     """Evaluate a model and print the paper's Table 1 for it.
 
@@ -175,6 +180,7 @@ def evaluate(
             concurrency=endpoint_concurrency,
             prefix=endpoint_prefix,
             max_retries=endpoint_retries,
+            timeout_s=endpoint_timeout,
         )
     scores: dict[str, dict[str, float]] = {}
     for encoder in _encoders(model, device, endpoint):

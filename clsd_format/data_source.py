@@ -5,7 +5,8 @@ The four sources, first that applies wins:
 1. ``hub_dataset`` (``REPO_ID@REVISION``): a Hub-format dataset on the Hugging Face Hub;
 2. a local folder (``data_dir``, else ``$CLSD_DATA_DIR``) holding the release CSVs as published;
 3. a local Hub-format folder (a ``README.md`` with a ``clsd`` manifest): an export of the release
-   (``clsd export-release``), or a generated dataset;
+   (``clsd export-release``), or a generated dataset; its data files are checked against the SHA-256
+   its card records (:func:`check_hub_folder`);
 4. nothing chosen: the release fetched once from GitHub at the pinned commit (:mod:`clsd_mteb.release`).
 
 The decision is a :class:`DataSource`, which :func:`clsd_mteb.get_tasks` hands to every task it makes,
@@ -15,6 +16,8 @@ it, and checks the task names against it, before it imports mteb: a mistake answ
 
 from __future__ import annotations
 
+import functools
+import logging
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -24,6 +27,8 @@ from typing import Any, Literal
 from clsd_format import hub
 from clsd_format.errors import CLSDError, DataError, UnknownTaskError
 from clsd_format.release import COMMIT, FILES, RELEASE_TASK_NAMES, REPOSITORY, resolve_data_dir
+
+logger = logging.getLogger(__name__)
 
 SourceKind = Literal["fetched-release", "release-csv-folder", "hub-folder", "hub-repository"]
 
@@ -120,4 +125,23 @@ def resolve_data_source(
     # a card is there: what is wrong with it is said with its file, row and column
     card = hub.read_front_matter(folder)
     configs = hub.read_manifest_from_header(card, where=str(folder / hub.CARD_FILE))
+    check_hub_folder(folder, card)
     return DataSource("hub-folder", folder, configs=tuple(configs), card=card)
+
+
+def check_hub_folder(folder: Path, card: Mapping[str, Any]) -> None:
+    """Check a Hub-format folder's data files against its card's checksums, before any model loads.
+
+    A changed file stops the run with one line naming it (:class:`DataError`). A card without checksums
+    (an older export, a hand-made folder) is read as it is, with one logged note per folder.
+    """
+    if not hub.check_files(folder, card):
+        _note_unchecked(str(folder))
+
+
+@functools.cache
+def _note_unchecked(folder: str) -> None:
+    logger.warning(
+        f"{Path(folder) / hub.CARD_FILE} records no checksums of its data files (written before they were recorded, "
+        "or by hand): the data is read unchecked."
+    )

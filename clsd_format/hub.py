@@ -5,12 +5,16 @@ direction, each a single ``test`` split in ``<config>/test.parquet``, and a ``RE
 front matter lists the configs (``configs:``, which the Hub and ``datasets`` read) and, under
 ``clsd:``, the task each config defines (name and languages), so a task can be built without
 reading any data. No mteb or torch import here: the generation module writes this format too.
+
+The ``clsd:`` block also records each data file's SHA-256 and row count (``files:``), written once the
+files are (:func:`file_records`). Readers check the files against it (:func:`check_files`,
+:func:`read_config`) and stop at a file changed since, naming it; a card without the record (older
+exports, hand-made folders) is read unchecked.
 """
 
 from __future__ import annotations
 
-import os
-import tempfile
+import hashlib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -20,9 +24,11 @@ import yaml
 
 from clsd_format import schema
 from clsd_format.errors import DataError
+from clsd_format.files import new_temp_file
 
 CARD_FILE = "README.md"
 MANIFEST_KEY = "clsd"
+FILES_KEY = "files"  # under MANIFEST_KEY: data file -> {sha256, rows}
 
 
 @dataclass(frozen=True)
@@ -40,8 +46,21 @@ class DirectionSpec:
         return list(dict.fromkeys([self.source_lang, self.target_lang]))
 
 
+def data_file(config: str) -> str:
+    """A config's data file, relative to the dataset folder (as ``configs:`` and ``files:`` name it)."""
+    return f"{config}/{schema.HUB_SPLIT}.parquet"
+
+
 def parquet_path(folder: Path, config: str) -> Path:
-    return Path(folder) / config / f"{schema.HUB_SPLIT}.parquet"
+    return Path(folder) / data_file(config)
+
+
+def sha256_of(path: Path) -> str:
+    digest = hashlib.sha256()
+    with Path(path).open("rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
 
 
 def validate_rows(rows: Sequence[Mapping[str, Any]], where: str) -> None:
@@ -94,10 +113,13 @@ def write_config(folder: Path, spec: DirectionSpec, rows: Sequence[Mapping[str, 
             ]
         ),
     )
-    fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".parquet.tmp")
-    os.close(fd)
-    pq.write_table(table, tmp)
-    Path(tmp).replace(path)
+    tmp = new_temp_file(path.parent, ".parquet.tmp")  # the user's umask, as the card gets (mkstemp's is 0600)
+    try:
+        pq.write_table(table, str(tmp))
+        tmp.replace(path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
     return path
 
 
@@ -108,7 +130,7 @@ def front_matter(specs: Iterable[DirectionSpec], **fields: Any) -> dict[str, Any
     header["configs"] = [
         {
             "config_name": spec.config,
-            "data_files": [{"split": schema.HUB_SPLIT, "path": f"{spec.config}/{schema.HUB_SPLIT}.parquet"}],
+            "data_files": [{"split": schema.HUB_SPLIT, "path": data_file(spec.config)}],
         }
         for spec in specs
     ]
@@ -166,13 +188,95 @@ def is_hub_folder(folder: Path) -> bool:
     return True
 
 
-def read_config(folder: Path, config: str) -> list[dict[str, Any]]:
-    """Read and validate one config's rows from a local Hub-format folder."""
+def _parquet_rows(path: Path) -> int | None:
+    """Rows of a parquet file from its footer (no data read), or None when it is not readable as parquet."""
+    import pyarrow.parquet as pq
+
+    try:
+        return int(pq.ParquetFile(path).metadata.num_rows)
+    except Exception:  # pyarrow raises several unrelated types for a bad file
+        return None
+
+
+def file_records(folder: Path, specs: Iterable[DirectionSpec]) -> dict[str, dict[str, Any]]:
+    """The ``clsd: files:`` record of the configs' data files as written: SHA-256 and row count of each."""
+    records: dict[str, dict[str, Any]] = {}
+    for spec in specs:
+        path = parquet_path(folder, spec.config)
+        rows = _parquet_rows(path)
+        if rows is None:
+            raise DataError("not a readable parquet file.", file=str(path))
+        records[data_file(spec.config)] = {"sha256": sha256_of(path), "rows": rows}
+    return records
+
+
+def recorded_files(header: Mapping[str, Any], where: str) -> dict[str, dict[str, Any]] | None:
+    """The card's record of its data files (``clsd: files:``), or None when it has none."""
+    manifest = header.get(MANIFEST_KEY)
+    recorded = manifest.get(FILES_KEY) if isinstance(manifest, Mapping) else None
+    if recorded is None:
+        return None
+    if not isinstance(recorded, Mapping) or not all(
+        isinstance(entry, Mapping) and isinstance(entry.get("sha256"), str) and isinstance(entry.get("rows"), int)
+        for entry in recorded.values()
+    ):
+        raise DataError(
+            f"'{MANIFEST_KEY}: {FILES_KEY}:' must map each data file to its sha256 and rows.", file=where, column=MANIFEST_KEY
+        )
+    return {str(name): dict(entry) for name, entry in recorded.items()}
+
+
+def recorded_file(header: Mapping[str, Any], config: str, where: str) -> dict[str, Any] | None:
+    """The card's record of one config's data file; None when the card records no files at all.
+
+    A card that records other files but not this config's was edited after it was written: refused.
+    """
+    recorded = recorded_files(header, where)
+    if recorded is None:
+        return None
+    if data_file(config) not in recorded:
+        raise DataError(
+            f"'{MANIFEST_KEY}: {FILES_KEY}:' records other data files but not {data_file(config)}.",
+            file=where,
+            column=MANIFEST_KEY,
+        )
+    return recorded[data_file(config)]
+
+
+def check_file(path: Path, record: Mapping[str, Any]) -> None:
+    """Stop, naming the file, when a data file is not the one the card recorded (SHA-256 and row count)."""
+    if not path.is_file():
+        raise DataError("data file listed by the dataset card is missing.", file=str(path))
+    digest, rows = sha256_of(path), _parquet_rows(path)
+    if digest != record["sha256"] or rows != record["rows"]:
+        raise DataError(
+            f"changed since the dataset card was written: SHA-256 {digest[:16]}…, {'unreadable' if rows is None else rows} rows; "
+            f"the card records {record['sha256'][:16]}…, {record['rows']} rows. Restore the file or build the folder again.",
+            file=str(path),
+        )
+
+
+def check_files(folder: Path, header: Mapping[str, Any]) -> bool:
+    """Check every config's data file against the card's record; False when the card records none (nothing checked)."""
+    where = str(Path(folder) / CARD_FILE)
+    if recorded_files(header, where) is None:
+        return False
+    for spec in read_manifest_from_header(header, where):
+        record = recorded_file(header, spec.config, where)
+        if record is not None:
+            check_file(parquet_path(folder, spec.config), record)
+    return True
+
+
+def read_config(folder: Path, config: str, record: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
+    """Read and validate one config's rows from a local Hub-format folder (first checked against ``record``, if given)."""
     import pyarrow.parquet as pq
 
     path = parquet_path(folder, config)
     if not path.is_file():
         raise DataError(f"config {config!r} has no data file.", file=str(path))
+    if record is not None:
+        check_file(path, record)
     try:
         table = pq.read_table(path)
     except Exception as exc:  # pyarrow raises several unrelated types for a bad file

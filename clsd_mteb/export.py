@@ -46,6 +46,7 @@ def export_release(out: Path, data_dir: str | Path | None = None) -> Path:
         citation=CITATION,
         sample_creation="LM-generated and verified",
     )
+    header[hub.MANIFEST_KEY][hub.FILES_KEY] = hub.file_records(out, specs.values())  # what readers check the files against
     files = sorted({f for ds in RELEASE_DATASETS for f in (ds.direct_file, ds.pivot_file)})
     folder = source.folder if source.kind == "release-csv-folder" else None
     lines = []

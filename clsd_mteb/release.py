@@ -17,6 +17,7 @@ import urllib.request
 from pathlib import Path
 
 from clsd_format.errors import DataError, DataSourceUnavailable
+from clsd_format.hub import sha256_of as sha256_of  # kept importable from here
 from clsd_format.release import COMMIT, DATA_DIR_ENV, FILES, REPOSITORY
 from clsd_format.release import resolve_data_dir as resolve_data_dir  # kept importable from here
 
@@ -30,14 +31,6 @@ HOW_TO_SET_A_SOURCE = (
     f"Point at a local copy instead: pass --data-dir <folder> to `clsd evaluate` (data_dir=... in Python) "
     f"or set {DATA_DIR_ENV}=<folder>. The folder may hold the release CSVs as published or a Hub-format export."
 )
-
-
-def sha256_of(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 def cache_root() -> Path:

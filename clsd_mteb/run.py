@@ -18,7 +18,9 @@ So, before mteb looks, every CLSD task's stored result is checked against the ru
   the same batch size, since the last bits of its vectors depend on it.
 
 A result that does not match is moved aside to ``<output>/superseded/`` (never deleted: it is finished
-work, just not this run's) with one log line saying why, and the task is recomputed.
+work, just not this run's) with one log line saying why, and the task is recomputed. So is a stored
+file that is not readable as a task result at all (cut short by a crash or a full disk, edited by
+hand): it is named in the log line and kept as ``<task>.unreadable.json``.
 """
 
 from __future__ import annotations
@@ -77,36 +79,51 @@ def stored_result_mismatch(stored: TaskResult, task: AbsTaskCLSD, batch_size: in
     return None
 
 
-def _set_aside(path: Path, output: Path, stored: TaskResult) -> Path:
-    """Move a stored file under ``<output>/superseded/``, keeping its place and naming its data; returns the new path."""
+def _set_aside(path: Path, output: Path, label: str) -> Path:
+    """Move a stored file under ``<output>/superseded/``, keeping its place; ``label`` (its data revision, or
+    ``unreadable``) goes into its name. Returns the new path."""
     relative = path.relative_to(output)
-    target = output / SUPERSEDED_FOLDER / relative.parent / f"{path.stem}.{stored.dataset_revision}{path.suffix}"
+    target = output / SUPERSEDED_FOLDER / relative.parent / f"{path.stem}.{label}{path.suffix}"
     counter = 1
     while target.exists():  # never replace an earlier superseded file either
         counter += 1
-        target = target.with_name(f"{path.stem}.{stored.dataset_revision}.{counter}{path.suffix}")
+        target = target.with_name(f"{path.stem}.{label}.{counter}{path.suffix}")
     target.parent.mkdir(parents=True, exist_ok=True)
     shutil.move(str(path), str(target))
     return target
 
 
+def _set_aside_with_predictions(
+    cache: ResultCache, encoder: EncoderProtocol, task: AbsTaskCLSD, output: Path, label: str
+) -> tuple[Path, Path]:
+    """Move a task's stored result and its predictions (when there) aside; returns (where it was, where it is)."""
+    path = cache.get_task_result_path(task.metadata.name, encoder.mteb_model_meta)
+    moved = _set_aside(path, output, label)
+    predictions = prediction_folder(output, encoder) / f"{task.metadata.name}_predictions.json"
+    if predictions.is_file():
+        _set_aside(predictions, output, label)
+    return path, moved
+
+
 def recompute_if_stale(
     cache: ResultCache, encoder: EncoderProtocol, task: AbsTaskCLSD, output: Path, batch_size: int = defaults.BATCH_SIZE
 ) -> str | None:
-    """Move aside a stored result (and its predictions) that does not match ``task``; log and return why."""
-    meta = encoder.mteb_model_meta
-    stored = cache.load_task_result(task.metadata.name, meta)
+    """Move aside a stored result (and its predictions) that does not match ``task`` or is unreadable; log and return why."""
+    try:
+        stored = cache.load_task_result(task.metadata.name, encoder.mteb_model_meta)
+    except (ValueError, KeyError, TypeError) as exc:  # cut-short JSON (JSONDecodeError), or not a task result (pydantic)
+        first_line = next(iter(str(exc).splitlines()), "")
+        why = f"not readable as a task result ({type(exc).__name__}: {first_line})"
+        path, moved = _set_aside_with_predictions(cache, encoder, task, output, "unreadable")
+        logger.warning(f"{task.metadata.name}: recomputing: the stored result {path} is {why}; kept as {moved}")
+        return f"it is {why}"
     if stored is None:
         return None
     task.load_data()  # the dataset revision of local or cut data is known once the rows are read
     reason = stored_result_mismatch(stored, task, batch_size)
     if reason is None:
         return None
-    path = cache.get_task_result_path(task.metadata.name, meta)
-    moved = _set_aside(path, output, stored)
-    predictions = prediction_folder(output, encoder) / f"{task.metadata.name}_predictions.json"
-    if predictions.is_file():
-        _set_aside(predictions, output, stored)
+    _, moved = _set_aside_with_predictions(cache, encoder, task, output, stored.dataset_revision)
     logger.warning(f"{task.metadata.name}: recomputing: the stored result does not match ({reason}); kept as {moved}")
     return reason
 

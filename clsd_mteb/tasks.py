@@ -12,7 +12,7 @@ import datetime
 import functools
 import logging
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from mteb.abstasks.task_metadata import AnnotatorType, MetadataDatasetDict, SampleCreationMethod, TaskDomain
 
 from clsd_format import hub, schema
-from clsd_format.data_source import DataSource, choose_tasks, resolve_data_source
+from clsd_format.data_source import DataSource, check_hub_folder, choose_tasks, resolve_data_source
 from clsd_format.errors import DataError
 from clsd_format.hub import DirectionSpec
 from clsd_format.release import (
@@ -138,9 +138,11 @@ class ReleaseCLSDTask(AbsTaskCLSD):
         configs = {spec.task_name: spec.config for spec in source.configs}  # a Hub-format export, its card read once
         if self.metadata.name not in configs:
             raise DataError(f"this Hub-format folder defines no task {self.metadata.name}.", file=str(folder / hub.CARD_FILE))
-        path = hub.parquet_path(folder, configs[self.metadata.name])
-        self._use_local_revision(f"local-sha256-{release.sha256_of(path)[:16]}")
-        return hub.read_config(folder, configs[self.metadata.name])
+        config = configs[self.metadata.name]
+        record = hub.recorded_file(source.card, config, where=str(folder / hub.CARD_FILE))
+        digest = record["sha256"] if record else release.sha256_of(hub.parquet_path(folder, config))
+        self._use_local_revision(f"local-sha256-{digest[:16]}")
+        return hub.read_config(folder, config, record)  # checked against the card's record, when it has one
 
     def _use_local_revision(self, revision: str) -> None:
         """Record the data actually read, so results never claim the pinned release when they used other bytes."""
@@ -198,11 +200,12 @@ class HubCLSDTask(AbsTaskCLSD):
 
     source: str  # local folder or Hub repo id
     config: str
+    file_record: Mapping[str, Any] | None = None  # a local folder's card's record of the data file (SHA-256, rows)
 
     def load_rows(self) -> list[dict[str, Any]]:
         folder = Path(self.source)
         if folder.is_dir():
-            return hub.read_config(folder, self.config)
+            return hub.read_config(folder, self.config, self.file_record)
         from datasets import load_dataset
 
         data = load_dataset(self.source, self.config, revision=self.metadata.dataset["revision"], split=schema.HUB_SPLIT)
@@ -221,9 +224,14 @@ def make_clsd_task(
     date: tuple[str, str],
     description: str | None = None,
     sample_creation: str = "LM-generated and verified",
+    file_record: Mapping[str, Any] | None = None,
     **metadata_fields: Any,
 ) -> type[HubCLSDTask]:
     """Build a CLSD task class from a Hub repo id + revision, or from a local Hub-format folder.
+
+    A local folder's dataset revision is ``local-sha256-`` and the start of its data file's SHA-256:
+    the one its card records (``file_record``, the card's ``clsd: files:`` entry of the config), against
+    which the file is checked when the task reads it, else the file's own.
 
     The class is not registered with mteb; pass an instance to ``mteb.evaluate`` directly, or call
     :func:`clsd_mteb.register_tasks` to make ``mteb.get_task(name)`` find it.
@@ -232,7 +240,8 @@ def make_clsd_task(
     if revision is None:
         if not local:
             raise ValueError("a Hub dataset needs an explicit revision (commit hash), so results are reproducible")
-        revision = "local-sha256-" + release.sha256_of(hub.parquet_path(Path(source), config))[:16]
+        digest = file_record["sha256"] if file_record else release.sha256_of(hub.parquet_path(Path(source), config))
+        revision = "local-sha256-" + digest[:16]
     metadata = clsd_metadata(
         name=name,
         description=description or f"CLSD task on config {config!r} of {source}.",
@@ -245,7 +254,7 @@ def make_clsd_task(
     return type(
         name.replace("-", "_"),
         (HubCLSDTask,),
-        {"metadata": metadata, "source": str(source), "config": config, "__module__": __name__},
+        {"metadata": metadata, "source": str(source), "config": config, "file_record": file_record, "__module__": __name__},
     )
 
 
@@ -256,10 +265,12 @@ def _tasks_from_card(
 
     Optional keys: ``date`` (pair of ISO dates; default: when the card was written), ``domains``,
     ``license``, ``reference``, ``citation``, ``sample_creation`` (direct configs; pivot configs
-    are "machine-translated").
+    are "machine-translated"). Without ``revision`` (a local folder), ``files`` records each data
+    file's SHA-256, which names the data and is checked when a task reads it.
     """
     extra = header.get(hub.MANIFEST_KEY) or {}
-    specs = hub.read_manifest_from_header(header, where=f"{source}/{hub.CARD_FILE}")
+    where = f"{source}/{hub.CARD_FILE}"
+    specs = hub.read_manifest_from_header(header, where=where)
     return [
         make_clsd_task(
             source,
@@ -274,16 +285,23 @@ def _tasks_from_card(
             license=extra.get("license") or "not specified",
             reference=extra.get("reference") or PAPER_URL,
             bibtex_citation=extra.get("citation") or CITATION,
+            file_record=hub.recorded_file(header, spec.config, where) if revision is None else None,
         )
         for spec in specs
     ]
 
 
 def tasks_from_folder(folder: str | Path, header: dict[str, Any] | None = None) -> list[type[HubCLSDTask]]:
-    """One task class per config listed in a local Hub-format folder's card (``header``: the card's, when already read)."""
+    """One task class per config listed in a local Hub-format folder's card (``header``: the card's, when already read).
+
+    When the card is read here (no ``header``), the data files are checked at once against the
+    checksums it records (:func:`clsd_format.data_source.check_hub_folder`); each task checks its own
+    file again when it reads it.
+    """
     folder = Path(folder)
     if header is None:
         header = hub.read_front_matter(folder)
+        check_hub_folder(folder, header)
     written = datetime.date.fromtimestamp((folder / hub.CARD_FILE).stat().st_mtime).isoformat()
     return _tasks_from_card(folder, header, None, written)
 

@@ -6,7 +6,8 @@ pair ids (``row<N>`` or the id column), so every row traces back to the input. W
 in the checkpoint, both directions are added once more with every text in English.
 
 The folder is written under a temporary name and renamed when complete: a crash leaves no
-half-built dataset, and an existing folder is never overwritten.
+half-built dataset, and an existing folder is never overwritten. The next build of the same folder
+removes what a killed build left under that temporary name.
 """
 
 from __future__ import annotations
@@ -16,12 +17,14 @@ import os
 import re
 import shutil
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from clsd_format import hub, schema
 from clsd_format.errors import CLSDError, DataError
+from clsd_format.files import writing
 from clsd_format.hub import DirectionSpec
 from clsd_format.languages import ENGLISH, Language
 from clsd_generation.card import CardInput, render_generated_card
@@ -29,6 +32,7 @@ from clsd_generation.checkpoint import GENERATION_KEY, TRANSLATION_KEY, Checkpoi
 from clsd_generation.inputs import ParallelPair
 from clsd_generation.languages import languages_of
 from clsd_generation.pivot import texts_to_translate
+from clsd_generation.run_lock import run_folder_lock
 
 SAMPLE_CREATION = {"llm": "LM-generated and verified", "rules": "created"}
 
@@ -66,7 +70,8 @@ def build_dataset(
         raise DataError(
             "already exists and is not empty; refusing to overwrite finished work (choose another folder).", file=str(out_dir)
         )
-    run = _read_run(run_dir, name=name, license=license, allow_incomplete=allow_incomplete)
+    with run_folder_lock(run_dir, create=False):
+        run = _read_run(run_dir, name=name, license=license, allow_incomplete=allow_incomplete)
     configs, pivot_dropped = _direction_configs(run, prefix)
     empty = [spec.config for spec, rows in configs if not rows]
     if empty:
@@ -76,8 +81,13 @@ def build_dataset(
     run.card.pivot_dropped = pivot_dropped
     extra = _manifest_extra(run, domains=domains, date=date, license=license, reference=reference)
     rows_per_config = {spec.config: len(rows) for spec, rows in configs}
-    card = render_generated_card(run.card, [s for s, _ in configs], rows_per_config, run.pairs, run.results, extra)
-    _write_folder(out_dir, configs, card)
+
+    def card(files: dict[str, Any]) -> str:  # rendered once the data files are written: it records their SHA-256
+        manifest = {**extra, hub.FILES_KEY: files}
+        return render_generated_card(run.card, [s for s, _ in configs], rows_per_config, run.pairs, run.results, manifest)
+
+    with writing("the dataset folder", out_dir):
+        _write_folder(out_dir, configs, card)
     return BuildSummary(out_dir, rows_per_config, run.unfinished, sum(pivot_dropped.values()))
 
 
@@ -215,16 +225,23 @@ def _manifest_extra(
     return extra
 
 
-def _write_folder(out_dir: Path, configs: list[tuple[DirectionSpec, list[dict[str, Any]]]], card: str) -> None:
-    """Write under a temporary name, check the card reads back, then rename: never a half-built folder."""
+def _write_folder(
+    out_dir: Path, configs: list[tuple[DirectionSpec, list[dict[str, Any]]]], card: Callable[[dict[str, Any]], str]
+) -> None:
+    """Write under a temporary name, check the card reads back, then rename: never a half-built folder.
+
+    ``card`` renders the card from the written data files' record (SHA-256 and rows, :func:`clsd_format.hub.file_records`).
+    """
     staging = out_dir.parent / f".{out_dir.name}.building-{os.getpid()}"
+    _remove_stale_staging(out_dir)
     if staging.exists():
         shutil.rmtree(staging)
     staging.mkdir(parents=True)
     try:
         for spec, rows in configs:
             hub.write_config(staging, spec, rows)
-        (staging / hub.CARD_FILE).write_text(card, encoding="utf-8")
+        files = hub.file_records(staging, [spec for spec, _ in configs])
+        (staging / hub.CARD_FILE).write_text(card(files), encoding="utf-8")
         hub.read_manifest(staging)  # the card we wrote must read back
         if out_dir.exists():
             out_dir.rmdir()  # empty (checked by the caller)
@@ -232,6 +249,30 @@ def _write_folder(out_dir: Path, configs: list[tuple[DirectionSpec, list[dict[st
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
+
+
+def _remove_stale_staging(out_dir: Path) -> None:
+    """Remove the staging folders of earlier builds of ``out_dir`` whose process is gone (killed, crashed).
+
+    A live process's folder is left alone: that build may still be writing it.
+    """
+    pattern = re.compile(rf"\.{re.escape(out_dir.name)}\.building-(\d+)")
+    if not out_dir.parent.is_dir():
+        return
+    for folder in out_dir.parent.iterdir():
+        match = pattern.fullmatch(folder.name)
+        if match and int(match[1]) != os.getpid() and folder.is_dir() and not _alive(int(match[1])):
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)  # no signal sent: only asks whether the process exists
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # exists, owned by another user
+    return True
 
 
 def _row(pair_id: str, source: str, target: str, distractors: list[str], source_lang: str, target_lang: str) -> dict[str, Any]:

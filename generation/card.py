@@ -23,6 +23,7 @@ from clsd_format.cards import CARDS_DIR, card_template
 from clsd_format.errors import CLSDError
 from clsd_format.hub import DirectionSpec
 from clsd_format.languages import Language
+from clsd_format.redaction import public_url
 from clsd_generation.checkpoint import Result
 from clsd_generation.inputs import ParallelPair
 from clsd_generation.stats import SimilarityStats, similarity_stats
@@ -133,10 +134,17 @@ def _llm_details(info: CardInput) -> str:
         for language in info.languages
     )
     return (
-        f"- LLM: `{generation['model']}` through an OpenAI-compatible endpoint ({info.endpoint or 'OpenAI default'}), chat completion, "
+        f"- LLM: `{generation['model']}` through an OpenAI-compatible endpoint ({_endpoint(info.endpoint)}), chat completion, "
         f"temperature {generation['temperature']}, top_p {generation['top_p']}, other parameters default; one user message per "
         f"original sentence, monolingually.\n{prompt_lines}- Tokens used: {info.usage_tokens[0]} prompt + {info.usage_tokens[1]} completion."
     )
+
+
+def _endpoint(recorded: str | None) -> str:
+    """The endpoint as published: never with credentials, even from a checkpoint written before they were left out."""
+    if not recorded or recorded == "OpenAI default":
+        return "OpenAI default"
+    return public_url(recorded)
 
 
 def _rules_details(generation: Mapping[str, Any]) -> str:
@@ -238,7 +246,8 @@ def validation_details(bounds: Mapping[str, Any]) -> str:
             "reasons below when a sentence never got a parseable one)."
         )
     return (
-        "- Protocol: **validated**. Every distractor is non-empty; differs from the original after normalising case, "
+        "- Protocol: **validated**. Every distractor is plain text (no HTML/XML tag or comment, code fence, template "
+        "placeholder or control character the original does not hold); is non-empty; differs from the original after normalising case, "
         "whitespace and punctuation; differs from the other distractors; has word-level Jaccard to the original in "
         f"[{bounds['min_jaccard']}, {bounds['max_jaccard']}] and a length ratio (characters) in "
         f"[{bounds['min_length_ratio']}, {bounds['max_length_ratio']}]. A sentence with fewer than {needed} valid "

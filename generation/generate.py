@@ -9,6 +9,7 @@ from typing import Literal
 
 from clsd_format.errors import CLSDError
 from clsd_format.languages import Language
+from clsd_format.redaction import public_url
 from clsd_generation.batch_backend import BatchGenerator
 from clsd_generation.checkpoint import CHECKPOINT_FILE, GENERATION_KEY, Checkpoint
 from clsd_generation.inputs import ParallelCorpus
@@ -18,6 +19,7 @@ from clsd_generation.prompts import PromptSettings
 from clsd_generation.report import RunReport
 from clsd_generation.rules import RULES_VERSION, rules_for
 from clsd_generation.rules_backend import run_rules
+from clsd_generation.run_lock import run_folder_lock
 from clsd_generation.settings import DEFAULT_MAX_ATTEMPTS, DEFAULT_RULES_SEED, BatchSettings, LLMSettings, ValidationBounds
 
 Backend = Literal["rules", "llm"]
@@ -78,12 +80,15 @@ def generate_distractors(
     _refuse_before_starting(languages, backend, llm, max_attempts)
     fingerprint = generation_fingerprint(corpus, languages, backend, bounds, llm=llm, prompts=prompts, seed=seed)
     resumed = (Path(run_dir) / CHECKPOINT_FILE).exists()
-    with Checkpoint.in_folder(run_dir, durable_against_power_loss=durable_against_power_loss) as checkpoint:
+    with (
+        run_folder_lock(run_dir),
+        Checkpoint.in_folder(run_dir, durable_against_power_loss=durable_against_power_loss) as checkpoint,
+    ):
         checkpoint.bind(GENERATION_KEY, fingerprint)
         checkpoint.set_meta("input_origin", corpus.origin)
         checkpoint.set_meta("id_column", corpus.id_column)
         if backend == "llm" and llm is not None:
-            checkpoint.set_meta("endpoint", llm.base_url or "OpenAI default")
+            checkpoint.set_meta("endpoint", public_url(llm.base_url) if llm.base_url else "OpenAI default")  # no credentials
         checkpoint.store_pairs(corpus)
         jobs = make_jobs(corpus.pairs, languages)
         states, done_before = pending_states(jobs, checkpoint, bounds)

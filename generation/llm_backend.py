@@ -19,6 +19,7 @@ import asyncio
 import email.utils
 import math
 import time
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -26,6 +27,7 @@ from typing import Any
 from tqdm.auto import tqdm
 
 from clsd_format.errors import CLSDError
+from clsd_format.redaction import redact
 from clsd_generation.checkpoint import Checkpoint, Usage
 from clsd_generation.jobs import FinalResult, JobState
 from clsd_generation.parsing import parse_answer
@@ -146,7 +148,10 @@ class EndpointRun:
         text, usage = read_completion(body)
         self.report.usage = self.report.usage + usage
         candidates = parse_answer(text)
-        return text, usage, candidates, state.absorb(candidates, self.bounds, self.max_attempts)
+        markup_before = Counter(state.verdict.markup)
+        result = state.absorb(candidates, self.bounds, self.max_attempts)
+        self.report.markup.update(state.verdict.markup - markup_before)  # this answer's markup, refused or kept
+        return text, usage, candidates, result
 
 
 @dataclass(eq=False)
@@ -243,5 +248,6 @@ class LiveGenerator(EndpointRun):
 
 
 def _message(exc: Exception) -> str:
-    text = str(getattr(exc, "message", None) or exc)
+    """The server's error text, redacted (it is printed, and stored as a failure reason that reaches the card)."""
+    text = redact(str(getattr(exc, "message", None) or exc))
     return text if len(text) <= 300 else text[:297] + "..."

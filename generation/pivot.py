@@ -19,6 +19,7 @@ from clsd_format.errors import CLSDError
 from clsd_format.languages import ENGLISH, Language
 from clsd_generation.checkpoint import TRANSLATION_KEY, Checkpoint
 from clsd_generation.languages import languages_of
+from clsd_generation.run_lock import run_folder_lock
 from clsd_generation.settings import TranslationSettings
 
 
@@ -42,7 +43,7 @@ def translate_run(
     run_dir: Path, settings: TranslationSettings = TranslationSettings(), *, progress: bool = True
 ) -> dict[str, int]:
     """Translate what is not translated yet; returns how many texts per language were translated now."""
-    with Checkpoint.existing(run_dir) as checkpoint:
+    with run_folder_lock(run_dir, create=False), Checkpoint.existing(run_dir) as checkpoint:
         checkpoint.bind(
             TRANSLATION_KEY, {k: v for k, v in asdict(settings).items() if k in ("model", "num_beams", "max_new_tokens")}
         )

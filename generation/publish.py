@@ -14,6 +14,7 @@ from pathlib import Path
 
 from clsd_format import hub
 from clsd_format.errors import CLSDError, DataError
+from clsd_format.redaction import register_secret
 
 TOKEN_ENV_VARS = ("HF_TOKEN", "HUGGING_FACE_HUB_TOKEN")
 
@@ -27,13 +28,26 @@ class PushPlan:
 def plan_push(folder: Path, repo_id: str) -> PushPlan:
     """Check the folder is a complete CLSD dataset and list what goes into the repository."""
     folder = Path(folder)
-    if "/" not in repo_id or repo_id.count("/") != 1 or not all(repo_id.split("/")):
-        raise CLSDError(f"repository id {repo_id!r}: write it as owner/name.")
-    specs = hub.read_manifest(folder)
+    check_repo_id(repo_id)
+    header = hub.read_front_matter(folder)
+    specs = hub.read_manifest_from_header(header, where=str(folder / hub.CARD_FILE))
+    hub.check_files(folder, header)  # a file changed since the card recorded its SHA-256 is not published under it
     for spec in specs:
         hub.read_config(folder, spec.config)  # every config present and valid before anything leaves the machine
     files = [hub.CARD_FILE] + [str(hub.parquet_path(Path(), spec.config)) for spec in specs]
     return PushPlan(repo_id, files)
+
+
+def check_repo_id(repo_id: str) -> None:
+    """``owner/name``, spelled as the Hub accepts it (``huggingface_hub``'s own check: no spaces, no ``..``)."""
+    from huggingface_hub.utils import HFValidationError, validate_repo_id
+
+    if repo_id.count("/") != 1 or not all(repo_id.split("/")):
+        raise CLSDError(f"repository id {repo_id!r}: write it as owner/name.")
+    try:
+        validate_repo_id(repo_id)
+    except HFValidationError as exc:
+        raise CLSDError(f"repository id {repo_id!r} is not valid on the Hub: {exc}") from exc
 
 
 def dry_run(folder: Path, repo_id: str, target: Path) -> PushPlan:
@@ -55,6 +69,7 @@ def push(folder: Path, repo_id: str, *, private: bool = False) -> str:
     token = next((os.environ[name] for name in TOKEN_ENV_VARS if os.environ.get(name)), None)
     if token is None:
         raise CLSDError(f"no Hugging Face token: set {TOKEN_ENV_VARS[0]} (a token with write access), or use --dry-run.")
+    register_secret(token)  # an upload error that echoes it is redacted
     from huggingface_hub import HfApi
 
     api = HfApi(token=token)

@@ -23,6 +23,8 @@ class RunReport:
     errors: Counter[str] = field(default_factory=Counter)
     # Rule backend: (rule, "kept" or the reason its candidate was dropped) -> candidates, this run.
     rule_checks: Counter[tuple[str, str]] = field(default_factory=Counter)
+    # LLM answers: ("refused" or "kept", kind of markup) -> candidates this run (clsd_generation.validation.MARKUP).
+    markup: Counter[tuple[str, str]] = field(default_factory=Counter)
 
     def lines(self) -> list[str]:
         out = [
@@ -37,7 +39,18 @@ class RunReport:
             out.append(f"tokens this run: {usage.prompt_tokens} prompt + {usage.completion_tokens} completion = {usage.total}")
         if self.errors:
             out.append("errors after retries: " + ", ".join(f"{k} x{v}" for k, v in self.errors.most_common()))
+        out.extend(self.markup_lines())
         out.extend(self.rule_check_lines())
+        return out
+
+    def markup_lines(self) -> list[str]:
+        """Candidates that were markup, not text: refused (validated protocol) or kept unchecked (paper), by kind."""
+        out = []
+        for action, label in (("refused", "refused, asked again"), ("kept", "kept unchecked, paper protocol")):
+            kinds = {kind: n for (a, kind), n in self.markup.items() if a == action}
+            if kinds:
+                detail = ", ".join(f"{n} {kind}" for kind, n in sorted(kinds.items(), key=lambda kv: (-kv[1], kv[0])))
+                out.append(f"markup in answers ({label}): {sum(kinds.values())} candidate(s): {detail}")
         return out
 
     def rule_check_lines(self) -> list[str]:

@@ -10,6 +10,7 @@ import os
 from dataclasses import dataclass
 
 from clsd_format.errors import CLSDError
+from clsd_format.redaction import register_secret
 
 DEFAULT_MAX_ATTEMPTS = 3  # answers asked per sentence before it is recorded as failed
 DEFAULT_RULES_SEED = 0  # seed of the rule backend
@@ -40,6 +41,7 @@ class LLMSettings:
                 f"environment variable {self.api_key_env} is not set. Put the API key there (a local server that "
                 f"needs no key accepts any value, e.g. {self.api_key_env}=none), or name another variable with --api-key-env."
             )
+        register_secret(key)  # redacted from every error line and log record from now on
         return key
 
 

@@ -12,16 +12,44 @@ and recorded in the dataset card):
 * ``paper``: what the paper did. The first four parsed items of one answer are kept as they are, with
   no Jaccard, length or duplicate check; only an answer with fewer than four parsed items (which
   cannot fill a row) is asked again, and that is recorded as a rejection "unparseable answer".
+
+What an LLM answers is text, not markup: under ``validated`` a candidate holding an HTML/XML tag or
+comment, a code fence, a template placeholder (``${...}``, ``{{...}}``, ``{language}``: prompt-template
+leftovers) or a control character is refused ("markup: <kind>"), unless the original sentence holds
+that very markup itself. ``paper`` keeps such items, as the paper did not filter; both count them in
+:attr:`Verdict.markup` (refused or kept, by kind), which the run report shows.
 """
 
 from __future__ import annotations
 
+import re
 import unicodedata
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from clsd_format.text_measures import jaccard
 from clsd_generation.settings import PAPER, ValidationBounds
+
+# Shapes that are markup, not prose. A tag is <name ...>, </name> or <name/> (not "a < b", nor French <<...>>
+# written with ASCII signs); a placeholder is ${...}, {{...}} or {identifier}, what a prompt template leaves.
+MARKUP = (
+    ("HTML comment", re.compile(r"<!--|-->")),
+    ("HTML/XML tag", re.compile(r"(?<!<)</?[A-Za-z][A-Za-z0-9:_-]*(?:\s[^<>]*)?/?>(?!>)|<![A-Za-z\[]|<\?[A-Za-z]")),
+    ("code fence", re.compile(r"```|~~~")),
+    ("template placeholder", re.compile(r"\$\{[^{}]*\}|\{\{[^{}]*\}\}|\{[A-Za-z_][A-Za-z0-9_]*\}")),
+    ("control character", re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")),
+)
+MARKUP_REFUSED = "refused"
+MARKUP_KEPT = "kept"
+
+
+def markup_in(text: str, original: str = "") -> str | None:
+    """The kind of the first markup in ``text`` that ``original`` does not hold itself; None for plain text."""
+    for kind, pattern in MARKUP:
+        if any(found.group(0) not in original for found in pattern.finditer(text)):
+            return kind
+    return None
 
 
 def normalise(text: str) -> str:
@@ -41,6 +69,7 @@ class Verdict:
 
     kept: list[str] = field(default_factory=list)
     rejected: list[tuple[str, str]] = field(default_factory=list)  # (candidate, reason)
+    markup: Counter[tuple[str, str]] = field(default_factory=Counter)  # (MARKUP_REFUSED or MARKUP_KEPT, kind) -> candidates
 
     def complete(self, bounds: ValidationBounds) -> bool:
         return len(self.kept) >= bounds.needed
@@ -60,11 +89,16 @@ def check_candidates(
     """Add the valid candidates to ``verdict`` (kept across re-asks), up to ``bounds.needed``."""
     verdict = verdict or Verdict()
     if bounds.protocol == PAPER:
-        return _take_first_items(candidates, bounds, verdict)
+        return _take_first_items(original, candidates, bounds, verdict)
     seen = {normalise(original)} | {normalise(k) for k in verdict.kept}
     original_key = normalise(original)
     for candidate in candidates:
         text = candidate.strip()
+        markup = markup_in(text, original)
+        if markup:
+            verdict.rejected.append((text, f"markup: {markup}"))
+            verdict.markup[(MARKUP_REFUSED, markup)] += 1
+            continue
         key = normalise(text)
         if not key:
             verdict.rejected.append((candidate, "empty"))
@@ -90,8 +124,8 @@ def check_candidates(
     return verdict
 
 
-def _take_first_items(candidates: Iterable[str], bounds: ValidationBounds, verdict: Verdict) -> Verdict:
-    """The paper protocol: the first ``needed`` items of one answer, unchecked; fewer items: unparseable."""
+def _take_first_items(original: str, candidates: Iterable[str], bounds: ValidationBounds, verdict: Verdict) -> Verdict:
+    """The paper protocol: the first ``needed`` items of one answer, unchecked (markup counted); fewer items: unparseable."""
     if verdict.complete(bounds):
         return verdict
     items = [c.strip() for c in candidates]
@@ -99,6 +133,7 @@ def _take_first_items(candidates: Iterable[str], bounds: ValidationBounds, verdi
         verdict.rejected.append(("\n".join(items), f"unparseable answer ({len(items)} of {bounds.needed} items)"))
     else:
         verdict.kept = items[: bounds.needed]
+        verdict.markup.update((MARKUP_KEPT, kind) for item in verdict.kept if (kind := markup_in(item, original)))
     return verdict
 
 

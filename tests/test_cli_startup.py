@@ -6,7 +6,8 @@
 - a mistake in the arguments of ``clsd evaluate`` (an unknown task, a missing or an empty data folder)
   is answered before mteb is imported, so at once;
 - every error a command raises goes through the one handler of :mod:`clsd_format.console`: one line,
-  exit status 2, a traceback and library warnings only with ``--debug`` or ``CLSD_DEBUG=1``;
+  exit status 2 (1 for a bug, with the ``--debug`` hint), a traceback and library warnings only with
+  ``--debug`` or ``CLSD_DEBUG=1``;
 - every command is listed without the extras of the package; run without its extra, a dataset or
   analysis command stops with one line naming the pip command (exit status 2), and its ``--help`` works;
 - a resumed ``clsd generate`` says first how much was done and how much remains.
@@ -216,9 +217,12 @@ def test_a_user_error_is_one_line_with_status_2_and_no_library_noise() -> None:
     assert done.stdout == ""
 
 
-def test_an_unexpected_error_names_its_type_without_a_traceback() -> None:
+def test_an_unexpected_error_is_a_bug_one_line_with_status_1_and_the_debug_hint() -> None:
     done = _run_failing("fail", "bug")
-    assert (done.returncode, done.stderr) == (2, "error: RuntimeError: a bug\n")
+    assert (done.returncode, done.stderr) == (
+        1,
+        "error: RuntimeError: a bug (an internal error; run the command again with --debug to see its traceback)\n",
+    )
 
 
 @pytest.mark.parametrize("how", ["flag", "environment"])

@@ -207,3 +207,37 @@ def test_a_missing_key_variable_is_named(small_release, tmp_path, capsys, monkey
         [*_endpoint_args("http://127.0.0.1:9/v1"), "--data-dir", str(small_release), "--output", str(tmp_path)], capsys
     )
     assert code == 2 and f"set the environment variable {KEY_ENV}" in err
+
+
+class _Silent(BaseHTTPRequestHandler):
+    """Notes when each request arrives, then answers nothing until the test releases it."""
+
+    def do_POST(self) -> None:
+        self.rfile.read(int(self.headers.get("Content-Length", 0)))
+        self.server.arrivals.append(time.monotonic())  # type: ignore[attr-defined]
+        self.server.release.wait(60)  # type: ignore[attr-defined]
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+def test_a_server_slower_than_endpoint_timeout_exits_2_when_the_timeout_runs_out(key, small_release, tmp_path, capsys):
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _Silent)
+    server.arrivals, server.release = [], threading.Event()  # type: ignore[attr-defined]
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    url = f"http://127.0.0.1:{server.server_address[1]}/v1"
+    try:
+        code, _, err = _evaluate(
+            [*_endpoint_args(url, "--endpoint-timeout", "1"), "--data-dir", str(small_release), "--output", str(tmp_path)],
+            capsys,
+        )
+        returned = time.monotonic()
+    finally:
+        server.release.set()  # type: ignore[attr-defined]
+        server.shutdown()
+        server.server_close()
+    assert code == 2 and "no answer within 1 s per request, after 0 retries" in err, err
+    (line,) = err.strip().splitlines()
+    assert url in line
+    (arrived,) = server.arrivals  # type: ignore[attr-defined]  # one request (no retry) ...
+    assert returned - arrived < 5  # ... given up after about 1 s, not the default 120 s

@@ -13,8 +13,8 @@ cannot say which weights it serves, so the ``ModelMeta`` is named ``endpoint/<se
 its revision is a hash of URL, model name, prefix and dimension: the same endpoint always files its
 results under the same revision, two different endpoints never share one.
 
-Every failure (server down, key rejected, malformed answer, wrong dimension) is a CLSDError of one
-line that names the endpoint, so ``clsd evaluate`` exits with status 2.
+Every failure (server down, no answer in time, key rejected, malformed answer, wrong dimension) is a
+CLSDError of one line that names the endpoint, so ``clsd evaluate`` exits with status 2.
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ from mteb.models.model_meta import ScoringFunction
 
 from clsd_format import defaults
 from clsd_format.errors import CLSDError
+from clsd_format.redaction import public_url, redact, register_secret
 from clsd_mteb.encoders.common import TextBatchEncoder
 
 if TYPE_CHECKING:
@@ -57,7 +58,7 @@ class EndpointConfig:
 
     @property
     def where(self) -> str:
-        return f"embedding endpoint {self.base_url} (model {self.model!r})"
+        return f"embedding endpoint {public_url(self.base_url)} (model {self.model!r})"
 
     @classmethod
     def from_spec(cls, spec: str) -> EndpointConfig:
@@ -71,7 +72,8 @@ class EndpointConfig:
 
 
 def _one_line(text: object) -> str:
-    return re.sub(r"\s+", " ", str(text)).strip()
+    """A server's or client's error text on one line, redacted (a server may echo the API key)."""
+    return redact(re.sub(r"\s+", " ", str(text)).strip())
 
 
 def endpoint_meta(config: EndpointConfig, dim: int) -> ModelMeta:
@@ -92,7 +94,7 @@ def endpoint_meta(config: EndpointConfig, dim: int) -> ModelMeta:
         public_training_code=None,
         public_training_data=None,
         framework=["API"],
-        reference=config.base_url if config.base_url.startswith("https://") else None,
+        reference=public_url(config.base_url) if config.base_url.startswith("https://") else None,
         similarity_fn_name=ScoringFunction("cosine"),
         use_instructions=False,
         training_datasets=None,
@@ -115,6 +117,7 @@ class EndpointEncoder(TextBatchEncoder):
                 f"{config.where}: set the environment variable {config.key_env} to its API key "
                 "(any non-empty value for a server that needs none)"
             )
+        register_secret(key)  # redacted from every error line and log record from now on
         self.model = openai.OpenAI(
             base_url=config.base_url, api_key=key, max_retries=config.max_retries, timeout=config.timeout_s
         )
@@ -137,6 +140,11 @@ class EndpointEncoder(TextBatchEncoder):
             raise CLSDError(f"{where}: rejected the API key in ${self.config.key_env} (HTTP {exc.status_code})") from exc
         except openai.APIStatusError as exc:
             raise CLSDError(f"{where}: answered HTTP {exc.status_code}: {_one_line(exc.message)}") from exc
+        except openai.APITimeoutError as exc:  # a subclass of APIConnectionError: the server is there, but slow
+            raise CLSDError(
+                f"{where}: no answer within {self.config.timeout_s:g} s per request, after "
+                f"{self.config.max_retries} retries (raise --endpoint-timeout for a slow server)"
+            ) from exc
         except openai.APIConnectionError as exc:
             raise CLSDError(f"{where}: cannot connect ({_one_line(exc)}); is the server running?") from exc
         except (openai.OpenAIError, ValueError, TypeError) as exc:
