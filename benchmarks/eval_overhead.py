@@ -32,8 +32,6 @@ from pathlib import Path
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
-
 
 def distinct_texts(tasks) -> list[str]:
     texts: dict[str, None] = {}
@@ -72,7 +70,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--model", default=None, help="as `clsd evaluate --model` (default: the embedded default model)")
     parser.add_argument("--limit", type=int, default=None, help="first N rows of each dataset")
-    parser.add_argument("--data-dir", default=str(REPO_ROOT.parent / "shared" / "data" / "clsd-release"))
+    parser.add_argument(
+        "--data-dir", default=None, help="as `clsd evaluate --data-dir` (default: CLSD_DATA_DIR, else the release)"
+    )
     parser.add_argument("--batch-size", type=int, default=None, help="default: the CLI's")
     parser.add_argument("--exact", action="store_true", help="one text per batch, as `clsd evaluate --exact`")
     args = parser.parse_args()

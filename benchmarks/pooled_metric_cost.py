@@ -21,12 +21,9 @@ from __future__ import annotations
 import argparse
 import os
 import time
-from pathlib import Path
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
-
-REPO_ROOT = Path(__file__).resolve().parent.parent
 
 
 def main() -> None:
@@ -34,7 +31,9 @@ def main() -> None:
     parser.add_argument("--task", default="CLSD-WMT19-DE-FR")
     parser.add_argument("--encode-rows", type=int, default=60)
     parser.add_argument("--model", default="sentence-transformers/all-MiniLM-L6-v2")
-    parser.add_argument("--data-dir", default=str(REPO_ROOT.parent / "shared" / "data" / "clsd-release"))
+    parser.add_argument(
+        "--data-dir", default=None, help="as `clsd evaluate --data-dir` (default: CLSD_DATA_DIR, else the release)"
+    )
     parser.add_argument("--repeat", type=int, default=5, help="scoring repetitions (the fastest counts)")
     args = parser.parse_args()
 
