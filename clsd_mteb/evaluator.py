@@ -8,6 +8,7 @@ the cosines come from.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -121,12 +122,29 @@ class CLSDEvaluator:
             )
 
         with timer("Scoring", split=self.hf_split, subset=self.hf_subset):
-            unit, vector_of_text = distinct_unit_vectors(raw, unique, where)
-            vector = dict(zip(unique, vector_of_text.tolist(), strict=True))
-            n_slots = max(len(ds) for ds in distractor_lists)
-            candidates = np.full((len(sources), 1 + n_slots), -1, dtype=np.int64)
-            candidates[:, 0] = [vector[t] for t in targets]
-            for row, ds in enumerate(distractor_lists):
-                candidates[row, 1 : 1 + len(ds)] = [vector[d] for d in ds]
-            cosines, pooled_hits = score_rows(unit, np.array([vector[s] for s in sources], dtype=np.int64), candidates)
+            cosines, pooled_hits = score_texts(raw, unique, sources, targets, distractor_lists, where)
         return CLSDPredictions(ids=list(self.dataset[schema.ID]), cosines=cosines, pooled_hits=pooled_hits)
+
+
+def score_texts(
+    raw: np.ndarray,
+    unique: Sequence[str],
+    sources: Sequence[str],
+    targets: Sequence[str],
+    distractor_lists: Sequence[Sequence[str]],
+    where: str,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Per-row cosines (T first, NaN for missing slots) and pooled hits, from the raw vectors of the distinct texts.
+
+    ``raw[i]`` is the model's vector of ``unique[i]``; every text of the rows is among ``unique``.
+    Identical vectors become one (:func:`clsd_mteb.metrics.distinct_unit_vectors`), so ties are exact.
+    The one scoring path of both evaluators: mteb's and sentence-transformers'.
+    """
+    unit, vector_of_text = distinct_unit_vectors(raw, unique, where)
+    vector = dict(zip(unique, vector_of_text.tolist(), strict=True))
+    n_slots = max(len(ds) for ds in distractor_lists)
+    candidates = np.full((len(sources), 1 + n_slots), -1, dtype=np.int64)
+    candidates[:, 0] = [vector[t] for t in targets]
+    for row, ds in enumerate(distractor_lists):
+        candidates[row, 1 : 1 + len(ds)] = [vector[d] for d in ds]
+    return score_rows(unit, np.array([vector[s] for s in sources], dtype=np.int64), candidates)

@@ -1,19 +1,24 @@
-"""Make CLSD tasks visible to ``mteb.get_task`` / ``mteb.get_tasks``.
+"""Make CLSD tasks and benchmarks visible to ``mteb.get_task(s)`` and ``mteb.get_benchmark(s)``.
 
 mteb builds its task registry once, from the classes in ``mteb.tasks``, and offers no public hook
 to add tasks from a plugin. We therefore extend its two module-level structures
-(``mteb.get_tasks._TASKS_REGISTRY`` and ``TASK_LIST``). ``pyproject.toml`` declares the mteb range
-where both exist as used here, and ``make test`` runs the registration and evaluator tests on its
-lowest version too; if a future mteb moves these, registration fails loudly here instead of the
-tasks silently going missing.
+(``mteb.get_tasks._TASKS_REGISTRY`` and ``TASK_LIST``). Its benchmark registry is built, and cached,
+from the ``Benchmark`` instances in the module ``mteb.benchmarks.benchmarks``: we add ours to that
+module and clear the two caches of ``mteb.benchmarks.get_benchmark``. ``pyproject.toml`` declares the
+mteb range where all of these exist as used here, and ``make test`` runs the registration and
+evaluator tests on its lowest version too; if a future mteb moves them, registration fails loudly
+here instead of the tasks or benchmarks silently going missing.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from importlib.metadata import version
+from types import ModuleType
 
 from mteb.abstasks.abstask import AbsTask
+from mteb.benchmarks.benchmark import Benchmark
 
 
 class RegistrationError(RuntimeError):
@@ -50,3 +55,51 @@ def register_tasks(task_classes: Iterable[type[AbsTask]]) -> None:
     for cls in added:  # prove the public API now finds them
         if type(mteb.get_task(cls.metadata.name)) is not cls:
             raise RegistrationError(f"registered {cls.metadata.name!r} but mteb.get_task does not return it.")
+
+
+def _quietly_import(name: str) -> ModuleType:
+    """Import a module of mteb without the warnings some versions print on its first import ("task ... in beta")."""
+    import importlib
+    import logging
+    import warnings
+
+    mteb_logger = logging.getLogger("mteb")
+    level = mteb_logger.level
+    mteb_logger.setLevel(logging.ERROR)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return importlib.import_module(name)
+    finally:
+        mteb_logger.setLevel(level)
+
+
+def register_benchmarks(benchmarks: Iterable[Benchmark]) -> None:
+    """Add benchmarks to mteb's registry; re-registering the same instance is a no-op."""
+    import importlib
+
+    import mteb
+
+    module = _quietly_import("mteb.benchmarks.benchmarks")  # the instances mteb's registry is built from
+    lookup = importlib.import_module("mteb.benchmarks.get_benchmark")
+    caches = [getattr(lookup, name, None) for name in ("_build_registry", "_build_aliases_registry")]
+    if not all(callable(getattr(cache, "cache_clear", None)) for cache in caches):
+        raise RegistrationError(
+            f"clsd_mteb cannot register its benchmarks with mteb {version('mteb')}: mteb.benchmarks.get_benchmark "
+            "no longer builds its registry with the cached _build_registry and _build_aliases_registry. "
+            "Install an mteb within the range clsd-mteb declares (pip show clsd-mteb)."
+        )
+    benchmarks = list(benchmarks)
+    known = {inst.name: inst for inst in vars(module).values() if isinstance(inst, Benchmark)}
+    for benchmark in benchmarks:
+        existing = known.get(benchmark.name)
+        if existing is benchmark:
+            continue
+        if existing is not None:
+            raise RegistrationError(f"a different benchmark named {benchmark.name!r} is already registered with mteb.")
+        setattr(module, "_CLSD_" + re.sub(r"\W", "_", benchmark.name), benchmark)
+    for cache in caches:
+        cache.cache_clear()  # type: ignore[union-attr]  # checked above
+    for benchmark in benchmarks:  # prove the public API now finds them
+        if mteb.get_benchmark(benchmark.name) is not benchmark:
+            raise RegistrationError(f"registered benchmark {benchmark.name!r} but mteb.get_benchmark does not return it.")

@@ -1,4 +1,4 @@
-"""Registration of the eight tasks with mteb, their metadata, and the cheapness of `import clsd_mteb`."""
+"""Registration of the eight tasks and the three benchmarks with mteb, their metadata, and the cheapness of `import clsd_mteb`."""
 
 from __future__ import annotations
 
@@ -10,7 +10,8 @@ import mteb
 import pytest
 
 import clsd_mteb
-from clsd_mteb.registry import RegistrationError, register_tasks
+from clsd_format.release import PIVOT_SUFFIX
+from clsd_mteb.registry import RegistrationError, register_benchmarks, register_tasks
 from clsd_mteb.tasks import RELEASE_TASKS
 
 EXPECTED = [
@@ -36,9 +37,46 @@ def test_eight_tasks_reach_mteb_get_task_and_get_tasks():
     assert set(EXPECTED[:4]) <= listed
 
 
-def test_benchmark_holds_the_eight_tasks():
-    assert isinstance(clsd_mteb.CLSD_BENCHMARK, mteb.Benchmark)
-    assert [t.metadata.name for t in clsd_mteb.CLSD_BENCHMARK.tasks] == EXPECTED
+BENCHMARKS = {"CLSD": EXPECTED[:4], "CLSD" + PIVOT_SUFFIX: EXPECTED[4:], "CLSD-All": EXPECTED}
+
+
+@pytest.mark.parametrize("name", BENCHMARKS)
+def test_benchmarks_reach_mteb_get_benchmark(name):
+    benchmark = mteb.get_benchmark(name)
+    assert isinstance(benchmark, mteb.Benchmark)
+    assert [t.metadata.name for t in benchmark.tasks] == BENCHMARKS[name]
+    assert benchmark.reference == "https://arxiv.org/abs/2502.08638" and "Michail" in str(benchmark.citation)
+    assert benchmark in mteb.get_benchmarks()  # listed too (`mteb available-benchmarks`)
+    assert clsd_mteb.CLSD_BENCHMARK is mteb.get_benchmark("CLSD")  # the paper's main number: the direct tasks
+
+
+def test_benchmarks_select_their_results_and_keep_direct_and_pivot_apart(small_release, tmp_path):
+    from clsd_mteb.models import load_model
+    from clsd_mteb.run import evaluate_tasks
+
+    tasks = clsd_mteb.get_tasks(data_dir=small_release)
+    # the n-gram baseline, and mteb's own random encoder: a model in mteb's model registry, offline
+    models = [load_model("clsd-baselines/char-ngram-tf"), mteb.get_model("mteb/baseline-random-encoder")]
+    for model in models:
+        evaluate_tasks(model, tasks, tmp_path, show_progress_bar=False)
+    cache = mteb.ResultCache(tmp_path)
+    means = {}
+    for name, task_names in BENCHMARKS.items():
+        results = cache.load_results(tasks=name, include_remote=False, validate_and_filter=True, require_model_meta=False)
+        assert results.benchmark is mteb.get_benchmark(name)
+        by_model = {m.model_name: {t.task_name: t.get_score() for t in m.task_results} for m in results.model_results}
+        assert set(by_model) == {"clsd-baselines/char-ngram-tf", "mteb/baseline-random-encoder"}
+        assert all(sorted(scores) == sorted(task_names) for scores in by_model.values())  # the benchmark's tasks, no other
+        means[name] = {model: sum(scores.values()) / len(scores) for model, scores in by_model.items()}
+        # mteb's leaderboard summary: one row per model its model registry knows (the n-gram baseline is not
+        # in it, so it has no row), with the mean over this benchmark's tasks only
+        table = results.get_benchmark_result()
+        assert not any("char-ngram-tf" in str(label) for label in table["Model"])
+        (row,) = [row for _, row in table.iterrows() if "baseline-random-encoder" in str(row["Model"])]
+        assert row["Mean (Task)"] == pytest.approx(means[name]["mteb/baseline-random-encoder"], abs=1e-4)
+    ngram = {name: scores["clsd-baselines/char-ngram-tf"] for name, scores in means.items()}
+    assert ngram["CLSD"] != ngram["CLSD" + PIVOT_SUFFIX]  # two questions, two means
+    assert ngram["CLSD-All"] == pytest.approx((ngram["CLSD"] + ngram["CLSD" + PIVOT_SUFFIX]) / 2)
 
 
 @pytest.mark.parametrize("name", EXPECTED)
@@ -81,7 +119,7 @@ def test_import_is_cheap():
         "import sys, clsd_mteb, mteb; "
         "heavy = [m for m in ('torch', 'sentence_transformers', 'transformers') if m in sys.modules]; "
         "assert not heavy, heavy; "
-        "assert all(not t.data_loaded for t in clsd_mteb.CLSD_BENCHMARK.tasks); "
+        "assert all(not t.data_loaded for t in clsd_mteb.CLSD_ALL_BENCHMARK.tasks); "
         "mteb.get_task('CLSD-WMT19-DE-FR')"
     )
     subprocess.run([sys.executable, "-c", code], check=True, env={"CLSD_DATA_DIR": "/nonexistent", "PATH": ""})
@@ -99,3 +137,18 @@ def test_a_clashing_name_is_refused():
     with pytest.raises(RegistrationError, match="already registered"):
         register_tasks([clash])
     register_tasks(RELEASE_TASKS)  # the same classes again: a no-op
+
+
+def test_failed_benchmark_registration_is_a_clear_error(monkeypatch):
+    module = importlib.import_module("mteb.benchmarks.get_benchmark")
+    monkeypatch.delattr(module, "_build_registry")
+    with pytest.raises(RegistrationError, match="cannot register its benchmarks"):
+        register_benchmarks([clsd_mteb.CLSD_BENCHMARK])
+
+
+def test_a_clashing_benchmark_name_is_refused():
+    clash = mteb.Benchmark(name="CLSD", tasks=clsd_mteb.CLSD_BENCHMARK.tasks)
+    with pytest.raises(RegistrationError, match="already registered"):
+        register_benchmarks([clash])
+    register_benchmarks([clsd_mteb.CLSD_BENCHMARK])  # the same instance again: a no-op
+    assert mteb.get_benchmark("CLSD") is clsd_mteb.CLSD_BENCHMARK
