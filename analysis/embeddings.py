@@ -34,12 +34,11 @@ class ModelUnavailable(CLSDError):
 def load_encoder(run: ModelRun, model_paths: Mapping[str, str] | None = None) -> tuple[EncoderProtocol, str | None]:
     """The encoder for a model of the results, and a warning when it may not be the revision scored.
 
-    Order: a local path the user maps to the name (``--model NAME=PATH``), the analysis baselines,
-    the embedded default model, then whatever ``clsd_mteb.models.load_model`` can load by name
-    (the Hugging Face cache, or the network where there is one).
+    Order: a local path the user maps to the name (``--model NAME=PATH``), then whatever
+    ``clsd_mteb.models.load_model`` can load by name: the models this package declares (the embedded
+    ones and the baselines, offline), then the Hugging Face cache, or the network where there is one.
     """
     from clsd_mteb import models
-    from clsd_mteb.baselines import BASELINES
 
     paths = dict(model_paths or {})
     warning = None
@@ -49,18 +48,13 @@ def load_encoder(run: ModelRun, model_paths: Mapping[str, str] | None = None) ->
             f"{run.name}: embeddings from the local folder {paths[run.name]}; results were filed under revision {run.revision}."
         )
         return encoder, warning
-    if run.name in BASELINES:
-        encoder = BASELINES[run.name]()
-    elif run.name == models.DEFAULT_MODEL_NAME:
-        encoder = models.load_default_model()
-    else:
-        try:
-            encoder = models.load_model(run.name)
-        except CLSDError as exc:
-            raise ModelUnavailable(
-                f"cannot load {run.name} to compute its embeddings ({exc}). Map the name to a local copy with "
-                f"--model {run.name}=/path/to/model, or leave the shift analysis out with --no-pos-shift."
-            ) from exc
+    try:
+        encoder = models.load_model(run.name)
+    except CLSDError as exc:
+        raise ModelUnavailable(
+            f"cannot load {run.name} to compute its embeddings ({exc}). Map the name to a local copy with "
+            f"--model {run.name}=/path/to/model, or leave the shift analysis out with --no-pos-shift."
+        ) from exc
     revision = getattr(getattr(encoder, "mteb_model_meta", None), "revision", None)
     if revision is not None and revision != run.revision:
         warning = f"{run.name}: loaded revision {revision} but results are filed under revision {run.revision}."

@@ -2,25 +2,27 @@
 
 Two kinds of table share the helpers below, so every table of a report looks alike:
 
-- the paper's Table 1 (:class:`clsd_analysis.tables.Table1`): :func:`table1_markdown` (what ``clsd
-  evaluate`` prints) and :func:`table1_latex`; each task's Precision@1 (%) as "direct / pivot", the best
-  value of each column in bold, separately for each setting; its CSV is
+- the paper's Table 1 (:class:`clsd_analysis.tables.Table1`): :func:`table1_rich` (what ``clsd
+  evaluate`` prints on a terminal), :func:`table1_markdown` (what it prints elsewhere), :func:`table1_latex` and :func:`table1_csv`; each task's Precision@1 (%) as
+  "direct / pivot", the best value of each column in bold, separately for each setting; its CSV is
   :func:`write_csv` of :func:`clsd_analysis.tables.comparison_frame`;
 - a pandas DataFrame whose columns may be a two-level MultiIndex (group, column), plus an optional set
   of (row, column) cells to set in bold: :func:`to_markdown`, :func:`to_latex`, :func:`write_csv`.
 
 Missing values (None/NaN) print as :data:`MISSING` in Markdown, ``--`` in LaTeX and an empty field in
 CSV, so they can never be mistaken for a zero. pandas is not imported here (a DataFrame is only used
-through its methods), so ``clsd evaluate`` prints Table 1 in the base install without loading it.
+through its methods), so ``clsd evaluate`` prints Table 1 in the base install without loading it (only
+its CSV needs pandas); rich is imported inside :func:`table1_rich`.
 """
 
 from __future__ import annotations
 
+import io
 import math
 import re
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -30,10 +32,17 @@ from clsd_mteb.naming import short_task
 
 if TYPE_CHECKING:
     import pandas as pd
+    from rich.table import Table as RichTable
 
     from clsd_analysis.tables import Table1
 
 MISSING = "—"
+# What the ✓/✗ of the "Alignment" columns say (see clsd_analysis.alignment); the terminal table heads them with a letter.
+ALIGNMENT_LEGEND = "Alignment columns: ✓ the model was trained with that kind of objective, ✗ it was not, blank: unknown."
+TERMINAL_HEADINGS = {"cross_lingual": "X", "paraphrase": "P", "retrieval": "R"}
+TERMINAL_LEGEND = (
+    "X, P, R: trained with cross-lingual, paraphrase, retrieval objectives? ✓ yes, ✗ no, blank: unknown. Best values in bold."
+)
 LATEX_MISSING = "--"
 _BOLD_SPAN = re.compile(r"\*\*(.+?)\*\*")  # Markdown **bold** inside a cell (marked words) becomes \textbf in LaTeX
 _LATEX_SPECIALS = {
@@ -167,6 +176,48 @@ def table1_markdown(table: Table1) -> str:
     return _md_table(["model", *_headings(table)], rows)
 
 
+def table1_rich(table: Table1, title: str | None = None) -> RichTable:
+    """Table 1 as a rich table for a terminal; best values in bold (no Markdown marks), numbers right-aligned.
+
+    The alignment columns are headed X, P, R: print :data:`TERMINAL_LEGEND` under the table when
+    ``table.alignment`` is set. A narrow terminal folds the model names, never a number.
+    """
+    from rich import box
+    from rich.table import Table as RichTable
+    from rich.text import Text
+
+    columns = [*table.columns, AVERAGE]
+    shared = {tuple(table.settings_of(c)) for c in columns}  # one "direct / pivot" for all: said once, in the title
+    settings = " / ".join(next(iter(shared))) if len(shared) == 1 else ""
+    if title and settings:
+        title = f"{title}, {settings}"
+    out = RichTable(title=title, box=box.SIMPLE_HEAD, padding=(0, 1, 0, 0), show_edge=False)
+    out.add_column("model", overflow="fold", min_width=14)
+    for kind in KINDS if table.alignment else ():
+        out.add_column(TERMINAL_HEADINGS[kind], justify="center", no_wrap=True, min_width=1)
+    for column, heading in zip(columns, _headings(table)[len(KINDS) if table.alignment else 0 :], strict=True):
+        name = AVERAGE if column == AVERAGE else short_task(column)
+        out.add_column(name if settings else heading.replace(" (", "\n("), justify="right", no_wrap=True)
+    for model in table.models:
+        cells = []
+        for cell in _scores(table, model):
+            text = Text()
+            for i, (value, best) in enumerate(cell):
+                text.append((" / " if i else "") + value, style="bold" if best else "")
+            cells.append(text)
+        out.add_row(Text(model), *(Text(m) for m in _marks(table, model)), *cells)
+    return out
+
+
+def table1_csv(table: Table1) -> str:
+    """Table 1's CSV (:func:`clsd_analysis.tables.comparison_frame`, full precision) as text; needs pandas."""
+    from clsd_analysis.tables import comparison_frame
+
+    buffer = io.StringIO()
+    write_csv(comparison_frame(table), buffer)
+    return buffer.getvalue()
+
+
 def table1_latex(table: Table1, caption: str = "Precision@1 (%), direct / pivot.", label: str = "tab:table1") -> str:
     """A booktabs table; best values in \\textbf, an "Alignment" group heading over the check marks."""
     n_align, n_scores = len(KINDS) if table.alignment else 0, len(table.columns) + 1
@@ -261,8 +312,8 @@ def to_latex(
     return "\n".join(lines) + "\n" + _latex_close(caption, label)
 
 
-def write_csv(frame: pd.DataFrame, path: Path, index_name: str | None = None) -> None:
-    """Full-precision values; missing stays an empty field."""
+def write_csv(frame: pd.DataFrame, path: Path | IO[str], index_name: str | None = None) -> None:
+    """Full-precision values; missing stays an empty field. ``path``: a file name or an open text stream."""
     out = frame.copy()
     out.columns = _flat_columns(frame)
     out.index.name = index_name or frame.index.name

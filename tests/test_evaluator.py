@@ -127,10 +127,14 @@ def test_the_e5_query_prompt_reaches_the_model(small_release, minilm, tmp_path):
 
     e5_prompts = mteb.get_model_meta("intfloat/multilingual-e5-base").loader_kwargs["model_prompts"]
     assert e5_prompts["query"] == "query: "
-    e5_like = SentenceTransformerEncoderWrapper(minilm.model, model_prompts=e5_prompts)
-    task = clsd_mteb.get_tasks(["CLSD-WMT19-FR-DE"], data_dir=small_release, limit=8)[0]
-    data = _rows(task)
-    result = mteb.evaluate(e5_like, task, cache=None, show_progress_bar=False, prediction_folder=tmp_path)
+    saved_prompts = dict(minilm.model.prompts)  # the wrapper writes its prompts into the shared model: put them back
+    try:
+        e5_like = SentenceTransformerEncoderWrapper(minilm.model, model_prompts=e5_prompts)
+        task = clsd_mteb.get_tasks(["CLSD-WMT19-FR-DE"], data_dir=small_release, limit=8)[0]
+        data = _rows(task)
+        result = mteb.evaluate(e5_like, task, cache=None, show_progress_bar=False, prediction_folder=tmp_path)
+    finally:
+        minilm.model.prompts = saved_prompts
     predictions = json.loads((tmp_path / "CLSD-WMT19-FR-DE_predictions.json").read_text())["default"]["test"]
 
     st = minilm.model

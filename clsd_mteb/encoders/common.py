@@ -1,7 +1,9 @@
-"""What every encoder here shares: mteb's ``encode`` protocol written once, and the installed package version."""
+"""What every encoder here shares: mteb's ``encode`` protocol written once, the installed package version, and :class:`ModelSpec`."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, version
 from typing import TYPE_CHECKING, Any
 
@@ -16,6 +18,21 @@ if TYPE_CHECKING:
     from mteb.models import ModelMeta
     from mteb.types import Array, BatchedInput, PromptType
     from torch.utils.data import DataLoader
+
+
+@dataclass(frozen=True)
+class ModelSpec:
+    """One model this package ships, declared once in its encoder's module.
+
+    ``meta`` builds its ``ModelMeta``, whose ``loader`` mteb calls as ``loader(name, revision=..., **kwargs)``
+    (``mteb.get_model`` once the model is registered, ``clsd_mteb.models.load_model`` by name). It
+    is a function because a revision reads the installed package's version. ``extra``: the optional
+    extra of clsd-mteb its package comes with (None: a core dependency).
+    """
+
+    name: str
+    meta: Callable[[], ModelMeta]
+    extra: str | None = None
 
 
 class TextBatchEncoder(AbsEncoder):

