@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 
     from clsd_analysis.tables import Table1
     from clsd_cli.progress import ConsoleProgress
+    from clsd_format.data_source import DataSource
     from clsd_mteb.encoders.openai_endpoint import EndpointConfig
 
 app = typer.Typer(add_completion=False)
@@ -179,16 +180,10 @@ def evaluate(
     names = source.check_task_names(_split_names(tasks))
     from clsd_analysis.tables import build_table1
     from clsd_cli.progress import ConsoleProgress
-    from clsd_mteb import get_tasks
     from clsd_mteb.encoders.openai_endpoint import EndpointConfig
 
     err = table_format in ("latex", "csv")  # stdout holds the table alone
     watched = (sys.stderr if err else sys.stdout).isatty()  # a person reads the progress lines as they come
-    selected = get_tasks(names, data_dir=source, limit=limit, exact=exact)  # the source resolved above, not again
-    for task in selected:  # read (the release: fetched and checked) before a word is said about the data
-        task.load_data()
-    line = f"Data: {source.describe()}; {len(selected)} task(s)" + (f", first {limit} rows each" if limit else "")
-    typer.echo(line, err=err)
     endpoint = None
     if endpoint_url and endpoint_model:
         endpoint = EndpointConfig(
@@ -201,12 +196,26 @@ def evaluate(
             max_retries=endpoint_retries,
             timeout_s=endpoint_timeout,
         )
+    encoders = _encoders(model, device, endpoint)  # a model that cannot load stops the run before the data is read
+    selected = _load_tasks(source, names, limit=limit, exact=exact, err=err)
     scores: dict[str, dict[str, float]] = {}
     with ConsoleProgress(watched=watched, err=err) as progress:
-        for encoder in _encoders(model, device, endpoint):
+        for encoder in encoders:
             scores.update(_evaluate_one(encoder, selected, output, batch_size=batch_size, overwrite=overwrite, progress=progress))
     _print_table(build_table1(scores), table_format, drawn=table_format is None and sys.stdout.isatty())
     typer.echo(f"\nResults: {output / 'results'}", err=err)
+
+
+def _load_tasks(source: DataSource, names: list[str] | None, *, limit: int | None, exact: bool, err: bool) -> list[AbsTask]:
+    """The run's tasks with their data read (the release: fetched and checked), then one line saying what was read."""
+    from clsd_mteb import get_tasks
+
+    selected = get_tasks(names, data_dir=source, limit=limit, exact=exact)  # the source resolved once, not again
+    for task in selected:
+        task.load_data()
+    line = f"Data: {source.describe()}; {len(selected)} task(s)" + (f", first {limit} rows each" if limit else "")
+    typer.echo(line, err=err)
+    return list(selected)
 
 
 def _print_table(table: Table1, table_format: TableFormat | None, *, drawn: bool) -> None:
