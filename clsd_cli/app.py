@@ -38,6 +38,7 @@ COMMAND_MODULES: dict[str, str | None] = {
     "clsd_cli.evaluate": None,
     "clsd_cli.mteb_cli": None,
     "clsd_cli.training": None,
+    "clsd_cli.submission": None,
     "clsd_generation.cli": "generate",
     "clsd_analysis.cli": "analysis",
 }

@@ -6,13 +6,20 @@ inside the command (see ``tests/test_cli_startup.py``).
 
 from __future__ import annotations
 
+import functools
+import tempfile
+from collections.abc import Callable
 from enum import Enum
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from clsd_format.extras import require_extra
 from clsd_format.release import RELEASED_TASKS
+
+if TYPE_CHECKING:
+    from clsd_mteb.training_export import TrainingExport
 
 app = typer.Typer(add_completion=False)
 
@@ -34,7 +41,11 @@ def _names(values: list[str] | None) -> list[str] | None:
 
 DataArgument = Annotated[
     Path,
-    typer.Argument(metavar="DATA", help="The release CSVs, a Hub-format export of them, or a generated CLSD dataset folder."),
+    typer.Argument(
+        metavar="DATA",
+        help="The release CSVs, a Hub-format export of them, a generated CLSD dataset folder, or a clsd generate "
+        "run folder (--run-dir; built as clsd build would, then exported).",
+    ),
 ]
 OutArgument = Annotated[Path, typer.Argument(metavar="OUT", help="New (or empty) folder to write the training dataset into.")]
 TasksOption = Annotated[
@@ -73,6 +84,31 @@ NegativesOption = Annotated[
         help="Negatives per row; rows with fewer distractors are left out. Default: the fewest any row has.",
     ),
 ]
+NameOption = Annotated[
+    str,
+    typer.Option(
+        "--name",
+        metavar="NAME",
+        help="For a generation run: the dataset name its tasks get, as in clsd build (CLSD-<NAME>-DE-FR, ...).",
+    ),
+]
+RUN_NAME = "RUN"
+
+
+def _is_generation_run(folder: Path) -> bool:
+    from clsd_generation.checkpoint import CHECKPOINT_FILE
+
+    return (folder / CHECKPOINT_FILE).is_file()
+
+
+def _export_generation_run(run_dir: Path, name: str, export: Callable[..., TrainingExport]) -> TrainingExport:
+    """Build the run's dataset as ``clsd build`` would, into a temporary folder, and ``export`` that."""
+    require_extra("generate", "`clsd export-training` from a generation run")
+    from clsd_generation.build import build_dataset
+
+    with tempfile.TemporaryDirectory(prefix="clsd-export-training-") as tmp:
+        built = build_dataset(run_dir, Path(tmp) / "dataset", name=name).folder
+        return export(built, described_as=f"the generation run {run_dir}")
 
 
 @app.command("export-training")
@@ -83,24 +119,27 @@ def export_training_command(
     eval_tasks: EvalTasksOption = None,
     split_by: SplitByOption = SplitBy.corpus,
     negatives: NegativesOption = None,
+    name: NameOption = RUN_NAME,
 ) -> None:
     """Write CLSD rows as training data with hard negatives.
 
     Columns anchor, positive, negative_1 ... negative_k, as sentence-transformers' losses take them (e.g.
     MultipleNegativesRankingLoss): the source sentence, its translation and its distractors, in parquet files with a
     dataset card. The card says where the negatives come from and the licence they inherit (the release: AGPL-3.0).
-    An existing non-empty OUT is never overwritten.
+    A generation run folder is read as clsd build would read it (every sentence finished). An existing non-empty
+    OUT is never overwritten.
     """
     from clsd_mteb.training_export import export_training
 
-    export = export_training(
-        data,
-        out,
+    to_out = functools.partial(
+        export_training,
+        out=out,
         tasks=_names(tasks),
         eval_tasks=_names(eval_tasks) or (),
         split_by=split_by.value,
         negatives=negatives,
     )
+    export = _export_generation_run(data, name, to_out) if _is_generation_run(data) else to_out(data)
     rows = ", ".join(f"{split}: {count} rows" for split, count in export.rows.items())
     typer.echo(f"Wrote {export.folder} ({rows}; {export.negatives} negatives per row)")
     if export.held_out:

