@@ -111,6 +111,15 @@ ProtocolName = Annotated[
     ),
 ]
 RulesSeed = Annotated[int, typer.Option(help="Seed of the rule backend.")]
+RuleNames = Annotated[
+    str,
+    typer.Option(
+        "--rules",
+        metavar="NAME[,NAME...]|all",
+        help="Rules of the rule backend: numbers, months, weekdays, names, roles, negation, antonyms, nouns, or 'all'. "
+        "Default: all but nouns (read strictly, few noun swaps made valid distractors; see docs/generation.md).",
+    ),
+]
 
 
 @app.command()
@@ -144,14 +153,12 @@ def generate(
     max_length_ratio: MaxLengthRatio = ValidationBounds.max_length_ratio,
     protocol: ProtocolName = VALIDATED,
     seed: RulesSeed = DEFAULT_RULES_SEED,
+    rules: RuleNames = "default",
     quiet: Quiet = False,
 ) -> None:
     """Make four distractors per sentence of both languages.
 
-    Resumable: every answer is stored in RUN_DIR/checkpoint.sqlite as it arrives; run the same command
-    again after an interruption (even kill -9) and it continues where it stopped. A different input,
-    model, prompt or rule setting under the same --run-dir is refused.
-    """
+    Resumable (every answer is stored in RUN_DIR/checkpoint.sqlite as it arrives): run the same command again after an interruption, even kill -9. A different input, model, prompt or rule setting is refused."""
     from clsd_generation.generate import generate_distractors
 
     languages = _parse_languages(source_lang, target_lang)
@@ -169,11 +176,26 @@ def generate(
         prompts=prompts,
         batch=BatchSettings(poll_interval=poll_interval) if batch else None,
         seed=seed,
+        rule_names=_rule_names(rules),
         max_attempts=max_attempts,
         progress=not quiet,
         announce=typer.echo,
     )
     _print_outcome(report, run_dir)
+
+
+def _rule_names(value: str) -> tuple[str, ...]:
+    from clsd_generation.rules import ALL_RULES, DEFAULT_RULES
+
+    if value == "default":
+        return DEFAULT_RULES
+    if value == "all":
+        return ALL_RULES
+    names = tuple(dict.fromkeys(name.strip() for name in value.split(",") if name.strip()))
+    unknown = [name for name in names if name not in ALL_RULES]
+    if unknown or not names:
+        raise CLSDError(f"--rules: unknown rule(s) {unknown or [value]}; the rules are {', '.join(ALL_RULES)}, or 'all'.")
+    return tuple(rule for rule in ALL_RULES if rule in names)  # one order, whatever order they were typed in
 
 
 def _parse_languages(source_lang: str, target_lang: str) -> tuple[Language, Language]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import asdict
 from pathlib import Path
 from typing import Literal
@@ -17,7 +17,7 @@ from clsd_generation.jobs import make_jobs, pending_states
 from clsd_generation.llm_backend import LiveGenerator
 from clsd_generation.prompts import PromptSettings
 from clsd_generation.report import RunReport
-from clsd_generation.rules import RULES_VERSION, rules_for
+from clsd_generation.rules import DEFAULT_RULES, RULES_VERSION, rules_for
 from clsd_generation.rules_backend import run_rules
 from clsd_generation.run_lock import run_folder_lock
 from clsd_generation.settings import DEFAULT_MAX_ATTEMPTS, DEFAULT_RULES_SEED, BatchSettings, LLMSettings, ValidationBounds
@@ -34,6 +34,7 @@ def generation_fingerprint(
     llm: LLMSettings | None,
     prompts: PromptSettings,
     seed: int,
+    rule_names: Sequence[str] = DEFAULT_RULES,
 ) -> dict[str, object]:
     """Everything that decides what a finished sentence holds; a resumed run must match all of it."""
     fingerprint: dict[str, object] = {
@@ -52,8 +53,18 @@ def generation_fingerprint(
             "top_p": prompts.top_p,
         }
     else:
-        fingerprint |= {"rules_version": RULES_VERSION, "seed": seed}
+        fingerprint |= {"rules_version": RULES_VERSION, "seed": seed, "rules": list(rule_names)}
     return fingerprint
+
+
+def _start(checkpoint: Checkpoint, fingerprint: dict[str, object], corpus: ParallelCorpus, llm: LLMSettings | None) -> None:
+    """Bind the run's settings (a different run under the same folder is refused) and store its input."""
+    checkpoint.bind(GENERATION_KEY, fingerprint)
+    checkpoint.set_meta("input_origin", corpus.origin)
+    checkpoint.set_meta("id_column", corpus.id_column)
+    if llm is not None:
+        checkpoint.set_meta("endpoint", public_url(llm.base_url) if llm.base_url else "OpenAI default")  # no credentials
+    checkpoint.store_pairs(corpus)
 
 
 def generate_distractors(
@@ -67,6 +78,7 @@ def generate_distractors(
     prompts: PromptSettings = PromptSettings(),
     batch: BatchSettings | None = None,
     seed: int = DEFAULT_RULES_SEED,
+    rule_names: Sequence[str] = DEFAULT_RULES,
     max_attempts: int = DEFAULT_MAX_ATTEMPTS,
     progress: bool = True,
     durable_against_power_loss: bool = False,
@@ -78,18 +90,15 @@ def generate_distractors(
     how many sentences an earlier invocation finished and how many remain (the CLI prints it first).
     """
     _refuse_before_starting(languages, backend, llm, max_attempts)
-    fingerprint = generation_fingerprint(corpus, languages, backend, bounds, llm=llm, prompts=prompts, seed=seed)
+    fingerprint = generation_fingerprint(
+        corpus, languages, backend, bounds, llm=llm, prompts=prompts, seed=seed, rule_names=rule_names
+    )
     resumed = (Path(run_dir) / CHECKPOINT_FILE).exists()
     with (
         run_folder_lock(run_dir),
         Checkpoint.in_folder(run_dir, durable_against_power_loss=durable_against_power_loss) as checkpoint,
     ):
-        checkpoint.bind(GENERATION_KEY, fingerprint)
-        checkpoint.set_meta("input_origin", corpus.origin)
-        checkpoint.set_meta("id_column", corpus.id_column)
-        if backend == "llm" and llm is not None:
-            checkpoint.set_meta("endpoint", public_url(llm.base_url) if llm.base_url else "OpenAI default")  # no credentials
-        checkpoint.store_pairs(corpus)
+        _start(checkpoint, fingerprint, corpus, llm if backend == "llm" else None)
         jobs = make_jobs(corpus.pairs, languages)
         states, done_before = pending_states(jobs, checkpoint, bounds)
         if resumed and announce is not None:
@@ -106,6 +115,7 @@ def generate_distractors(
                 bounds,
                 report,
                 seed=seed,
+                rule_names=rule_names,
                 max_attempts=max_attempts,
                 progress=progress,
             )

@@ -16,7 +16,7 @@ from clsd_generation.checkpoint import Checkpoint
 from clsd_generation.inputs import ParallelPair
 from clsd_generation.jobs import JobState
 from clsd_generation.report import RunReport
-from clsd_generation.rules import make_generators
+from clsd_generation.rules import DEFAULT_RULES, make_generators
 from clsd_generation.settings import ValidationBounds
 
 
@@ -30,11 +30,14 @@ def run_rules(
     *,
     seed: int,
     max_attempts: int,
+    rule_names: Sequence[str] = DEFAULT_RULES,
     progress: bool = True,
 ) -> RunReport:
     # Vocabulary comes from the whole corpus, not the pending part, so a resumed run draws the same words.
     generators = make_generators(
-        {language.code: [pair.texts[side] for pair in pairs] for side, language in enumerate(languages)}, seed=seed
+        {language.code: [pair.texts[side] for pair in pairs] for side, language in enumerate(languages)},
+        seed=seed,
+        rule_names=rule_names,
     )
     for state in tqdm(states, desc="distractors (rules)", unit="sentence", disable=not progress):
         result = None

@@ -20,7 +20,7 @@ from clsd_format.tagging import HanTaTagger, SpacyFrenchTagger, TaggerMissing, t
 from clsd_generation.generate import generate_distractors
 from clsd_generation.inputs import read_parallel
 from clsd_generation.languages import parse_language
-from clsd_generation.rules import CHECK_KIND, RuleGenerator, TagCache, make_generators, rules_for
+from clsd_generation.rules import ALL_RULES, CHECK_KIND, RuleGenerator, TagCache, make_generators, rules_for
 from clsd_generation.rules.checks import check
 from clsd_generation.rules.explain import explain
 
@@ -164,7 +164,8 @@ def test_issue_examples_no_longer_come_out(release_dir: Path, tmp_path: Path) ->
 @pytest.mark.slow
 def test_french_and_german_rules_on_fifty_rows_all_pass_the_recheck(any_data_dir: Path) -> None:
     rows = [*first_rows(any_data_dir, 50), *first_rows(any_data_dir, 50, WMT19)][:50]  # WMT19 tops up the fixture's 20
-    generators = make_generators({"de": [r["German"] for r in rows], "fr": [r["French"] for r in rows]}, seed=0)
+    corpora = {"de": [r["German"] for r in rows], "fr": [r["French"] for r in rows]}
+    generators = make_generators(corpora, seed=0, rule_names=ALL_RULES)  # nouns too (off by default)
     seen_rules: set[str] = set()
     for code, column in (("de", "German"), ("fr", "French")):
         for row in rows:
@@ -173,8 +174,8 @@ def test_french_and_german_rules_on_fifty_rows_all_pass_the_recheck(any_data_dir
                 assert reason is None, (code, rule, row[column])
                 seen_rules.add(rule)
     assert {"numbers", "names", "negation", "nouns", "antonyms"} <= seen_rules
-    french_slots = generators["fr"].nouns.by_slot
-    assert all(key[1] for key in french_slots)  # every French noun slot carries gender/number
+    french_slots = [slot for slot, _frame in generators["fr"].nouns.attested]
+    assert french_slots and all(slot[1] for slot in french_slots)  # every French noun slot carries gender/number
 
 
 @pytest.mark.slow

@@ -21,17 +21,18 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from clsd_format.errors import CLSDError
 from clsd_format.tagging import TaggedSentence, tagger_for
 from clsd_generation.rules import common, de, en, fr
-from clsd_generation.rules.checks import CALENDAR, NEGATION, SAME_SHAPE, SAME_TAGS, check
-from clsd_generation.rules.entities import NameInventory, vote_types
+from clsd_generation.rules.antonyms import AntonymCap
+from clsd_generation.rules.checks import CALENDAR, NEGATION, SAME_SHAPE, SAME_TAGS, Prepared, check, final_text_fault
+from clsd_generation.rules.entities import NameInventory, corpus_types
 from clsd_generation.rules.lexicon import Edit, LanguageRules
 from clsd_generation.rules.nouns import NounIndex
 
-RULES_VERSION = 3  # bump when a rule changes what it produces: it is part of the checkpoint fingerprint
+RULES_VERSION = 4  # bump when a rule changes what it produces: it is part of the checkpoint fingerprint
 RULES_BY_LANGUAGE: dict[str, LanguageRules] = {r.code: r for r in (de.RULES, fr.RULES, en.RULES)}
 CHECK_KIND = {
     "numbers": SAME_TAGS,
@@ -43,6 +44,10 @@ CHECK_KIND = {
     "antonyms": SAME_TAGS,
     "nouns": SAME_TAGS,
 }
+ALL_RULES: tuple[str, ...] = tuple(CHECK_KIND)
+# Nouns are off by default: read strictly, few noun swaps made a valid distractor (docs/generation.md);
+# `clsd generate --rules all` (or a list naming "nouns") switches them on.
+DEFAULT_RULES: tuple[str, ...] = tuple(rule for rule in ALL_RULES if rule != "nouns")
 WANTED = 6  # checked candidates offered per attempt: four distractors plus room for validation to reject some
 CHECK_BATCH = 8  # candidates re-tagged together (spaCy tags a batch faster than one by one)
 
@@ -74,9 +79,9 @@ class TagCache:
 class RuleGenerator:
     """Checked distractor candidates for the sentences of one language of one corpus.
 
-    ``name_types`` maps case-folded names to entity types; by default they are voted from this corpus
-    (French has NER). For German or English pass the types of the parallel French side (see
-    :func:`shared_name_types`), else no name is typed and the name rules make nothing.
+    ``name_types`` maps case-folded names to entity types; :func:`make_generators` shares them across the
+    sides of a parallel corpus (see :func:`clsd_generation.rules.entities.corpus_types`). ``rule_names``:
+    the rules that propose edits (default :data:`DEFAULT_RULES`).
     """
 
     def __init__(
@@ -86,13 +91,17 @@ class RuleGenerator:
         seed: int = 0,
         name_types: dict[str, str] | None = None,
         tags: TagCache | None = None,
+        rule_names: Sequence[str] = DEFAULT_RULES,
     ) -> None:
         self.rules = rules_for(language_code)
+        self.rule_names = tuple(rule_names)
         self.tags = tags or TagCache(language_code)
         corpus = self.tags.tag(list(dict.fromkeys(corpus_sentences)))
         calendar = self.rules.calendar_words()
-        self.names = NameInventory(corpus, vote_types([corpus]) if name_types is None else name_types, language_code, calendar)
-        self.nouns = NounIndex(corpus, language_code, calendar)
+        types = corpus_types({language_code: corpus}, RULES_BY_LANGUAGE) if name_types is None else name_types
+        self.names = NameInventory(corpus, types, self.rules, calendar)
+        self.nouns = NounIndex(corpus, self.rules, calendar)
+        self.antonyms = AntonymCap(corpus, self.rules, seed, tags=self.tags)  # no pair makes over 15% of the swaps
         self.seed = seed
         self.outcomes: Counter[tuple[str, str]] = Counter()  # (rule, "kept" or the reason it was dropped)
 
@@ -102,16 +111,17 @@ class RuleGenerator:
         Noun swaps come last, to fill in only where the other rules run out: a manual reading of a sample
         found them the least reliable (fixed phrases such as "en raison de", words the tagger misreads).
         """
-        per_rule = {
-            "numbers": common.swap_numbers(sentence, rng, self.rules.months),
-            "months": common.swap_from_list(sentence, self.rules.months, rng),
-            "weekdays": common.swap_from_list(sentence, self.rules.weekdays, rng),
-            "names": self.names.swaps(sentence, rng),
-            "roles": self.names.role_swaps(sentence),
-            "negation": self.rules.negate(sentence, rng),
-            "antonyms": common.swap_antonyms(sentence, self.rules.antonyms),
-            "nouns": self.nouns.swaps(sentence, rng),
+        makers: dict[str, Callable[[], list[Edit]]] = {
+            "numbers": lambda: common.swap_numbers(sentence, rng, self.rules.months),
+            "months": lambda: common.swap_from_list(sentence, self.rules.months, rng),
+            "weekdays": lambda: common.swap_from_list(sentence, self.rules.weekdays, rng),
+            "names": lambda: self.names.swaps(sentence, rng),
+            "roles": lambda: self.names.role_swaps(sentence),
+            "negation": lambda: self.rules.negate(sentence, rng),
+            "antonyms": lambda: self.antonyms.edits(sentence),
+            "nouns": lambda: self.nouns.swaps(sentence, rng),
         }
+        per_rule = {rule: makers[rule]() for rule in ALL_RULES if rule in self.rule_names}  # in one order, drawn lazily
         queues = [[(rule, edit) for edit in edits] for rule, edits in per_rule.items() if edits]
         for queue in queues:
             rng.shuffle(queue)
@@ -119,6 +129,21 @@ class RuleGenerator:
         longest = max((len(q) for q in queues), default=0)
         interleaved = [queue[i] for i in range(longest) for queue in queues if i < len(queue)]
         return [p for p in interleaved if p[0] != "nouns"] + [p for p in interleaved if p[0] == "nouns"]
+
+    def _prepared(self, original: TaggedSentence, edit: Edit) -> Prepared | None:
+        """The edit with the word before it rewritten for its new neighbour (French elision), or None if that is unknowable."""
+        if self.rules.repair_edit is None:
+            return Prepared(edit, 0, 0)
+        repaired = self.rules.repair_edit(original, edit)
+        if repaired is None:
+            return None
+        grown, lead = repaired
+        return Prepared(grown, lead, len(grown[2]) - len(edit[2]))
+
+    def _judge(self, original: TaggedSentence, rule: str, prepared: Prepared, retagged: TaggedSentence) -> str | None:
+        """Why a candidate is dropped, or None: the tag checks, then what the final text must not be."""
+        reason = check(original, prepared.edit, CHECK_KIND[rule], retagged, self.rules, prepared.lead, prepared.lead_chars)
+        return reason or final_text_fault(original, retagged.text, self.rules)
 
     def candidates(self, sentence: str, attempt: int) -> list[str]:
         """Up to ``WANTED`` candidates that passed every check, from as many rules as apply."""
@@ -129,17 +154,19 @@ class RuleGenerator:
         kept: list[str] = []
         seen = {sentence.casefold()}
         for begin in range(0, len(proposals), CHECK_BATCH):
-            batch = proposals[begin : begin + CHECK_BATCH]
-            texts = [common.apply_edit(original, edit) for _, edit in batch]
-            fresh = [t for t in texts if t.casefold() not in seen]
+            batch = [(rule, self._prepared(original, edit)) for rule, edit in proposals[begin : begin + CHECK_BATCH]]
+            texts = [None if p is None else common.apply_edit(original, p.edit) for _, p in batch]
+            fresh = list(dict.fromkeys(t for t in texts if t is not None and t.casefold() not in seen))
             retagged = dict(zip(fresh, self.tags.tag(fresh), strict=True))
-            for (rule, edit), text in zip(batch, texts, strict=True):
-                if text.casefold() in seen:
-                    reason: str | None = "same as original" if text.casefold() == sentence.casefold() else "duplicate"
+            for (rule, prepared), text in zip(batch, texts, strict=True):
+                if prepared is None or text is None:
+                    reason: str | None = "elision unknown"
+                elif text.casefold() in seen:
+                    reason = "same as original" if text.casefold() == sentence.casefold() else "duplicate"
                 else:
-                    reason = check(original, edit, CHECK_KIND[rule], retagged[text], self.rules)
+                    reason = self._judge(original, rule, prepared, retagged[text])
                 self.outcomes[(rule, reason or "kept")] += 1
-                if reason is None:
+                if reason is None and text is not None:
                     seen.add(text.casefold())
                     kept.append(text)
             if len(kept) >= WANTED:
@@ -147,13 +174,21 @@ class RuleGenerator:
         return kept[:WANTED]
 
 
-def make_generators(corpora: dict[str, Sequence[str]], seed: int = 0) -> dict[str, RuleGenerator]:
+def make_generators(
+    corpora: dict[str, Sequence[str]], seed: int = 0, rule_names: Sequence[str] = DEFAULT_RULES
+) -> dict[str, RuleGenerator]:
     """One generator per language of a parallel corpus, with name types shared across its sides.
 
     Types are voted over every side whose tagger has NER (French), so German or English names written
-    as on the French side ("Merkel", "Wall Street") get a type too.
+    as on the French side ("Merkel", "Wall Street") get a type too; a corpus with no NER side
+    (English-German) types the names that follow a title ("Kanzlerin Merkel", "Mr Johnson"). Every
+    generator also types the well-known names of its language by their kind
+    (:mod:`clsd_generation.rules.name_kinds`).
     """
     caches = {code: TagCache(code) for code in corpora}
-    tagged = [caches[code].tag(list(dict.fromkeys(texts))) for code, texts in corpora.items()]
-    types = vote_types(tagged)
-    return {code: RuleGenerator(code, texts, seed, name_types=types, tags=caches[code]) for code, texts in corpora.items()}
+    tagged = {code: caches[code].tag(list(dict.fromkeys(texts))) for code, texts in corpora.items()}
+    types = corpus_types(tagged, RULES_BY_LANGUAGE)
+    return {
+        code: RuleGenerator(code, texts, seed, name_types=types, tags=caches[code], rule_names=rule_names)
+        for code, texts in corpora.items()
+    }

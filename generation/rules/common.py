@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from clsd_format.tagging import TaggedSentence
 from clsd_generation.rules.lexicon import Edit
@@ -67,8 +67,12 @@ def _new_number(digits: str, rng: random.Random, day: bool = False) -> str:
     return str(new)
 
 
+VARIANTS = 2  # values drawn per number or name: a sentence with one unit still gets more than one distractor
+
+
 def swap_numbers(sentence: TaggedSentence, rng: random.Random, months: Sequence[str] = ()) -> list[Edit]:
-    """Change one number token (a year by a few years, a day before a month within 1-28, else its first digit group)."""
+    """Change a number token, ``VARIANTS`` ways (a year by a few years, a day before a month within 1-28, else its
+    first digit group)."""
     month_words = {m.casefold() for m in months}
     edits = []
     for index, token in enumerate(sentence.tokens):
@@ -78,8 +82,8 @@ def swap_numbers(sentence: TaggedSentence, rng: random.Random, months: Sequence[
         assert group is not None
         following = sentence.tokens[index + 1 : index + 3]  # "24 juillet", "15. September"
         day = token.text.rstrip(".").isdigit() and any(t.text.casefold() in month_words for t in following)
-        new = token.text[: group.start()] + _new_number(group.group(), rng, day) + token.text[group.end() :]
-        edits.append((index, index + 1, new))
+        values = dict.fromkeys(_new_number(group.group(), rng, day) for _ in range(VARIANTS))  # "1" has few others
+        edits += [(index, index + 1, token.text[: group.start()] + value + token.text[group.end() :]) for value in values]
     return edits
 
 
@@ -94,27 +98,58 @@ def swap_from_list(sentence: TaggedSentence, words: Sequence[str], rng: random.R
     return edits
 
 
-def swap_antonyms(sentence: TaggedSentence, antonyms: Sequence[tuple[str, str]]) -> list[Edit]:
-    """Replace a word by its opposite (before/after, more/less, rose/fell); the check keeps only same-tag swaps."""
+def _in_stop_phrase(words: Sequence[str], index: int, stops: Sequence[tuple[str, ...]]) -> bool:
+    """Whether the word at ``index`` lies inside an occurrence of one of the fixed phrases."""
+    for phrase in stops:
+        for begin in range(max(0, index - len(phrase) + 1), index + 1):
+            if tuple(words[begin : begin + len(phrase)]) == phrase:
+                return True
+    return False
+
+
+def swap_antonyms(
+    sentence: TaggedSentence,
+    antonyms: Sequence[tuple[str, str]],
+    stops: Sequence[tuple[str, ...]] = (),
+    blocked: Callable[[TaggedSentence, int, str], bool] | None = None,
+) -> list[Edit]:
+    """Replace a word by its opposite (before/after, more/less, rose/fell); the check keeps only same-tag swaps.
+
+    A word is left alone inside a fixed phrase of ``stops`` ("vor allem", "de nouveau"), inside a name, in a
+    sentence that has its opposite too ("more or less", "exports rose, imports fell": one swap would repeat
+    a word where the sentence contrasts two), where its capital differs from the lexicon's mid-sentence (a
+    German noun entry is capitalised, "New" mid-sentence is a name), and wherever the language's
+    ``blocked`` guard says so.
+    """
     opposite = {a.casefold(): b for a, b in antonyms} | {b.casefold(): a for a, b in antonyms}
-    return [
-        (index, index + 1, match_case(token.text, opposite[token.text.casefold()]))
-        for index, token in enumerate(sentence.tokens)
-        if token.text.casefold() in opposite and not in_name(sentence, index)
-    ]
+    entry = {a.casefold(): a for pair in antonyms for a in pair}
+    words = [t.text.casefold().replace("\u2019", "'") for t in sentence.tokens]
+    edits = []
+    for index, token in enumerate(sentence.tokens):
+        word = words[index]
+        if word not in opposite or in_name(sentence, index) or _in_stop_phrase(words, index, stops):
+            continue
+        if index > 0 and token.text[:1].isupper() != entry[word][:1].isupper() and not token.text.isupper():
+            continue
+        if opposite[word].casefold() in words:
+            continue
+        replacement = match_case(token.text, opposite[word])
+        if blocked is None or not blocked(sentence, index, replacement):
+            edits.append((index, index + 1, replacement))
+    return edits
 
 
 _CONTRACTED_ARTICLES = frozenset({"im", "am", "ins", "ans", "zum", "zur", "vom", "beim", "du", "au", "aux", "des"})
 
 
-def agreement_context(sentence: TaggedSentence, index: int, language: str, articles_only: bool = False) -> str:
+def agreement_context(sentence: TaggedSentence, index: int, adjectives_agree: bool, articles_only: bool = False) -> str:
     """What a word at ``index`` must agree with: the nearest article or preposition-article before it in its phrase.
 
     German names and nouns carry no gender in HanTa's tags (and spaCy's is unreliable on French names),
     so the article stands in for it: "der Nasdaq" takes only names the corpus has after "der". For
     nouns a preposition counts too (German case endings follow it); for names (``articles_only``) only
-    an article or a preposition fused with one ("im", "du"). German adds the ending of an adjective
-    right before ("geopolitische Spannungen").
+    an article or a preposition fused with one ("im", "du"). Where adjectives agree too
+    (``adjectives_agree``: German), the ending of an adjective right before is added ("geopolitische Spannungen").
     """
     context = ""
     for back in range(index - 1, max(index - 4, -1), -1):
@@ -127,7 +162,7 @@ def agreement_context(sentence: TaggedSentence, index: int, language: str, artic
             break
         if token.upos not in ("ADJ", "PROPN", "NUM"):  # a noun before starts another phrase
             break
-    if language == "de" and index and sentence.tokens[index - 1].upos == "ADJ":
+    if adjectives_agree and index and sentence.tokens[index - 1].upos == "ADJ":
         context += "+ADJ" + sentence.tokens[index - 1].slot
     return context
 
@@ -136,10 +171,3 @@ def onset(word: str) -> str:
     """Vowel, h or consonant: elision (l'/le, d'/de) and a/an depend on it, and French h may or may not elide."""
     first = word[:1].casefold()
     return "h" if first == "h" else "vowel" if first in _VOWEL_START else "consonant"
-
-
-def word_key(sentence: TaggedSentence, index: int, language: str) -> tuple[str, ...]:
-    """The slot a substitute noun must fill: tag, inflection slot, onset (elision, a/an) and, in German, agreement."""
-    token = sentence.tokens[index]
-    key: tuple[str, ...] = (token.tag, token.slot, onset(token.text))
-    return (*key, agreement_context(sentence, index, language)) if language == "de" else key

@@ -49,6 +49,174 @@ def negate(sentence: TaggedSentence, rng: random.Random) -> list[Edit]:
     return edits
 
 
+# Opposites that flip the meaning in every common use in news text, each pair the same part of speech and
+# inflection (the check drops a swap whose tags differ: irregular pairs such as "rose"/"fell" never pass it).
+# Left out: "up"/"down" ("set up", "give up"), "left"/"right" ("he left", "the right to"), "yesterday"/"tomorrow"
+# (the tense stays).
+ANTONYMS = (
+    ("more", "less"),
+    ("before", "after"),
+    ("increase", "decrease"),
+    ("increased", "decreased"),
+    ("increases", "decreases"),
+    ("increasing", "decreasing"),
+    ("rise", "fall"),
+    ("rises", "falls"),
+    ("rising", "falling"),
+    ("higher", "lower"),
+    ("highest", "lowest"),
+    ("first", "last"),
+    ("win", "lose"),
+    ("wins", "loses"),
+    ("open", "closed"),
+    ("opens", "closes"),
+    ("opening", "closing"),
+    ("new", "old"),
+    ("large", "small"),
+    ("greater", "smaller"),
+    ("greatest", "smallest"),
+    ("early", "late"),
+    ("above", "below"),
+    ("best", "worst"),
+    ("strong", "weak"),
+    ("stronger", "weaker"),
+    ("strengthen", "weaken"),
+    ("strengthened", "weakened"),
+    ("faster", "slower"),
+    ("quickly", "slowly"),
+    ("north", "south"),
+    ("east", "west"),
+    ("northern", "southern"),
+    ("eastern", "western"),
+    ("always", "rarely"),
+    ("profit", "loss"),
+    ("surplus", "deficit"),
+    ("majority", "minority"),
+    ("winner", "loser"),
+    ("winners", "losers"),
+    ("victory", "defeat"),
+    ("success", "failure"),
+    ("public", "private"),
+    ("positive", "negative"),
+    ("legal", "illegal"),
+    ("possible", "impossible"),
+    ("likely", "unlikely"),
+    ("able", "unable"),
+    ("happy", "unhappy"),
+    ("cheap", "expensive"),
+    ("rich", "poor"),
+    ("easy", "difficult"),
+    ("true", "false"),
+    ("accepted", "rejected"),
+    ("include", "exclude"),
+    ("included", "excluded"),
+    ("exports", "imports"),
+    ("optimistic", "pessimistic"),
+    ("bullish", "bearish"),
+    ("upward", "downward"),
+    ("maximum", "minimum"),
+    ("advantage", "disadvantage"),
+    ("advantages", "disadvantages"),
+    ("peace", "war"),
+    ("buyers", "sellers"),
+    ("supporters", "opponents"),
+    ("employers", "employees"),
+    ("inside", "outside"),
+    ("growing", "shrinking"),
+    ("summer", "winter"),
+)
+# Fixed phrases whose words keep their sense: "at least", "more or less", "no longer", "after all".
+ANTONYM_STOPS = (
+    ("at", "least"),
+    ("at", "most"),
+    ("more", "or", "less"),
+    ("more", "and", "more"),
+    ("less", "and", "less"),
+    ("no", "longer"),
+    ("no", "more"),
+    ("any", "more"),
+    ("once", "more"),
+    ("what", "is", "more"),
+    ("before", "long"),
+    ("after", "all"),
+    ("above", "all"),
+    ("as", "always"),
+    ("first", "lady"),
+    ("first", "minister"),
+    ("at", "first"),
+    ("at", "last"),
+    ("at", "large"),
+    ("by", "and", "large"),
+    ("as", "possible"),
+    ("if", "possible"),
+    ("where", "possible"),
+    ("whenever", "possible"),
+    ("give", "rise"),
+    ("gave", "rise"),
+    ("given", "rise"),
+    ("giving", "rise"),
+    ("gives", "rise"),
+    ("take", "advantage"),
+    ("took", "advantage"),
+    ("taken", "advantage"),
+    ("taking", "advantage"),
+    ("takes", "advantage"),
+    ("look", "after"),
+    ("looks", "after"),
+    ("looked", "after"),
+    ("looking", "after"),
+    ("named", "after"),
+    ("appeared", "before"),
+    ("appear", "before"),
+    ("appears", "before"),
+    ("testified", "before"),
+    ("testify", "before"),
+    ("brought", "before"),
+    ("of", "late"),
+    ("true", "to"),
+    ("come", "true"),
+    ("came", "true"),
+)
+_AGES = frozenset({"year", "years", "month", "months", "week", "weeks", "day", "days"})
+_DETERMINERS = ("AT0", "DPS", "DT0", "DT0-AJ0")
+
+
+def _takes_an(word: str) -> bool:
+    return word[:1].casefold() in "aeiou"
+
+
+def antonym_blocked(sentence: TaggedSentence, index: int, replacement: str) -> bool:
+    """Senses an opposite does not flip: "a"/"an" before a new onset ("a new" / "an old"), "old" in an age
+    ("40 years old"), "first"/"last" without a determiner ("last year" is not "first year"), "late" before a name
+    (the late president), "war"/"peace" before a noun ("war crimes")."""
+    tokens = sentence.tokens
+    word = tokens[index].text.casefold()
+    before = tokens[index - 1] if index > 0 else None
+    following = tokens[index + 1] if index + 1 < len(tokens) else None
+    if before is not None and before.text.casefold() in ("a", "an") and _takes_an(word) != _takes_an(replacement):
+        return True
+    if word == "old" and before is not None and before.text.casefold() in _AGES:
+        return True
+    if word in ("first", "last"):
+        return before is None or before.tag not in _DETERMINERS
+    if word == "late" and following is not None and following.upos == "PROPN":
+        return True
+    if word in ("war", "peace") and any(t.text.casefold().startswith(("declar", "wag", "sign")) for t in tokens):
+        return True  # "declared war", "waged war", "signed a peace": the verb takes only one of them
+    return word in ("war", "peace") and following is not None and following.upos == "NOUN"
+
+
+# Fixed phrases in which no noun is swapped: "in terms of", "on behalf of", "the United Kingdom".
+NOUN_PHRASES: tuple[tuple[str, ...], ...] = tuple(
+    tuple(phrase.split())
+    for phrase in (
+        "in terms of", "on behalf of", "in case of", "in view of", "in spite of", "by way of", "in front of",
+        "point of view", "for example", "for instance", "in fact", "at the time", "in place", "take place",
+        "took place", "taken place", "in charge", "united kingdom", "united nations", "european union",
+        "prime minister", "head of state", "rule of law", "human rights", "member states",
+    )
+)  # fmt: skip
+
 RULES = LanguageRules(
     code="en",
     months=(
@@ -66,33 +234,12 @@ RULES = LanguageRules(
         "December",
     ),
     weekdays=("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"),
-    antonyms=(
-        ("more", "less"),
-        ("before", "after"),
-        ("increase", "decrease"),
-        ("increased", "decreased"),
-        ("rise", "fall"),
-        ("rose", "fell"),
-        ("higher", "lower"),
-        ("first", "last"),
-        ("win", "lose"),
-        ("won", "lost"),
-        ("open", "closed"),
-        ("new", "old"),
-        ("large", "small"),
-        ("early", "late"),
-        ("up", "down"),
-        ("above", "below"),
-        ("best", "worst"),
-        ("strong", "weak"),
-        ("north", "south"),
-        ("east", "west"),
-        ("left", "right"),
-        ("allowed", "banned"),
-        ("yesterday", "tomorrow"),
-        ("always", "rarely"),
-    ),
+    antonyms=ANTONYMS,
+    antonym_stops=ANTONYM_STOPS,
+    antonym_blocked=antonym_blocked,
     negate=negate,
     negation_words=frozenset({"not"}),
     negation_pairs=dict(_CONTRACTED),
+    fixed_phrases=NOUN_PHRASES,
+    titles_in_name_runs=True,
 )

@@ -12,8 +12,9 @@ import re
 
 from clsd_format.tagging import TaggedSentence
 from clsd_generation.rules import CHECK_KIND
-from clsd_generation.rules.checks import check
+from clsd_generation.rules.checks import check, final_text_fault
 from clsd_generation.rules.common import apply_edit
+from clsd_generation.rules.elision import EDGE_WORDS
 from clsd_generation.rules.lexicon import Edit, LanguageRules
 
 _NUMBER = re.compile(r"[-+\u2212]?\d[\d.,]*%?")
@@ -65,31 +66,67 @@ def rule_of(original: TaggedSentence, edit: Edit, new: list[str], rules: Languag
     negation = rules.negation_words | set(rules.negation_pairs)
     if any(w in negation for w in old) or any(w.casefold() in negation for w in new):
         return "negation"
+    if len(old) == 1 and old[0] in {m.casefold() for m in rules.months}:  # before names: "April" may be tagged as one
+        return "months"
+    if len(old) == 1 and old[0] in {d.casefold() for d in rules.weekdays}:
+        return "weekdays"
     names = [n for n in original.names if start <= n.start and n.end <= end]
     if names:
         return "roles" if len(names) > 1 else "names"
     if len(old) == 1:
-        word = old[0]
-        if _NUMBER.fullmatch(word):
+        if _NUMBER.fullmatch(old[0]):
             return "numbers"
-        if word in {m.casefold() for m in rules.months}:
-            return "months"
-        if word in {d.casefold() for d in rules.weekdays}:
-            return "weekdays"
         if original.tokens[start].upos == "NOUN":
             return "nouns"
     return "other"
 
 
+def _lead(original: TaggedSentence, edit: Edit, new: list[str]) -> tuple[int, int, int]:
+    """How many leading tokens of an edit are a rewritten article or preposition (French "l'" -> "la"), old and new,
+    and the characters of new text they take: the rule's own change starts after them."""
+    start, end, text = edit
+    old = [t.text.casefold() for t in original.tokens[start:end]]
+    lead_old = next((i for i, word in enumerate(old) if word not in EDGE_WORDS), len(old))
+    lead_new = next((i for i, word in enumerate(new) if word.casefold() not in EDGE_WORDS), len(new))
+    if not (0 < lead_old < len(old) and 0 < lead_new < len(new)):
+        return 0, 0, 0
+    core = new[lead_new]
+    return lead_old, lead_new, text.index(core)
+
+
+def _checked(
+    original: TaggedSentence,
+    distractor: TaggedSentence,
+    rules: LanguageRules,
+    edit: Edit,
+    new: list[str],
+    lead: tuple[int, int, int],
+) -> tuple[str, str | None]:
+    start, end, text = edit
+    lead_old, lead_new, lead_chars = lead
+    rule = rule_of(original, (start + lead_old, end, text[lead_chars:]), new[lead_new:], rules)
+    if rule == "other":
+        return (rule, "no rule makes this change")
+    return (rule, check(original, edit, CHECK_KIND[rule], distractor, rules, lead_old, lead_chars))
+
+
 def explain(original: TaggedSentence, distractor: TaggedSentence, rules: LanguageRules) -> tuple[str, str | None]:
-    """(rule, None) when the distractor passes the automatic checks, else (rule, the reason it fails)."""
+    """(rule, None) when the distractor passes the automatic checks, else (rule, the reason it fails).
+
+    A change that starts with a rewritten article (French "l'ancien" -> "le nouveau") is read both ways: as one
+    edit, and as the article's new form followed by the rule's edit; the reading that passes is the answer.
+    """
     if original.text.casefold() == distractor.text.casefold():
         return ("other", "same as original")
     found = changed_edit(original, distractor)
     if found is None:
         return ("other", "not whole tokens")
     edit, new = found
-    rule = rule_of(original, edit, new, rules)
-    if rule == "other":
-        return (rule, "no rule makes this change")
-    return (rule, check(original, edit, CHECK_KIND[rule], distractor, rules))
+    rule, reason = _checked(original, distractor, rules, edit, new, (0, 0, 0))
+    if reason is not None and rules.repair_edit is not None:
+        lead = _lead(original, edit, new)
+        if lead[0]:
+            rule, reason = min(
+                [(rule, reason), _checked(original, distractor, rules, edit, new, lead)], key=lambda r: r[1] is not None
+            )
+    return (rule, reason or final_text_fault(original, distractor.text, rules))
