@@ -263,3 +263,15 @@ def test_names_the_sentence_pins_down_are_left_alone() -> None:
     assert "Deutschland" not in swapped[ANCHORED[2]] and "Frankreich" in swapped[ANCHORED[2]]
     after_frau = substitutes_of(name_swaps(generator, ANCHORED[3]), "May")
     assert after_frau and all(" " not in name for name in after_frau)  # "Frau Merkel", never "Frau Olaf Scholz"
+
+
+def test_a_feminine_role_noun_takes_a_surname_and_platforms_stay_platforms() -> None:
+    corpus = [
+        "Bundesjustizministerin Katarina Barley dankte Macron auf Twitter.",
+        "Olaf Scholz und Kanzlerin Merkel schrieben auf Facebook und bei Volkswagen.",
+        "Präsident Macron sprach mit Herrn Johnson auf Instagram.",
+    ]
+    generator = make_generators({"de": corpus})["de"]
+    swaps = name_swaps(generator, corpus[0])
+    assert substitutes_of(swaps, "Katarina Barley") and all(" " not in n for n in substitutes_of(swaps, "Katarina Barley"))
+    assert substitutes_of(swaps, "Twitter") and substitutes_of(swaps, "Twitter") <= {"Facebook", "Instagram"}

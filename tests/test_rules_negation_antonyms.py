@@ -289,3 +289,32 @@ def test_french_opposites_keep_fixed_phrases_and_concessives() -> None:
     assert not any("mauvaise part" in c for c in opposites("fr", "Il a perdu une bonne part de son crédit."))
     assert not any("moins petits" in c for c in opposites("fr", "Cela nuit aux États, en particulier des plus petits."))
     assert not any("petite" in c for c in opposites("fr", "Aucun pays, aussi grande que soit sa force, ne le peut."))
+
+
+@pytest.mark.slow
+def test_french_ne_pas_never_lands_where_french_puts_it_elsewhere() -> None:
+    cases = {
+        "Son ère touche visiblement à sa fin.": "pas visiblement",  # French: "ne touche visiblement pas"
+        "« Il y a six raisons », a déclaré Beer.": "n'a pas déclaré",  # a reporting verb
+        "Que pense-t-il de l'accord ?": "pas-t-il",
+        "Voici les sentiments avec lesquels vous êtes allés à Strasbourg.": "ne vous êtes",  # "vous" is the subject
+        "Je pense que cela est possible.": "ne pense pas",  # would need the subjunctive
+    }
+    for sentence, never in cases.items():
+        assert not any(never in c for c in negations("fr", sentence)), sentence
+
+
+def test_german_negation_keeps_concessions_and_auch_ich_nicht() -> None:
+    assert not any("auch ich," in c for c in negations("de", "Niemand in der Partei, auch ich nicht, bestreitet das."))
+    assert not negations("de", "Die Partei würde zwar ihren Status behalten, aber Sitze verlieren.")
+
+
+def test_days_and_weekdays_in_a_pair_stay_and_a_day_never_becomes_1() -> None:
+    from clsd_generation.rules.common import _new_number, swap_from_list, swap_numbers
+
+    weekend = tagged("de", "Am Wochenende des 8. und 9. Dezember tagt der Vorstand.")
+    assert not swap_numbers(weekend, random.Random(0), rules_for("de").months)
+    night = tagged("de", "In der Nacht von Montag bis Dienstag fiel der Strom aus.")
+    assert not swap_from_list(night, rules_for("de").weekdays, random.Random(0))
+    assert swap_from_list(tagged("de", "Am Montag fiel der Strom aus."), rules_for("de").weekdays, random.Random(0))
+    assert all(_new_number("12", random.Random(seed), day=True) != "1" for seed in range(300))

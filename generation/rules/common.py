@@ -55,7 +55,7 @@ def apply_edit(sentence: TaggedSentence, edit: Edit) -> str:
 def _new_number(digits: str, rng: random.Random, day: bool = False) -> str:
     value = int(digits)
     if day and 1 <= value <= 31:  # a day of the month stays a valid one ("24 juillet" -> "12 juillet", not "34")
-        return str(rng.choice([d for d in range(1, 29) if d != value]))
+        return str(rng.choice([d for d in range(2, 29) if d != value]))  # never 1: French writes "1er"
     if len(digits) == 4 and 1800 <= value <= 2100:
         return str(value + rng.choice([-5, -3, -2, -1, 1, 2, 3, 5]))
     if len(digits) == 1:
@@ -82,9 +82,32 @@ def swap_numbers(sentence: TaggedSentence, rng: random.Random, months: Sequence[
         assert group is not None
         following = sentence.tokens[index + 1 : index + 3]  # "24 juillet", "15. September"
         day = token.text.rstrip(".").isdigit() and any(t.text.casefold() in month_words for t in following)
+        dates = any(t.text.casefold() in month_words for t in sentence.tokens[index + 1 : index + 6])
+        if dates and _in_range(sentence, index):  # "des 8. und 9. Dezember"; "zwischen 20 und 30 Prozent" may change
+            continue
         values = dict.fromkeys(_new_number(group.group(), rng, day) for _ in range(VARIANTS))  # "1" has few others
         edits += [(index, index + 1, token.text[: group.start()] + value + token.text[group.end() :]) for value in values]
     return edits
+
+
+_RANGE_WORDS = frozenset({"und", "bis", "-", "\u2013", "et", "à", "au", "and", "to", "or", "oder", "ou"})
+
+
+def _in_range(sentence: TaggedSentence, index: int) -> bool:
+    """A number or weekday paired with another of its kind ("des 8. und 9. Dezember", "la nuit de lundi à mardi",
+    "zwischen 2015 und 2019"): changing one end breaks the pair. The full stop of a German ordinal is skipped."""
+    tokens = sentence.tokens
+    words = [k for k in range(len(tokens)) if tokens[k].text != "."]
+    position = words.index(index) if index in words else -1
+    token = tokens[index]
+    for step in (-1, 1):
+        joiner, other = position + step, position + 2 * step
+        if position < 0 or not 0 <= other < len(words) or tokens[words[joiner]].text.casefold() not in _RANGE_WORDS:
+            continue
+        neighbour = tokens[words[other]]
+        if neighbour.upos == token.upos or (_NUMBER_TOKEN.fullmatch(neighbour.text) and _NUMBER_TOKEN.fullmatch(token.text)):
+            return True
+    return False
 
 
 def swap_from_list(sentence: TaggedSentence, words: Sequence[str], rng: random.Random) -> list[Edit]:
@@ -92,7 +115,7 @@ def swap_from_list(sentence: TaggedSentence, words: Sequence[str], rng: random.R
     lookup = {w.casefold() for w in words}
     edits = []
     for index, token in enumerate(sentence.tokens):
-        if token.text.casefold() in lookup and not in_longer_name(sentence, index):
+        if token.text.casefold() in lookup and not in_longer_name(sentence, index) and not _in_range(sentence, index):
             others = [w for w in words if w.casefold() != token.text.casefold()]
             edits += [(index, index + 1, match_case(token.text, new)) for new in rng.sample(others, 3)]
     return edits

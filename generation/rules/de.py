@@ -55,6 +55,8 @@ def _nicht_removable(sentence: TaggedSentence, index: int) -> bool:
     following = [t.text.casefold() for t in sentence.tokens[index + 1 :]]
     if "sondern" in following or _word(sentence, index - 1) in _KEEP_NICHT_AFTER:
         return False
+    if _word(sentence, index - 2) == "auch":  # "Niemand ..., auch ich nicht": "auch ich" keeps the meaning
+        return False
     after = _word(sentence, index + 1)
     return after not in _KEEP_NICHT_BEFORE and not (after == "mehr" and _word(sentence, index + 2) != "als")
 
@@ -134,6 +136,8 @@ def _insertions(sentence: TaggedSentence) -> list[Edit]:
     edits: list[Edit] = []
     finite = None
     for index, token in enumerate(sentence.tokens):
+        if any(t.text.casefold() == "zwar" for t in _clause(sentence, index)):
+            continue  # "zwar X, aber Y": negating X breaks the concession
         if token.tag in ("VA(FIN)", "VM(FIN)"):
             finite = index
         elif token.upos == "PUNCT":

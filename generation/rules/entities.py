@@ -33,7 +33,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from clsd_format.tagging import Name, TaggedSentence
+from clsd_format.tagging import Name, TaggedSentence, Token
 from clsd_generation.rules.common import VARIANTS, agreement_context, onset, tokens_text
 from clsd_generation.rules.lexicon import Edit, LanguageRules
 from clsd_generation.rules.name_kinds import (
@@ -72,6 +72,14 @@ def vote_types(corpora: Iterable[Sequence[TaggedSentence]]) -> dict[str, str]:
                 if name.label:
                     votes.setdefault(tokens_text(sentence, name.start, name.end).casefold(), Counter())[name.label] += 1
     return {surface: min(counter, key=lambda label: (-counter[label], label)) for surface, counter in votes.items()}
+
+
+def _gendered(before: Token, language: str) -> bool:
+    """A word before a name that says the person's sex: "Frau", "M.", or a feminine role noun
+    ("Bundesjustizministerin", "la présidente"): then only a surname, with no first name, may come in."""
+    word = before.text.casefold()
+    feminine_noun = before.upos == "NOUN" and ("Gender=Fem" in before.slot or (before.text[:1].isupper() and word.endswith("in")))
+    return word in GENDERED_TITLES.get(language, ()) or feminine_noun
 
 
 def is_title(word: str, language: str) -> bool:
@@ -288,6 +296,8 @@ class NameInventory:
             and not self.lexicon.foreign(t.text, self.language)
             and (t.entry is None or t.entry.entity != same)
         ]
+        if typed.label == "PER":  # a tagger's misread: a place, movement or firm typed as a person ("Herr Instagram")
+            corpus = [t for t in corpus if self.lexicon.known(t, self.language) is None and "." not in t]
         if not corpus and typed.entry is not None:
             corpus = self.from_lexicon(typed, typed.entry)
         if self.lexicon.shouted(typed.text, self.language):  # a capitalised dateline stays in capitals
@@ -324,9 +334,7 @@ class NameInventory:
             if self.anchored(sentence, name, typed):
                 continue
             titled = follows_title(sentence, name.start, self.language)
-            gendered = name.start > 0 and sentence.tokens[name.start - 1].text.casefold() in GENDERED_TITLES.get(
-                self.language, ()
-            )
+            gendered = name.start > 0 and _gendered(sentence.tokens[name.start - 1], self.language)
             pool = [
                 t
                 for t in self.substitutes(typed)

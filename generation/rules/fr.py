@@ -76,6 +76,22 @@ def _que_follows(sentence: TaggedSentence, index: int) -> bool:
     return any(word in ("que", "qu'", "qu\u2019") for word in _clause_after(sentence, index))
 
 
+def _placement_unsure(sentence: TaggedSentence, first: int, index: int) -> bool:
+    """Where "ne ... pas" would land wrongly: before an adverb ("ne touche pas visiblement": French says "ne touche
+    visiblement pas"), in an inverted or reporting verb ("a-t-il confié", "a déclaré Beer"), inside a hyphenated
+    word ("germano-autrichienne"), before "que" ("je ne pense pas que" needs the subjunctive), or where "y compris"
+    would then sit in the negation's scope."""
+    tokens, after = sentence.tokens, _clause_after(sentence, index)
+    following = tokens[index + 1] if index + 1 < len(tokens) else None
+    adverb = following is not None and following.upos == "ADV" and following.text.casefold() not in _ALSO  # "non plus"
+    if adverb or (following is not None and following.text.startswith("-")):
+        return True
+    before = tokens[first - 1]
+    reporting = before.upos == "PUNCT" and any(t.upos == "PROPN" for t in tokens[index + 1 : index + 3])
+    hyphenated = sentence.text[tokens[index].start - 1 : tokens[index].start] == "-"
+    return reporting or hyphenated or any(w in ("que", "qu'", "qu\u2019") for w in after[:2]) or "compris" in after
+
+
 def _looks_finite(sentence: TaggedSentence, index: int) -> bool:
     """A finite verb the tagger can be trusted on: not a participle, not right after an article ("l'instauration",
     "les soutient" misread), not capitalised mid-sentence, not ending like a noun."""
@@ -89,13 +105,18 @@ def _looks_finite(sentence: TaggedSentence, index: int) -> bool:
     return not word.endswith(_NOUN_ENDINGS) or word in _VERBS_IN_MENT
 
 
+# Relative pronouns: "avec lesquels vous êtes allés": the "vous" after them is the subject, not an object clitic.
+_RELATIVES = frozenset("qui que dont où lequel laquelle lesquels lesquelles auquel auxquels duquel desquels".split())
+
+
 def _clitics_start(sentence: TaggedSentence, index: int) -> int | None:
     """Where the verb's object clitics begin ("se retire", "l'a vu"), or None when an article stands before it."""
     tokens = sentence.tokens
     first = index
     while first > 0 and tokens[first - 1].text.casefold() in _CLITICS:
         # "nous"/"vous" are objects only after a subject pronoun ("il nous a dit"), else subjects ("nous avons")
-        if tokens[first - 1].text.casefold() in ("nous", "vous") and not (first > 1 and tokens[first - 2].upos == "PRON"):
+        subject_before = first > 1 and tokens[first - 2].upos == "PRON" and tokens[first - 2].text.casefold() not in _RELATIVES
+        if tokens[first - 1].text.casefold() in ("nous", "vous") and not subject_before:
             break
         if tokens[first - 1].upos == "DET":  # "le", "la", "les", "l'" read as an article: the verb is a noun
             return None
@@ -159,7 +180,11 @@ def _insert(sentence: TaggedSentence) -> list[Edit]:
         already = tokens[first - 1].text.casefold() in _NE
         negated_after = index + 1 < len(tokens) and tokens[index + 1].text.casefold() in (*_SECOND, *_NE)
         # "en savent très peu" -> "n'en savent pas très peu" is not said; "ne devrait pas X, mais également Y" is not either
-        awkward = "peu" in _clause_after(sentence, index)[:3] or re.search(r"\bmais (?:également|aussi)\b", sentence.text)
+        awkward = (
+            "peu" in _clause_after(sentence, index)[:3]
+            or re.search(r"\bmais (?:également|aussi)\b", sentence.text) is not None
+            or _placement_unsure(sentence, first, index)
+        )
         edit = None if already or elided or negated_after or awkward else _negated_verb(sentence, first, index)
         edits += [edit] if edit else []
     return edits
@@ -346,6 +371,11 @@ def antonym_blocked(sentence: TaggedSentence, index: int, replacement: str) -> b
         return True
     if index > 0 and tokens[index - 1].text.casefold() in ("aussi", "si"):  # "aussi grande soit-elle": concessive
         return True
+    following_words = [t.text.casefold() for t in tokens[index + 1 : index + 4]]
+    if word.startswith(("premi", "derni")) and ("date" in following_words or "chaîne" in following_words):
+        return True  # "le dernier acte en date" (the latest), "la première chaîne" (channel one)
+    if word.startswith("derni") and index > 0 and tokens[index - 1].text.casefold() == "ces":
+        return True  # "ces derniers jours": recently
     before = tokens[index - 1] if index > 0 else None
     if word.startswith(("premi", "derni")):
         return before is None or not (before.upos == "DET" or before.text.casefold() in _ARTICLE_CONTRACTIONS)

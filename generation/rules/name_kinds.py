@@ -31,6 +31,7 @@ KIND_TYPES = {
     "media": "ORG",
     "pollster": "ORG",
     "company": "ORG",
+    "platform": "ORG",
     "index": "ORG",
     "central_bank": "ORG",
     "parliament": "ORG",
@@ -185,11 +186,8 @@ Apple
 Google
 Amazon
 Microsoft
-Facebook
 Meta
 Tesla
-Twitter
-Netflix
 Uber
 Huawei
 Samsung
@@ -200,6 +198,18 @@ Pfizer
 BioNTech
 Moderna
 AstraZeneca
+""",
+    "platform": """
+Facebook
+Twitter
+Instagram
+YouTube
+WhatsApp
+TikTok
+Telegram
+LinkedIn
+Snapchat
+Netflix
 """,
     "index": """
 Dax:m; DAX:m | Dax:m; DAX:m | Dax:t; DAX:t
