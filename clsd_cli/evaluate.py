@@ -105,7 +105,7 @@ FormatOption = Annotated[
         "--format",
         metavar="markdown|latex|csv",
         help="How Table 1 is printed. Default: a table drawn for the terminal, Markdown when the output is not a "
-        "terminal. With latex or csv only the table goes to stdout; the progress lines go to stderr.",
+        "terminal. With --format only the table goes to stdout; the progress lines go to stderr.",
     ),
 ]
 EndpointKeyEnvOption = Annotated[str, typer.Option(metavar="VAR", help="Environment variable that holds the endpoint's API key.")]
@@ -182,7 +182,7 @@ def evaluate(
     from clsd_cli.progress import ConsoleProgress
     from clsd_mteb.encoders.openai_endpoint import EndpointConfig
 
-    err = table_format in ("latex", "csv")  # stdout holds the table alone
+    err = table_format is not None  # a format asked for: stdout holds the table alone, for a file or a script
     watched = (sys.stderr if err else sys.stdout).isatty()  # a person reads the progress lines as they come
     endpoint = None
     if endpoint_url and endpoint_model:
@@ -235,7 +235,8 @@ def _print_table(table: Table1, table_format: TableFormat | None, *, drawn: bool
         if table.alignment:
             console.print(render.TERMINAL_LEGEND, highlight=False)
     else:
-        typer.echo("\nPrecision@1 (%):\n")
+        if table_format is None:  # Markdown in a log, among the progress lines: a heading says what follows
+            typer.echo("\nPrecision@1 (%):\n")
         typer.echo(render.table1_markdown(table))
         if table.alignment:
             typer.echo("\n" + render.ALIGNMENT_LEGEND)

@@ -95,6 +95,11 @@ def test_a_log_gets_markdown_and_progress_and_a_rerun_says_what_it_reused(small_
     assert rows[0][:2] == ["model", "direct WMT19 DE→FR"] and rows[1][0] == BASELINE and len(rows) == 2
     assert "served from stored result" in as_csv.stderr and "Data: " in as_csv.stderr
 
+    as_markdown = run([*args, "--format", "markdown"], tmp_path)
+    assert as_markdown.returncode == 0, as_markdown.stderr
+    assert as_markdown.stdout.startswith("| model") and "served from stored result" not in as_markdown.stdout
+    assert "served from stored result" in as_markdown.stderr
+
     as_latex = run([*args, "--format", "latex"], tmp_path)
     assert as_latex.returncode == 0, as_latex.stderr
     assert as_latex.stdout.startswith(r"\begin{table}") and as_latex.stdout.rstrip().endswith(r"\end{table}")

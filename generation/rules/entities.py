@@ -359,6 +359,8 @@ class NameInventory:
     def role_swaps(self, sentence: TaggedSentence) -> list[Edit]:
         """Two names of the same type, kind and shape exchanged: who did what to whom changes, the words stay.
 
+        Names next to each other in a list are never exchanged: the list means the same in either order.
+
         A name mentioned twice is never exchanged: swapping one of its mentions names the same party
         twice ("Amazon und Google ... Amazon" -> "Amazon und Amazon ... Google").
         """
@@ -376,6 +378,9 @@ class NameInventory:
                     and a.text.casefold() != b.text.casefold()
                     and not self.title_clash(sentence, first, b, second, a)
                 ):
+                    between = sentence.tokens[first.end : second.start]
+                    if all(t.upos in ("PUNCT", "CCONJ") for t in between):
+                        continue  # "Lafontaine und Wagenknecht": a list says the same in either order
                     middle = sentence.text[sentence.tokens[first.end - 1].end : sentence.tokens[second.start].start]
                     edits.append((first.start, second.end, recase(a.text, b.text) + middle + recase(b.text, a.text)))
         return edits
