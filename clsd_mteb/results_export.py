@@ -229,8 +229,12 @@ def export_results(results_dir: str | os.PathLike[str], out: str | os.PathLike[s
         raise DataError("exists and is not empty; refusing to overwrite (choose a new folder).", file=str(out))
     export = ResultsExport(folder=out)
     files = _result_files(results_dir)
-    names = sorted({path.stem for path in files})
-    known = {task.metadata.name: task for task in mteb.get_tasks(tasks=names)} if names else {}
+    known = {}
+    for name in sorted({path.stem for path in files}):
+        try:
+            known[name] = mteb.get_task(name)
+        except KeyError:  # a generated dataset's task, or a file named by hand: left out, with the reason
+            continue
     accepted: dict[Path, list[tuple[Path, TaskResult]]] = {}
     for path in files:
         if not (path.parent / MODEL_META_FILE).is_file():

@@ -70,11 +70,15 @@ def test_results_of_local_or_sliced_data_are_not_submittable(small_release, enco
         [SLICED], data_dir=small_release, limit=5
     )
     evaluate_tasks(encoder, tasks, tmp_path / "run", show_progress_bar=False)
+    folder = _model_folder(tmp_path / "run", encoder)  # a task mteb does not know, e.g. of a generated dataset
+    stored = (folder / f"{FULL[0]}.json").read_text()
+    (folder / "CLSD-MYDATA-DE-FR.json").write_text(stored.replace(FULL[0], "CLSD-MYDATA-DE-FR"))
     with pytest.raises(DataError) as raised:
         export_results(tmp_path / "run", tmp_path / "out")
     message = str(raised.value)
     assert f"{FULL[0]}.json: computed on local files" in message and "local-sha256-" in message
     assert f"{SLICED}.json: computed on a slice of the data" in message and "-limit5" in message
+    assert "CLSD-MYDATA-DE-FR.json: CLSD-MYDATA-DE-FR is not a task mteb knows after import clsd_mteb" in message
     assert not (tmp_path / "out").exists() and not list(tmp_path.glob(".out*"))  # nothing half-written
 
     with pytest.raises(DataError, match="no results/ folder"):
