@@ -318,3 +318,18 @@ def test_days_and_weekdays_in_a_pair_stay_and_a_day_never_becomes_1() -> None:
     assert not swap_from_list(night, rules_for("de").weekdays, random.Random(0))
     assert swap_from_list(tagged("de", "Am Montag fiel der Strom aus."), rules_for("de").weekdays, random.Random(0))
     assert all(_new_number("12", random.Random(seed), day=True) != "1" for seed in range(300))
+
+
+def test_numbers_keep_their_shape_a_share_a_rounding_and_a_plural() -> None:
+    from clsd_generation.rules.common import swap_numbers
+
+    def values(text: str, index: int) -> set[str]:
+        sentence = tagged("de", text)
+        return {edit[2] for seed in range(40) for edit in swap_numbers(sentence, random.Random(seed)) if edit[0] == index}
+
+    shares = values("Wir können uns nicht zu 100 Prozent verlassen.", 5)
+    assert shares and all(int(v) <= 100 for v in shares)  # never "455 Prozent"
+    assert all(int(v) <= 100 for v in values("Die Partei kam auf 29 Prozent.", 4))
+    rounded = values("Es kamen gut 100 Vertreter.", 3)
+    assert rounded and all(int(v) % 100 == 0 for v in rounded)  # "gut 300", never "gut 308"
+    assert "1" not in values("Er spendete 2 Millionen Euro.", 2)  # "1 Millionen" would need the singular

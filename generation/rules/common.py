@@ -52,21 +52,30 @@ def apply_edit(sentence: TaggedSentence, edit: Edit) -> str:
     return sentence.text[: sentence.tokens[start].start] + text + sentence.text[sentence.tokens[end - 1].end :]
 
 
-def _new_number(digits: str, rng: random.Random, day: bool = False) -> str:
+def _new_number(digits: str, rng: random.Random, day: bool = False, percent: bool = False, round_to: int = 1) -> str:
+    """Another value of the same shape: a day stays a day, a year a nearby year, a share of at most 100 stays at most
+    100 ("455 Prozent" is nonsense), a round number after "gut", "etwa", "environ" stays as round ("gut 308" is not
+    said), and a single digit never becomes 1 (it would leave a plural noun behind: "1 millions")."""
     value = int(digits)
     if day and 1 <= value <= 31:  # a day of the month stays a valid one ("24 juillet" -> "12 juillet", not "34")
         return str(rng.choice([d for d in range(2, 29) if d != value]))  # never 1: French writes "1er"
     if len(digits) == 4 and 1800 <= value <= 2100:
         return str(value + rng.choice([-5, -3, -2, -1, 1, 2, 3, 5]))
     if len(digits) == 1:
-        return str(rng.choice([d for d in range(1, 10) if d != value]))
+        return str(rng.choice([d for d in range(2, 10) if d != value]))
     low, high = 10 ** (len(digits) - 1), 10 ** len(digits) - 1
+    if percent and value <= 100:
+        low, high = (10, 99) if value == 100 else (low, min(high, 100))
+    first, last = -(-low // round_to), high // round_to  # the multiples of round_to in [low, high]
     new = value
     while new == value:
-        new = rng.randint(low, high)
+        new = rng.randint(first, last) * round_to
     return str(new)
 
 
+_PERCENT_WORDS = frozenset({"%", "prozent", "pourcent", "pourcents", "percent", "pour"})
+# Words before a number that say it is rounded: its substitute is as round
+_APPROXIMATE = frozenset("gut etwa rund knapp fast ungefähr circa ca. environ près quelque about around nearly some".split())
 VARIANTS = 2  # values drawn per number or name: a sentence with one unit still gets more than one distractor
 
 
@@ -85,7 +94,13 @@ def swap_numbers(sentence: TaggedSentence, rng: random.Random, months: Sequence[
         dates = any(t.text.casefold() in month_words for t in sentence.tokens[index + 1 : index + 6])
         if dates and _in_range(sentence, index):  # "des 8. und 9. Dezember"; "zwischen 20 und 30 Prozent" may change
             continue
-        values = dict.fromkeys(_new_number(group.group(), rng, day) for _ in range(VARIANTS))  # "1" has few others
+        digits = group.group()
+        percent = token.text.endswith("%") or any(t.text.casefold() in _PERCENT_WORDS for t in following)
+        approximate = index > 0 and sentence.tokens[index - 1].text.casefold() in _APPROXIMATE
+        round_to = 10 ** (len(digits) - len(digits.rstrip("0"))) if approximate and len(digits) > 1 else 1
+        if round_to >= 10 ** (len(digits) - 1) and round_to > 1:  # "gut 100": the hundreds
+            round_to = 10 ** (len(digits) - 1)
+        values = dict.fromkeys(_new_number(digits, rng, day, percent, round_to) for _ in range(VARIANTS))
         edits += [(index, index + 1, token.text[: group.start()] + value + token.text[group.end() :]) for value in values]
     return edits
 
