@@ -1,7 +1,8 @@
 """Runs the rule generator over unfinished sentences, recording each like an LLM answer.
 
 Tagging the corpus (both sides, once per run; each distinct text is tagged once and cached) comes
-first, so that names get their types from the French side; the run report then counts, per rule,
+first, so that names get their types across both sides (French NER, the name lexicon, titles); the run
+report then counts, per rule,
 the candidates kept and those the automatic checks dropped, by reason.
 """
 

@@ -37,7 +37,6 @@ _NOUN_ENDINGS = ("tion", "sion", "ité", "isme", "eur", "ment")
 _VERBS_IN_MENT = ("ment", "dément", "démentent", "mentent")
 _STRESSED = ("lui", "elle", "eux", "elles", "nous", "vous", "moi", "toi")  # "il témoigne lui aussi"
 _WAR_VERBS = ("déclar", "sign", "mène", "mené", "mener", "menait", "livr")
-_ELIDABLE = frozenset("le la de ce que ne se me te je du au jusque lorsque puisque".split())
 _ETRE = frozenset("est sont était étaient sera seront serait seraient fut furent soit soient été suis es sommes êtes".split())
 
 
@@ -403,10 +402,8 @@ def _blocked_by_neighbours(sentence: TaggedSentence, index: int, replacement: st
         return True  # "déclarer la guerre", "signer la paix": the verb takes only one of them
     if before is None or _vowel_sound(word) == _vowel_sound(replacement):
         return False
-    # "ce nouveau" needs "cet ancien"; without a repair of the word before the edit, "la nouvelle" would become
-    # "la ancienne" and "l'ancien" "l'nouveau"
-    previous = before.text.casefold()
-    return previous in ("ce", "cet") or (RULES.repair_edit is None and (previous in _ELIDABLE or previous.endswith(APOSTROPHES)))
+    # "ce nouveau" needs "cet ancien" (the elision repair rewrites l'/le/la, de/d' ..., not the demonstrative)
+    return before.text.casefold() in ("ce", "cet")
 
 
 def _vowel_sound(word: str) -> bool:
