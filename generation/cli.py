@@ -117,7 +117,8 @@ RuleNames = Annotated[
         "--rules",
         metavar="NAME[,NAME...]|all",
         help="Rules of the rule backend: numbers, months, weekdays, names, roles, negation, antonyms, nouns, or 'all'. "
-        "Default: all but nouns (read strictly, few noun swaps made valid distractors; see docs/generation.md).",
+        "Default: numbers, months, weekdays, names; roles, negation, antonyms and nouns are opt-in (read strictly, "
+        "too few of their distractors were valid; see docs/generation.md).",
     ),
 ]
 

@@ -20,7 +20,7 @@ from clsd_generation.languages import parse_language
 from clsd_generation.llm_backend import retry_after_seconds
 from clsd_generation.parsing import parse_answer
 from clsd_generation.prompts import PAPER_PROMPT, PromptSettings, load_prompt_settings
-from clsd_generation.rules import RuleGenerator, rules_for
+from clsd_generation.rules import ALL_RULES, RuleGenerator, rules_for
 from clsd_generation.settings import ValidationBounds
 from clsd_generation.validation import check_candidates, normalise
 
@@ -203,16 +203,16 @@ def test_validation_rejects_each_kind_of_bad_distractor() -> None:
     [
         (
             "de",
-            "Am Montag, dem 3. Mai 2019, hat Merkel in Berlin nicht gesprochen.",
+            "Am Montag, dem 3. Mai 2019, hat man in Berlin nicht gesprochen.",
             ["Gestern war Macron in Paris."],
             "Montag",
             "nicht",
         ),
-        ("fr", "Le lundi 3 mai 2019, Macron n'a pas parlé à Paris.", ["Hier, Merkel était à Berlin."], "lundi", "pas"),
+        ("fr", "Le lundi 3 mai 2019, on n'a pas parlé à Paris.", ["Hier, Merkel était à Berlin."], "lundi", "pas"),
         (
             "en",
-            "On Monday, 3 May 2019, Johnson did not speak in London.",
-            ["Yesterday Biden was in Washington."],
+            "On Monday, 3 May 2019, they did not speak in London.",
+            ["Yesterday Biden was in Paris."],
             "Monday",
             "not",
         ),
@@ -225,7 +225,7 @@ def test_rules_change_numbers_dates_names_and_negation(
     # real run (make_generators), given directly here.
     types = {name: "PER" for name in ("merkel", "macron", "johnson", "biden")}
     types |= {name: "LOC" for name in ("berlin", "paris", "london", "washington")}
-    generator = RuleGenerator(code, [sentence, *corpus_extra], name_types=types)
+    generator = RuleGenerator(code, [sentence, *corpus_extra], name_types=types, rule_names=ALL_RULES)  # negation too
     candidates = [generator.candidates(sentence, attempt=a) for a in (1, 2, 3)]
     flat = [c for batch in candidates for c in batch]
     assert len(candidates[0]) >= 4 and sentence not in flat

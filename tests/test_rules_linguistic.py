@@ -80,7 +80,7 @@ def test_german_rules_edit_whole_units_and_pass_their_checks() -> None:
         "Der Minister ist am Freitag nach Paris gereist.",
         "Im Mai 2019 hat die Bank 300 Mitarbeiter entlassen.",
     ]
-    generator = RuleGenerator("de", corpus, name_types={"berlin": "LOC", "paris": "LOC"})
+    generator = RuleGenerator("de", corpus, name_types={"berlin": "LOC", "paris": "LOC"}, rule_names=ALL_RULES)
     sentence = corpus[0]
     batches = [generator.candidates(sentence, attempt) for attempt in (1, 2, 3)]
     assert all(len(set(batch)) == len(batch) >= 4 for batch in batches)  # distinct within an answer; re-asks may repeat
@@ -96,7 +96,13 @@ def test_german_rules_edit_whole_units_and_pass_their_checks() -> None:
 
 def test_roles_exchange_two_whole_names_of_one_type() -> None:
     sentence = "Merkel traf Scholz in Berlin."
-    generator = RuleGenerator("de", [sentence], name_types={"merkel": "PER", "scholz": "PER", "berlin": "LOC"})
+    generator = RuleGenerator(
+        "de",
+        [sentence],
+        name_types={"merkel": "PER", "scholz": "PER", "berlin": "LOC"},
+        name_sexes={"merkel": "m", "scholz": "m"},  # roles exchange only persons of one sex
+        rule_names=("roles",),  # off by default
+    )
     candidates = [c for attempt in (1, 2, 3) for c in generator.candidates(sentence, attempt)]
     assert "Scholz traf Merkel in Berlin." in candidates
     assert not any(c.startswith("Berlin") or c.endswith("in Merkel.") for c in candidates)  # never across types
@@ -104,12 +110,13 @@ def test_roles_exchange_two_whole_names_of_one_type() -> None:
 
 def test_a_name_mentioned_twice_is_never_swapped() -> None:
     types = {"merkel": "PER", "scholz": "PER", "macron": "PER"}
+    sexes = dict.fromkeys(types, "m")
     twice = "Merkel lobt Scholz, doch Merkel zögert."
-    generator = RuleGenerator("de", [twice], name_types=types)
+    generator = RuleGenerator("de", [twice], name_types=types, name_sexes=sexes, rule_names=("names", "roles"))
     candidates = [c for attempt in (1, 2, 3) for c in generator.candidates(twice, attempt)]
     assert not any(c.count("Merkel") == 2 and c != twice for c in candidates), candidates  # e.g. "Merkel lobt Merkel"
     once = "Merkel lobt Scholz, doch Macron zögert."
-    generator = RuleGenerator("de", [once], name_types=types)
+    generator = RuleGenerator("de", [once], name_types=types, name_sexes=sexes, rule_names=("names", "roles"))
     swapped = [c for attempt in (1, 2, 3) for c in generator.candidates(once, attempt)]
     assert "Scholz lobt Merkel, doch Macron zögert." in swapped  # names mentioned once still swap
 
@@ -142,14 +149,16 @@ def test_issue_examples_no_longer_come_out(release_dir: Path, tmp_path: Path) ->
         writer.writerows({"German": r["German"], "French": r["French"]} for r in rows)
     corpus = read_parallel(path, ("German", "French"))
     languages = (parse_language("de"), parse_language("fr"))
-    report = generate_distractors(corpus, languages, tmp_path / "run", backend="rules", seed=0, progress=False)
+    report = generate_distractors(
+        corpus, languages, tmp_path / "run", backend="rules", seed=0, progress=False, rule_names=ALL_RULES
+    )
     from clsd_generation.checkpoint import Checkpoint
 
     with Checkpoint.existing(tmp_path / "run") as checkpoint:
         results = {(r.pair_id, r.lang): r for r in checkpoint.results()}
     french = {pair.pair_id: pair.texts[1] for pair in corpus.pairs}
     distractors = [(french[pid], d) for (pid, lang), r in results.items() if lang == "fr" for d in r.distractors]
-    assert len(distractors) >= 16
+    assert len(distractors) >= 8  # of 7 rows: some rows get four, the rest are left out
     for _, distractor in distractors:
         assert not any(broken in distractor for broken in BROKEN), distractor
     generator = make_generators({"fr": list(french.values())})["fr"]
@@ -180,15 +189,12 @@ def test_french_and_german_rules_on_fifty_rows_all_pass_the_recheck(any_data_dir
 
 @pytest.mark.slow
 def test_names_are_typed_from_the_french_side_and_swapped_whole() -> None:
-    german = ["Merkel traf Macron in Berlin.", "Gestern war Johnson in Paris.", "Merkel sprach in Paris."]
-    french = ["Merkel a rencontré Macron à Berlin.", "Hier, Johnson était à Paris.", "Merkel a parlé à Paris."]
+    german = ["Die Gespräche fanden in Berlin statt.", "Gestern war Johnson in Paris.", "Merkel sprach in Paris."]
+    french = ["Les discussions ont eu lieu à Berlin.", "Hier, Johnson était à Paris.", "Merkel a parlé à Paris."]
     generators = make_generators({"de": german, "fr": french})
     candidates = [c for attempt in (1, 2, 3, 4) for c in generators["de"].candidates(german[0], attempt)]
-    assert "Merkel traf Macron in Paris." in candidates  # a place for a place, typed through "Berlin"/"Paris" in French
-    persons, places = ("Merkel", "Macron", "Johnson"), ("Berlin", "Paris")
-    for candidate in candidates:
-        words = candidate.rstrip(".").split()
-        assert (words[0] in persons and words[-1] in places) or "nicht" in words or "kein" in candidate, candidate
+    assert "Die Gespräche fanden in Paris statt." in candidates  # a place for a place, typed through the French side
+    assert not any(person in c for c in candidates for person in ("Merkel", "Macron", "Johnson")), candidates
 
 
 # --- analysis: the POS of a changed word without Stanza's models --------------------------------------

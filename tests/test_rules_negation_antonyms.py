@@ -149,6 +149,8 @@ def test_french_also_becomes_non_plus_in_the_negative() -> None:
         ("Die Lage im Nahen Osten bleibt ernst.", "Westen"),
         ("Die beiden Länder schlossen Frieden.", "Krieg"),
         ("Die Firma hat hohe Verluste erlitten.", "Gewinne"),
+        ("Der Rat entscheidet mit qualifizierter Mehrheit.", "Minderheit"),  # a voting rule of the treaties
+        ("Das sei wichtig, halten die Wähler für wichtig.", "unwichtig"),  # a word said twice: one swap contradicts
     ],
 )
 def test_german_fixed_phrases_keep_their_words(text: str, never: str) -> None:
@@ -200,6 +202,7 @@ def test_english_opposites_still_swap() -> None:
         ("Cela coûte tout au plus dix euros.", "au moins"),
         ("Il a gagné une fois de plus.", "de moins"),
         ("Les ventes sont de plus en plus faibles.", "moins"),
+        ("Le Conseil statue à la majorité qualifiée.", "minorité"),
     ],
 )
 def test_french_fixed_phrases_keep_their_words(text: str, never: str) -> None:
@@ -333,3 +336,32 @@ def test_numbers_keep_their_shape_a_share_a_rounding_and_a_plural() -> None:
     rounded = values("Es kamen gut 100 Vertreter.", 3)
     assert rounded and all(int(v) % 100 == 0 for v in rounded)  # "gut 300", never "gut 308"
     assert "1" not in values("Er spendete 2 Millionen Euro.", 2)  # "1 Millionen" would need the singular
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Sie wird nicht müde, das zu wiederholen.",  # "nicht müde werden": never tire
+        "Das ist vor allem eine Folge des Brexit.",  # a focus word before the article
+        "Unter den Vorschlägen: eine Fußballmannschaft und ein Kartenhaus.",  # a list after a colon
+        "Er fordert eine europäische Öffentlichkeit und eine Debatte.",  # one of two listed items
+        "Die Liste wird mit Sorge erwartet.",  # "nicht" would land after the phrase "mit Sorge"
+        "Er will die EU verändern, aber auch weiter betreiben.",  # a contrast turns on both halves
+    ],
+)
+def test_german_negation_leaves_idioms_focus_lists_and_contrasts(text: str) -> None:
+    assert negations("de", text) == [], negations("de", text)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("text", "never"),
+    [
+        ("Le cadre continuera de s'appliquer jusqu'à ce qu'un accord soit conclu.", "ne soit pas"),
+        ("La querelle enflera dans les mois qui viennent.", "ne viennent pas"),  # "les mois qui viennent" is fixed
+        ("Le groupe a voté à huis clos.", "huis pas"),  # a preposition before a "verb" the tagger misread
+        ("Ils ne vont pas voter, mais ils manifestent.", "vont voter"),  # a contrast turns on both halves
+    ],
+)
+def test_french_negation_leaves_fixed_clauses_and_contrasts(text: str, never: str) -> None:
+    assert not any(never in out for out in negations("fr", text)), negations("fr", text)

@@ -12,7 +12,7 @@ import random
 import re
 from collections.abc import Callable, Sequence
 
-from clsd_format.tagging import TaggedSentence
+from clsd_format.tagging import TaggedSentence, Token
 from clsd_generation.rules.lexicon import Edit
 
 _DIGITS = re.compile(r"\d+")
@@ -73,9 +73,21 @@ def _new_number(digits: str, rng: random.Random, day: bool = False, percent: boo
     return str(new)
 
 
+# A number of at most 31 after these is a day of the month even with the month left out ("les élections le 26",
+# "die Wahl am 26."): it stays a day.
+_DAY_ARTICLES = frozenset({"le", "am", "vom", "zum", "bis", "dès", "du"})
+
+
+def digits_of(token: Token) -> str:
+    group = _DIGITS.search(token.text)
+    return group.group() if group else "0"
+
+
 _PERCENT_WORDS = frozenset({"%", "prozent", "pourcent", "pourcents", "percent", "pour"})
 # Words before a number that say it is rounded: its substitute is as round
 _APPROXIMATE = frozenset("gut etwa rund knapp fast ungefähr circa ca. environ près quelque about around nearly some".split())
+_DECADE_WORDS = frozenset({"années", "decade"})
+_SINGULAR_MULTIPLIERS = frozenset({"million", "milliard", "billion", "trillion", "milliarde"})
 VARIANTS = 2  # values drawn per number or name: a sentence with one unit still gets more than one distractor
 
 
@@ -84,15 +96,30 @@ def swap_numbers(sentence: TaggedSentence, rng: random.Random, months: Sequence[
     first digit group)."""
     month_words = {m.casefold() for m in months}
     edits = []
+    numbers = {t.text for t in sentence.tokens if _NUMBER_TOKEN.fullmatch(t.text)}
+    counts = [i for i, t in enumerate(sentence.tokens) if _NUMBER_TOKEN.fullmatch(t.text) and not _is_year(t.text)]
+    years = [i for i, t in enumerate(sentence.tokens) if _is_year(t.text)]
+    # Two amounts (or two years) in one sentence are usually related: a part and its whole, a price per year and per
+    # quarter, a change from one to the other, a comparison with an earlier year. Either new value can break the
+    # relation ("etwa 20 Milliarden, davon 58 Milliarden"), so such numbers stay.
+    related = (counts if len(counts) > 1 else []) + (years if len(years) > 1 else [])
     for index, token in enumerate(sentence.tokens):
-        if not _NUMBER_TOKEN.fullmatch(token.text) or in_name(sentence, index):
+        if not _NUMBER_TOKEN.fullmatch(token.text) or in_name(sentence, index) or index in related:
             continue
+        before = sentence.tokens[index - 1].text.casefold() if index else ""
+        after = sentence.tokens[index + 1].text.casefold() if index + 1 < len(sentence.tokens) else ""
+        if before in _DECADE_WORDS or after in _SINGULAR_MULTIPLIERS:  # "les années 1980"; "1,2 million" (5,2 millions)
+            continue
+        if token.text.endswith(".") and not (after in month_words or before in _DAY_ARTICLES):
+            continue  # a German ordinal ("im 13. Arrondissement", "des 21. Jahrhunderts"): its range is the world's
         group = _DIGITS.search(token.text)
         assert group is not None
         following = sentence.tokens[index + 1 : index + 3]  # "24 juillet", "15. September"
-        day = token.text.rstrip(".").isdigit() and any(t.text.casefold() in month_words for t in following)
-        dates = any(t.text.casefold() in month_words for t in sentence.tokens[index + 1 : index + 6])
-        if dates and _in_range(sentence, index):  # "des 8. und 9. Dezember"; "zwischen 20 und 30 Prozent" may change
+        day = token.text.rstrip(".").isdigit() and (
+            any(t.text.casefold() in month_words for t in following)
+            or (index > 0 and sentence.tokens[index - 1].text.casefold() in _DAY_ARTICLES and int(digits_of(token)) <= 31)
+        )
+        if _in_range(sentence, index):  # "des 8. und 9. Dezember", "entre 8 % et 8,5 %": one end can pass the other
             continue
         digits = group.group()
         percent = token.text.endswith("%") or any(t.text.casefold() in _PERCENT_WORDS for t in following)
@@ -101,8 +128,14 @@ def swap_numbers(sentence: TaggedSentence, rng: random.Random, months: Sequence[
         if round_to >= 10 ** (len(digits) - 1) and round_to > 1:  # "gut 100": the hundreds
             round_to = 10 ** (len(digits) - 1)
         values = dict.fromkeys(_new_number(digits, rng, day, percent, round_to) for _ in range(VARIANTS))
-        edits += [(index, index + 1, token.text[: group.start()] + value + token.text[group.end() :]) for value in values]
+        new_tokens = (token.text[: group.start()] + value + token.text[group.end() :] for value in values)
+        # never a number the sentence has already: "Absatz 3 ... und Absatz 3" names one paragraph twice
+        edits += [(index, index + 1, text) for text in new_tokens if text not in numbers]
     return edits
+
+
+def _is_year(text: str) -> bool:
+    return len(text) == 4 and text.isdigit() and 1800 <= int(text) <= 2100
 
 
 _RANGE_WORDS = frozenset({"und", "bis", "-", "\u2013", "et", "à", "au", "and", "to", "or", "oder", "ou"})
@@ -112,7 +145,7 @@ def _in_range(sentence: TaggedSentence, index: int) -> bool:
     """A number or weekday paired with another of its kind ("des 8. und 9. Dezember", "la nuit de lundi à mardi",
     "zwischen 2015 und 2019"): changing one end breaks the pair. The full stop of a German ordinal is skipped."""
     tokens = sentence.tokens
-    words = [k for k in range(len(tokens)) if tokens[k].text != "."]
+    words = [k for k in range(len(tokens)) if tokens[k].text != "." and tokens[k].text.casefold() not in _PERCENT_WORDS]
     position = words.index(index) if index in words else -1
     token = tokens[index]
     for step in (-1, 1):
@@ -128,10 +161,12 @@ def _in_range(sentence: TaggedSentence, index: int) -> bool:
 def swap_from_list(sentence: TaggedSentence, words: Sequence[str], rng: random.Random) -> list[Edit]:
     """Replace a month (or weekday) by others of the same list (three per occurrence, so short sentences get enough)."""
     lookup = {w.casefold() for w in words}
+    present = {t.text.casefold() for t in sentence.tokens} & lookup
     edits = []
     for index, token in enumerate(sentence.tokens):
         if token.text.casefold() in lookup and not in_longer_name(sentence, index) and not _in_range(sentence, index):
-            others = [w for w in words if w.casefold() != token.text.casefold()]
+            # never one the sentence names already: "ab Februar ... bis zur Wahl im Februar"
+            others = [w for w in words if w.casefold() not in present]
             edits += [(index, index + 1, match_case(token.text, new)) for new in rng.sample(others, 3)]
     return edits
 
@@ -169,7 +204,7 @@ def swap_antonyms(
             continue
         if index > 0 and token.text[:1].isupper() != entry[word][:1].isupper() and not token.text.isupper():
             continue
-        if opposite[word].casefold() in words:
+        if opposite[word].casefold() in words or words.count(word) > 1:  # "wichtig sei ... für wichtig halten"
             continue
         replacement = match_case(token.text, opposite[word])
         if blocked is None or not blocked(sentence, index, replacement):

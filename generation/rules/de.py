@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from itertools import pairwise
 
 from clsd_format.tagging import TaggedSentence, Token
 from clsd_generation.rules.common import in_name, match_case, tokens_text
@@ -13,16 +14,17 @@ _INDEFINITE = ("ein", "eine", "einen", "einem", "einer", "eines")
 _OBJECT_ARTICLES = ("ein", "eine", "einen")
 _NON_FINITE = ("VV(PP)", "VV(INF)", "VA(PP)", "VA(INF)", "VM(INF)", "VV(IZU)")
 _NEGATIVE = ("nicht", "nie", "niemals", "nichts", "niemand", "weder", "nirgends", "keineswegs")
-# An article after these is inside a phrase "kein" cannot head: "nur ein", "als ein", "so ein", "gut ein Drittel".
+# An article after these is inside a phrase "kein" cannot head: "nur ein", "als ein", "so ein", "gut ein Drittel";
+# nor after a focus word ("vor allem eine Folge" -> "vor allem keine Folge" says the opposite of what follows).
 _NOT_BEFORE_ARTICLE = frozenset(
     "nur als wie fast rund etwa knapp mindestens höchstens nahezu beinahe gut je pro noch so zu welch manch ganz gar "
-    "mehr weniger über unter bis um".split()
+    "mehr weniger über unter bis um allem sogar insbesondere besonders vornehmlich hauptsächlich".split()
 )
 # An article before these is a quantity, not a noun phrase "kein" can negate: "ein paar", "ein wenig", "ein oder zwei".
 _NOT_AFTER_ARTICLE = frozenset("paar wenig bisschen oder und bis einziger einzige einzigen".split())
 # "nicht" whose removal breaks the sentence: "gar nicht", "oder nicht", "nicht nur", "nicht mehr" (no longer).
 _KEEP_NICHT_AFTER = frozenset("gar überhaupt oder wenn ob keineswegs".split())
-_KEEP_NICHT_BEFORE = frozenset("nur zuletzt etwa minder umsonst".split())
+_KEEP_NICHT_BEFORE = frozenset("nur zuletzt etwa minder umsonst müde".split())  # "nicht müde werden": never tire
 # Adverbs that come before "nicht" ("hat gestern nicht gesprochen"); "nicht" before other adverbs is left out.
 _ADVERBS_BEFORE_NICHT = frozenset(
     "auch ebenfalls gestern heute morgen damals dann jetzt nun daher deshalb deswegen trotzdem dennoch wieder "
@@ -66,14 +68,18 @@ def _article_scope(sentence: TaggedSentence, index: int) -> bool:
     (a genitive), a comma or a conjunction (inside a list), or a quantity word; not before "paar", "wenig"."""
     if index > 0:
         before = sentence.tokens[index - 1]
-        if before.upos in ("ADP", "NOUN", "CCONJ") or before.tag in ("$,", "$("):
+        if before.upos in ("ADP", "NOUN", "CCONJ") or before.tag in ("$,", "$(") or before.text == ":":
             return False
         if before.text.casefold() in _NOT_BEFORE_ARTICLE:
             return False
     if _word(sentence, index + 1) in _NOT_AFTER_ARTICLE or _word(sentence, index + 1).startswith(("klein", "gering")):
         return False  # "keine kleine Einschränkung" says "a sizeable one"
-    if any(t.text.casefold() == "auch" for t in _clause(sentence, index)):  # "Kein Grund ... ist auch": "auch kein"
+    clause = _clause(sentence, index)
+    if any(t.text.casefold() == "auch" for t in clause):  # "Kein Grund ... ist auch": "auch kein"
         return False
+    after = clause[clause.index(sentence.tokens[index]) + 1 :]
+    if any(a.upos == "CCONJ" and b.tag == "ART" for a, b in pairwise(after)):
+        return False  # a list "eine X und eine Y": "keine X und eine Y" reads as one item taken out
     head = next((t for t in sentence.tokens[index + 1 : index + 5] if t.upos not in ("ADJ", "ADV")), None)
     return head is not None and head.upos == "NOUN"
 
@@ -123,6 +129,9 @@ def _nicht_before(sentence: TaggedSentence, index: int) -> Edit | None:
     ("ist stark gestiegen" -> "ist nicht stark gestiegen"); None after other adverbs ("hat bereits nicht begonnen",
     "hat sehr nicht gelitten" are not German), except sentence adverbs that stand before "nicht" ("auch", "gestern")."""
     before = sentence.tokens[index - 1]
+    phrase = [t for t in sentence.tokens[max(0, index - 4) : index - 1] if t.upos not in ("DET", "ADJ")]
+    if before.upos == "NOUN" and phrase and phrase[-1].upos == "ADP":
+        return None  # "wird mit Sorge erwartet": "nicht" goes before the phrase ("nicht mit Sorge"), not after it
     if before.tag == "ADJ(D)":
         return (index - 1, index + 1, "nicht " + tokens_text(sentence, index - 1, index + 1))
     if before.upos == "ADV" and before.text.casefold() not in _ADVERBS_BEFORE_NICHT:
@@ -152,9 +161,14 @@ def _insertions(sentence: TaggedSentence) -> list[Edit]:
     return edits
 
 
+_CONTRASTS = frozenset("aber sondern doch jedoch dennoch trotzdem allerdings zwar".split())
+
+
 def negate(sentence: TaggedSentence, rng: random.Random) -> list[Edit]:
     """Remove a negation where there is one; else add one (never a second one to a negated sentence)."""
     words = {t.text.casefold() for t in sentence.tokens}
+    if words & _CONTRASTS:  # "will X nicht ändern, aber auch Y": a contrast turns on the polarity of both halves
+        return []
     negated = bool(words & set(_NEGATIVE)) or any(w.startswith("kein") for w in words)
     edits = _removals(sentence) if negated else _insertions(sentence)
     rng.shuffle(edits)
@@ -275,6 +289,12 @@ ANTONYMS = (
 )
 # Fixed phrases whose words keep their sense: "vor allem" (above all), "nach wie vor" (still), "nicht mehr" (no longer).
 ANTONYM_STOPS = (
+    ("qualifizierten", "mehrheit"),  # a voting rule of the EU treaties; "qualifizierte Minderheit" is not one
+    ("qualifizierte", "mehrheit"),
+    ("qualifizierter", "mehrheit"),
+    ("absoluten", "mehrheit"),
+    ("absolute", "mehrheit"),
+    ("absoluter", "mehrheit"),
     ("vor", "allem"),
     ("nach", "wie", "vor"),
     ("vor", "kurzem"),
@@ -392,4 +412,7 @@ RULES = LanguageRules(
     capitalised_nouns=True,
     fixed_phrases=NOUN_PHRASES,
     genitive_s_names=True,
+    speaker_words=frozenset("wir uns unser unsere unserem unseren unserer unseres hierzulande".split()),
+    place_prepositions=frozenset("in nach aus".split()),
+    nationality_endings=("isch", "ische", "ischen", "ischer", "isches", "deutsche", "deutschen", "deutscher", "deutsches"),
 )

@@ -242,4 +242,7 @@ RULES = LanguageRules(
     negation_pairs=dict(_CONTRACTED),
     fixed_phrases=NOUN_PHRASES,
     titles_in_name_runs=True,
+    speaker_words=frozenset("we us our ours here".split()),
+    place_prepositions=frozenset("in to from".split()),
+    nationality_endings=("ish", "ese", "ian", "can", "ch", "man", "ean", "ic"),
 )

@@ -32,17 +32,25 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from difflib import SequenceMatcher
 
 from clsd_format.tagging import Name, TaggedSentence, Token
 from clsd_generation.rules.common import VARIANTS, agreement_context, onset, tokens_text
 from clsd_generation.rules.lexicon import Edit, LanguageRules
 from clsd_generation.rules.name_kinds import (
+    ARTICLE_SEXES,
+    EPICENE_ROLES,
+    FIXED_KINDS,
     GENDERED_TITLES,
     KIND_TYPES,
     KNOWN_NAMES,
     LANGUAGES,
+    MASCULINE_ROLE_ENDINGS,
+    PLACE_KINDS,
+    ROLE_SEXES,
     STATE_FORMS,
     TITLE_ENDINGS,
+    TITLE_SEXES,
     TITLES,
     KnownName,
 )
@@ -50,6 +58,9 @@ from clsd_generation.rules.name_kinds import (
 NER_LANGUAGES = frozenset({"fr"})  # whose tagger types names (spaCy's French NER); HanTa finds names untyped
 SWAPPED_TYPES = ("PER", "LOC", "ORG")  # MISC (events, products, nationalities) is too mixed to swap within
 _MIXED_CASE = re.compile(r"[a-zà-ÿß][A-ZÀ-Þ]")  # a lower-case letter followed by a capital inside a word
+# A role noun whose first part names an organisation or place ("FDP-Generalsekretärin", "CSU-Chef", "EU-Kommissar").
+_PARTY_ROLE = re.compile(r"[A-ZÄÖÜ][\w&]*-[A-Za-zÄÖÜäöüß]")
+_ARTICLES = frozenset({"l'", "le", "la", "les", "der", "die", "das", "den", "dem", "des", "the"})
 GENITIVE = "genitive"  # a German place name with the genitive -s ("Frankreichs"): only another such form replaces it
 
 
@@ -132,8 +143,148 @@ def corpus_types(corpora: Mapping[str, Sequence[TaggedSentence]], rules: Mapping
     The lexicon's names are typed by :class:`NameInventory` on top of these, by their kind.
     """
     if NER_LANGUAGES & set(corpora):
-        return vote_types(corpora.values())
+        return trusted_types(vote_types(corpora.values()), corpora, title_types(corpora, rules), rules)
     return title_types(corpora, rules)
+
+
+def trusted_types(
+    voted: Mapping[str, str],
+    corpora: Mapping[str, Sequence[TaggedSentence]],
+    titled: Mapping[str, str],
+    rules: Mapping[str, LanguageRules],
+) -> dict[str, str]:
+    """The NER votes a reader would agree with: a small model's type is only trusted where the corpus backs it.
+
+    A one-word "person" must be the surname of a full name somewhere in the corpus ("Merkel" after
+    "Angela Merkel") or follow a title, and never follow an article: the tagger also calls parties,
+    surveys, demonyms and places persons ("Union", "Alde", "l'Eurobaromètre", "le Finlandais"). A full
+    name is written in capitals throughout ("Place publique" is a party). A "place" must be seen right
+    after a preposition of place ("in Pullach", "à Bonn") and never be a first name or surname ("Luise",
+    "Timmermans"). Organisations the lexicon does not list are left alone: their kinds (an NGO, a
+    broadcaster, a firm) are too mixed for any of them to stand in for another ("NGOs such as
+    Greenpeace" -> "NGOs such as ABC").
+    """
+    after_article: set[str] = set()
+    after_place_word: set[str] = set()
+    full_names: list[list[str]] = []
+    for language, corpus in corpora.items():
+        places = rules[language].place_prepositions
+        for sentence in corpus:
+            for name in sentence.names:
+                surface = tokens_text(sentence, name.start, name.end)
+                before = sentence.tokens[name.start - 1] if name.start else None
+                if before is not None and before.upos == "DET":
+                    after_article.add(surface.casefold())
+                if before is not None and before.text.casefold() in places:
+                    after_place_word.add(surface.casefold())
+                if name.end - name.start > 1 and voted.get(surface.casefold()) == "PER":
+                    full_names.append(surface.split())
+    titles = {t for language in corpora for t in (*TITLE_SEXES.get(language, ()), *TITLES.get(language, ()))}
+    full_names = [
+        words
+        for words in full_names
+        if all(w[:1].isupper() for w in words) and words[0].casefold().rstrip(".") not in titles  # "M. Lafontaine"
+    ]
+    first_names = {words[0].casefold() for words in full_names}
+    # a first name alone is no surname ("die Spitzenkandidatin Sahra")
+    surnames = ({words[-1].casefold() for words in full_names} | set(titled)) - first_names
+    written_full = {" ".join(words).casefold() for words in full_names}
+    # the surname of a full name is a person whatever its own mentions' vote ("Wagenknecht" as LOC), also where it
+    # has none ("M. Lafontaine")
+    out = {surname: "PER" for surname in surnames - after_article}
+    for surface, label in voted.items():
+        if surface in out:
+            continue
+        if label == "PER" and surface in written_full:
+            out[surface] = label
+        elif label == "LOC" and surface in after_place_word and surface not in first_names | surnames:
+            out[surface] = label
+    return out
+
+
+def cue_sex(sentence: TaggedSentence, index: int, language: str) -> str | None:
+    """The sex the words before a name give its person: a title ("Frau", "M.", "Mr."), a French role noun
+    ("la présidente", "sa camarade": an epicene noun by its article), a German role noun's ending
+    ("Kanzlerin", "CSU-Politiker"); else None."""
+    tokens = sentence.tokens
+    before = index - 1
+    dotted = before > 0 and tokens[before].text == "."
+    if dotted:
+        before -= 1
+    if before < 0:
+        return None
+    word = tokens[before].text.casefold()
+    titled = TITLE_SEXES.get(language, {})
+    if (word + "." if dotted else word) in titled or word in titled:
+        return titled.get(word + "." if dotted else word, titled.get(word))
+    roles = ROLE_SEXES.get(language)
+    if roles is not None:
+        if word in roles:
+            return roles[word]
+        if word in EPICENE_ROLES.get(language, ()):
+            for k in range(before - 1, max(before - 4, -1), -1):  # "la Première ministre", "sa camarade"
+                article = tokens[k].text.casefold()
+                if article in ARTICLE_SEXES.get(language, {}):
+                    return ARTICLE_SEXES[language][article]
+                if tokens[k].upos != "ADJ" and article not in roles:
+                    break
+        return None
+    endings = MASCULINE_ROLE_ENDINGS.get(language, ())
+    if tokens[before].upos != "NOUN" or not endings or not tokens[before].text[:1].isupper():
+        return None
+    if word.endswith(tuple(e + "in" for e in endings)):
+        return "f"
+    return "m" if word.endswith(endings) else None
+
+
+def person_sexes(corpora: Mapping[str, Sequence[TaggedSentence]], types: Mapping[str, str]) -> dict[str, str]:
+    """Case-folded person name -> "f" or "m", where the corpus says so without contradiction.
+
+    A person is only replaced by another of the same known sex: the sentence around a name agrees with it
+    ("Er betonte", "la vice-présidente", "Paul Lewis, elle"). The sex comes from the word before a mention
+    (:func:`cue_sex`); a full name shares it with its surname and its first name, and a first name passes it
+    on to the other full names it starts ("Angela Merkel" -> "Angela").
+    """
+    votes: dict[str, set[str]] = {}
+    full_names: set[tuple[str, ...]] = set()
+    for language, corpus in corpora.items():
+        for sentence in corpus:
+            titled = TITLE_SEXES.get(language, {})
+            for name in sentence.names:
+                surface = tokens_text(sentence, name.start, name.end).casefold()
+                title, _, rest = surface.partition(" ")
+                sex = titled.get(title) if rest else None  # a tagger's span with its title: "M. Lafontaine"
+                surface = rest if sex else surface
+                if types.get(surface) != "PER":
+                    continue
+                words = tuple(surface.split())
+                if len(words) > 1:
+                    full_names.add(words)
+                sex = sex or cue_sex(sentence, name.start, language)
+                if sex:
+                    votes.setdefault(surface, set()).add(sex)
+                    if len(words) > 1:
+                        votes.setdefault(words[-1], set()).add(sex)
+    for words in full_names:  # a full name and its surname are one person
+        votes.setdefault(" ".join(words), set()).update(votes.get(words[-1], set()))
+    first_names: dict[str, set[str]] = {}
+    for words in full_names:
+        first_names.setdefault(words[0], set()).update(votes.get(" ".join(words), set()))
+    for words in full_names:
+        sexes = votes.setdefault(" ".join(words), set())
+        if not sexes:
+            sexes.update(first_names.get(words[0], set()))
+            if not votes.get(words[-1]):
+                votes[words[-1]] = set(sexes)
+    return {surface: sexes.pop() for surface, sexes in votes.items() if len(sexes) == 1}
+
+
+def same_name(one: str, other: str) -> bool:
+    """Two spellings of one name, or a name and its full form: "Westphalie" / "Wesphalie", "Beer" / "Nicola Beer"."""
+    a, b = one.casefold().split(), other.casefold().split()
+    if set(a) <= set(b) or set(b) <= set(a):
+        return True
+    return len(one) >= 6 and SequenceMatcher(None, one.casefold(), other.casefold()).ratio() >= 0.85
 
 
 def without_article(text: str) -> str:
@@ -192,7 +343,7 @@ class NameLexicon:
             entry = self.known(text, language)
         if entry is None and genitive_s and text.endswith("s"):
             stem = self.known(text[:-1], language)
-            if stem is not None and stem.kind in ("country", "city"):
+            if stem is not None and stem.kind in PLACE_KINDS:
                 return stem, True
         return entry, False
 
@@ -236,8 +387,10 @@ class NameInventory:
         rules: LanguageRules,
         calendar: frozenset[str],
         lexicon: NameLexicon = LEXICON,
+        sexes: Mapping[str, str] | None = None,
     ) -> None:
         self.types = types
+        self.sexes = sexes or {}  # person -> "f"/"m" (:func:`person_sexes`): a person is replaced only by one of its sex
         self.rules = rules
         self.language = rules.code
         self.calendar = calendar  # "Dimanche" or "Monday" tagged as a name: left to the weekday rule
@@ -256,16 +409,18 @@ class NameInventory:
             entry, genitive = self.lexicon.identify(text, self.language, self.rules.genitive_s_names)
             label = KIND_TYPES[entry.kind] if entry else self.types.get(text.casefold())
             if label in SWAPPED_TYPES:
-                kind = (
-                    *shape(sentence, name.start, name.end),
-                    agreement_context(
+                before = sentence.tokens[name.start - 1].text.casefold().replace("\u2019", "'") if name.start else ""
+                context = (
+                    before  # an article whatever its tag (spaCy tags the "L'" of "L'Europe" a proper noun)
+                    if before in _ARTICLES
+                    else agreement_context(
                         sentence,
                         name.start,
                         self.rules.agreeing_articles,
                         articles_only=not self.rules.names_bound_by_preposition,
-                    ),
-                    *((GENITIVE,) if genitive else ()),
+                    )
                 )
+                kind = (*shape(sentence, name.start, name.end), context, *((GENITIVE,) if genitive else ()))
                 out.append((name, TypedName(text, label, entry.kind if entry else None, kind, entry)))
         return out
 
@@ -284,7 +439,41 @@ class NameInventory:
         after = tokens[name.end].text if name.end < len(tokens) else ""
         single_common = name.end - name.start == 1 and tokens[name.start].upos not in ("PROPN", "X")
         single_common |= tokens[name.start].upos == "ADP"  # a span that took in its preposition: "à Bonn" -> "de Bonn"
-        return len(mentions) > 1 or "(" in (before, after) or before in STATE_FORMS.get(self.language, ()) or single_common
+        return (
+            len(mentions) > 1
+            or "(" in (before, after)
+            or before in STATE_FORMS.get(self.language, ())
+            or single_common
+            or self.described(sentence, name, typed)
+        )
+
+    def described(self, sentence: TaggedSentence, name: Name, typed: TypedName) -> bool:
+        """Whether a name and the words right around it describe each other, so that another name breaks the pair.
+
+        A person after a nationality ("die britische Forscherin Merkel", "le président français Emmanuel
+        Macron"), and any name joined to another name by nothing but nouns, adjectives and articles
+        ("Frankreichs Präsident Emmanuel Macron", "der Vorsitzende der SPD Andrea Nahles").
+        """
+        tokens, window = sentence.tokens, 3
+        endings = self.rules.nationality_endings
+        lead = []  # the words before the name back to its verb: "du Premier ministre hongrois ..., Viktor Orban"
+        for token in reversed(tokens[max(0, name.start - 2 * window) : name.start]):
+            if token.upos in ("VERB", "AUX"):
+                break
+            lead.append(token)
+        if typed.label == "PER" and endings and any(t.upos == "ADJ" and t.text.casefold().endswith(endings) for t in lead):
+            return True
+        if typed.label == "PER" and name.start and _PARTY_ROLE.match(tokens[name.start - 1].text):
+            return True  # "FDP-Generalsekretärin Beer": the office belongs to one party's people
+        for other in sentence.names:
+            if other is name:
+                continue
+            gap = range(other.end, name.start) if other.end <= name.start else range(name.end, other.start)
+            words = [tokens[k] for k in gap]
+            linked = not words or any(t.upos == "NOUN" for t in words)  # "dass Deutschland die EU verlässt": two roles
+            if len(gap) <= window and linked and all(t.upos in ("NOUN", "ADJ", "DET") for t in words):
+                return True
+        return False
 
     def substitutes(self, typed: TypedName) -> list[str]:
         """Corpus names of the same type, kind and shape written in this language; else, for a listed name, the lexicon's."""
@@ -295,9 +484,14 @@ class NameInventory:
             if t.text.casefold() != typed.text.casefold()
             and not self.lexicon.foreign(t.text, self.language)
             and (t.entry is None or t.entry.entity != same)
+            # "zwischen Irland und Nordirland" never "zwischen Türkei und ...": a listed name takes its own article
+            and (t.entry is None or typed.entry is None or t.entry.article == typed.entry.article)
         ]
         if typed.label == "PER":  # a tagger's misread: a place, movement or firm typed as a person ("Herr Instagram")
             corpus = [t for t in corpus if self.lexicon.known(t, self.language) is None and "." not in t]
+        # a span with its article ("l'Europe") only for another such span: "la Porto" is not French
+        corpus = [t for t in corpus if (without_article(t) == t) == (without_article(typed.text) == typed.text)]
+        corpus = [t for t in corpus if not same_name(t, typed.text)]
         if not corpus and typed.entry is not None:
             corpus = self.from_lexicon(typed, typed.entry)
         if self.lexicon.shouted(typed.text, self.language):  # a capitalised dateline stays in capitals
@@ -330,15 +524,21 @@ class NameInventory:
         """Each typed name of the sentence replaced by other names of the same type, kind and shape (``VARIANTS`` of them)."""
         edits = []
         present = sentence.text.casefold()
+        speaker_placed = any(t.text.casefold() in self.rules.speaker_words for t in sentence.tokens)
         for name, typed in self.typed_names(sentence):
-            if self.anchored(sentence, name, typed):
+            place = typed.label == "LOC"
+            if self.anchored(sentence, name, typed) or (speaker_placed and place) or typed.kind in FIXED_KINDS:
                 continue
             titled = follows_title(sentence, name.start, self.language)
             gendered = name.start > 0 and _gendered(sentence.tokens[name.start - 1], self.language)
+            sex = self.sexes.get(typed.text.casefold())
+            if typed.label == "PER" and sex is None:
+                continue  # the sentence may say the person's sex ("Er betonte"), and nothing says which names fit it
             pool = [
                 t
                 for t in self.substitutes(typed)
                 if t.casefold() not in present
+                and (typed.label != "PER" or self.sexes.get(t.casefold()) == sex)
                 and not (titled and starts_with_title(t, self.language))
                 and not (gendered and " " in t)  # "Frau May": a surname, no first name that tells a sex
                 and not _MIXED_CASE.search(t)  # a tokenisation slip in the corpus ("progrèsBeaucoup")
@@ -346,6 +546,37 @@ class NameInventory:
             for substitute in rng.sample(pool, min(VARIANTS, len(pool))):
                 edits.append((name.start, name.end, recase(typed.text, substitute)))
         return edits
+
+    def untied_swaps(self, sentence: TaggedSentence, rng: random.Random) -> list[Edit]:
+        """:meth:`swaps` of the names no other word of the sentence ties down (:meth:`tied`): what the rule offers."""
+        typed_here = self.typed_names(sentence)
+        free = {(name.start, name.end) for name, typed in typed_here if not self.tied(sentence, name, typed, typed_here)}
+        return [edit for edit in self.swaps(sentence, rng) if edit[:2] in free]
+
+    def tied(self, sentence: TaggedSentence, name: Name, typed: TypedName, typed_here: Sequence[tuple[Name, TypedName]]) -> bool:
+        """Whether other words of the sentence tie the name to who or where it is, so that another name contradicts them.
+
+        Read strictly, a name is part of a web of facts: "SPD-Spitzenkandidatin Merkel", "In Island ist
+        Syriza ...", "Spitzenkandidat von LR ... in Portugal", "eine diplomatische Krise mit Frankfurt ...
+        den französischen Präsidenten". A person is swapped only where no other name, no nationality and no
+        party office stands in its sentence; a place only where no person, organisation or nationality does
+        (other places are fine: a list of countries); an organisation only where no person or nationality does.
+        """
+        endings = self.rules.nationality_endings
+        tokens = sentence.tokens
+        outside = [t for k, t in enumerate(tokens) if not name.start <= k < name.end]
+        if endings and any(t.upos == "ADJ" and t.text.casefold().endswith(endings) for t in outside):
+            return True
+        if typed.label == "PER" and any(_PARTY_ROLE.match(t.text) for t in outside):
+            return True
+        labels = {other: t.label for other, t in typed_here}
+        for other in sentence.names:
+            if other.start == name.start or tokens_text(sentence, other.start, other.end).casefold() in self.calendar:
+                continue  # itself, or "Monday" / "May" that a tagger marks as a name
+            label = labels.get(other)  # None: a name of no type, which may be anyone or anywhere
+            if typed.label == "PER" or label in (None, "PER") or (typed.label == "LOC" and label == "ORG"):
+                return True
+        return False
 
     def title_clash(
         self, sentence: TaggedSentence, first: Name, new_first: TypedName, second: Name, new_second: TypedName
@@ -376,6 +607,7 @@ class NameInventory:
                 if (
                     a.key == b.key
                     and a.text.casefold() != b.text.casefold()
+                    and (a.label != "PER" or self.sexes.get(a.text.casefold(), "?") == self.sexes.get(b.text.casefold()))
                     and not self.title_clash(sentence, first, b, second, a)
                 ):
                     between = sentence.tokens[first.end : second.start]

@@ -165,6 +165,16 @@ def _indefinite_object(sentence: TaggedSentence, index: int) -> bool:
     return not any(t.text.casefold() in _ETRE for t in tokens[index:k])
 
 
+# Words a tagger misreads as verbs ("raciste", "xénophobe") end like adjectives no verb form has.
+_ADJECTIVE_ENDINGS = ("iste", "phobe", "ique", "aire", "ible", "able")
+# A verb at the end of these is not negated: a fixed phrase ("les mois qui viennent") or a clause whose conjunction
+# takes an expletive "ne" or none ("jusqu'à ce qu'un accord soit conclu", "avant qu'il parte", "sans qu'il le sache").
+_FIXED_CLAUSES = re.compile(
+    r"(?:\bqui (?:vient|viennent)|\b(?:jusqu|avant|sans|à moins|de peur|de crainte)[^.,;:!?]*\bqu(?:e\b|'|’)[^.,;:!?]*)$",
+    re.IGNORECASE,
+)
+
+
 def _insert(sentence: TaggedSentence) -> list[Edit]:
     """Negate a finite verb with its clitics: "a fini" -> "n'a pas fini", "se retire" -> "ne se retire pas"."""
     tokens = sentence.tokens
@@ -181,6 +191,9 @@ def _insert(sentence: TaggedSentence) -> list[Edit]:
         # "en savent très peu" -> "n'en savent pas très peu" is not said; "ne devrait pas X, mais également Y" is not either
         awkward = (
             "peu" in _clause_after(sentence, index)[:3]
+            or tokens[index - 1].upos == "ADP"  # no finite verb right after "à": "à huis clos", "à connotation raciste"
+            or tokens[index].text.casefold().endswith(_ADJECTIVE_ENDINGS)
+            or _FIXED_CLAUSES.search(sentence.text[: tokens[index].end]) is not None
             or re.search(r"\bmais (?:également|aussi)\b", sentence.text) is not None
             or _placement_unsure(sentence, first, index)
         )
@@ -189,8 +202,13 @@ def _insert(sentence: TaggedSentence) -> list[Edit]:
     return edits
 
 
+_CONTRASTS = frozenset("mais pourtant cependant néanmoins toutefois".split())
+
+
 def negate(sentence: TaggedSentence, rng: random.Random) -> list[Edit]:
     """Remove "ne ... pas/plus/jamais" where there is one; else negate a finite verb."""
+    if any(t.text.casefold() in _CONTRASTS for t in sentence.tokens):  # "ne vont pas voter, mais ...": both halves turn
+        return []
     negated = any(t.text.casefold() in _NE for t in sentence.tokens)
     edits = _remove(sentence) if negated else _insert(sentence)
     rng.shuffle(edits)
@@ -279,6 +297,8 @@ ANTONYMS = (
 # Fixed phrases whose words keep their sense: "de nouveau" (again), "non plus" (neither), "au plus tard" ("de plus",
 # moreover, is told from "de plus de 5 %" in :func:`antonym_blocked`).
 ANTONYM_STOPS = (
+    ("majorité", "qualifiée"),  # a voting rule of the EU treaties; "minorité qualifiée" is not one
+    ("majorité", "absolue"),
     ("bonne", "part"),
     ("bonne", "partie"),
     ("bonne", "moitié"),
@@ -451,4 +471,31 @@ RULES = LanguageRules(
     edge_faults=faults,
     fixed_phrases=NOUN_PHRASES,
     names_bound_by_preposition=True,
+    speaker_words=frozenset("nous notre nos ici".split()),
+    place_prepositions=frozenset("à en".split()),
+    nationality_endings=(
+        "ais",
+        "aise",
+        "aises",
+        "ien",
+        "ienne",
+        "iens",
+        "iennes",
+        "and",
+        "ande",
+        "ands",
+        "andes",
+        "ois",
+        "oise",
+        "ain",
+        "aine",
+        "ique",
+        "iques",
+        "ol",
+        "ole",
+        "ec",
+        "ecque",
+        "us",
+        "usse",
+    ),
 )

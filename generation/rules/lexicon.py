@@ -55,6 +55,13 @@ class LanguageRules:
     genitive_s_names: bool = False
     titles_in_name_runs: bool = False
     names_bound_by_preposition: bool = False
+    # Words that place the speaker in a country ("wir", "hierzulande", "chez nous"): a country named beside them is
+    # the speaker's own, and another country would contradict them ("wir ... in Ägypten").
+    speaker_words: frozenset[str] = field(default_factory=frozenset)
+    # Prepositions after which a word is a place ("in Pullach", "à Bonn"): a tagger's "place" must be seen after one.
+    place_prepositions: frozenset[str] = field(default_factory=frozenset)
+    # Endings of nationality adjectives ("britische", "français"): a person after one is pinned down by it.
+    nationality_endings: tuple[str, ...] = ()
 
     @property
     def agreeing_articles(self) -> bool:

@@ -25,24 +25,48 @@ from dataclasses import dataclass
 
 LANGUAGES = ("de", "fr", "en")
 KIND_TYPES = {
+    "eu": "ORG",  # never swapped: no other body has 27 member states, a customs union, treaties and "frexiters"
     "supranational": "ORG",
     "eu_institution": "ORG",
-    "party": "ORG",
+    "party": "ORG",  # German parties; the others by country (a reader sees "in Deutschland ... die Lega" at once)
+    "party_fr": "ORG",
+    "party_eu": "ORG",  # groups of the European Parliament and European parties
+    "party_uk": "ORG",
+    "party_at": "ORG",
+    "party_es": "ORG",
+    "party_us": "ORG",
+    "party_hu": "ORG",  # a party alone of its country here: listed so that it is known, never swapped
+    "party_pl": "ORG",
+    "party_ch": "ORG",
+    "party_gr": "ORG",
+    "party_it": "ORG",
     "media": "ORG",
     "pollster": "ORG",
     "company": "ORG",
+    "tech_company": "ORG",  # "Internet companies such as Google": never Nestlé
     "platform": "ORG",
     "index": "ORG",
     "central_bank": "ORG",
     "parliament": "ORG",
     "seat_of_power": "ORG",
     "country": "LOC",
+    "country_world": "LOC",
     "city": "LOC",
+    "city_world": "LOC",
 }
+# Places are split by region: a European country or city for another (a reader of "members from Egypt, Libya or
+# Switzerland", in a sentence listing members from outside Europe, sees the slip at once).
+PLACE_KINDS = frozenset({"country", "country_world", "city", "city_world"})
+# Kinds whose names are never swapped: the EU and its institutions each do what no other body does ("the
+# parliamentary groups of the European Parliament" -> "... of the European Council", "the 27 member states of
+# the WHO", "the customs union of the OECD").
+FIXED_KINDS = frozenset({"eu", "eu_institution"})
 
 _TABLES = {
-    "supranational": """
+    "eu": """
 EU:f | UE:f; Union européenne:f | EU:t; European Union:t
+""",
+    "supranational": """
 UNO:f; UN:p; Vereinte Nationen:p | ONU:f; Nations unies:p | UN:t; United Nations:t
 NATO:f; Nato:f | OTAN:f; Otan:f | NATO; Nato
 WHO:f; Weltgesundheitsorganisation:f | OMS:f | WHO:t; World Health Organization:t
@@ -76,8 +100,8 @@ AfD:f | AfD:f | AfD:t
 FDP:f | FDP:m | FDP:t
 Grüne:p; Grünen:p | Verts:p | Greens:t
 Linke:f; Linkspartei:f | Die Linke | Left Party:t
-EVP:f | PPE:m | EPP:t
-S&D | S&D | S&D
+""",
+    "party_fr": """
 LREM; La République en marche | LREM; La République en marche:f; LaREM | LREM
 LR; Les Républicains:p | LR; Les Républicains:p | LR
 RN; Rassemblement National | RN:m; Rassemblement national:m | RN; National Rally:t
@@ -85,21 +109,47 @@ FN; Front National | FN:m; Front national:m | FN; National Front:t
 Parti socialiste | PS:m; Parti socialiste:m | PS; Socialist Party:t
 LFI; La France insoumise | LFI:f; La France insoumise:f | LFI
 EELV | EELV | EELV
-Fidesz:f | Fidesz:m | Fidesz
-PiS:f | PiS:m | PiS
+""",
+    "party_eu": """
+EVP:f | PPE:m | EPP:t
+S&D | S&D | S&D
+ALDE | ALDE | ALDE
+Renew Europe | Renew Europe | Renew Europe
+EKR:f | ECR:m | ECR:t
+GUE/NGL | GUE/NGL | GUE/NGL
+""",
+    "party_uk": """
 Labour; Labour-Partei:f | Labour; Parti travailliste:m | Labour; Labour Party:t
 Tories:p | Tories:p | Tories:t; Conservatives:t
 Liberaldemokraten:p |  | Liberal Democrats:t; Lib Dems:t
+SNP:f | SNP:m | SNP:t
+""",
+    "party_at": """
 ÖVP:f | ÖVP:m | ÖVP
 FPÖ:f | FPÖ:m | FPÖ
-SVP:f | UDC:f | SVP
+""",
+    "party_es": """
 PSOE:f | PSOE:m | PSOE
 Podemos
-Syriza:f | Syriza:m | Syriza
-Lega:f | Ligue:f | League:t
+""",
+    "party_us": """
 Republikaner:p |  | Republicans:t
 Demokraten:p |  | Democrats:t
-SNP:f | SNP:m | SNP:t
+""",
+    "party_hu": """
+Fidesz:f | Fidesz:m | Fidesz
+""",
+    "party_pl": """
+PiS:f | PiS:m | PiS
+""",
+    "party_ch": """
+SVP:f | UDC:f | SVP
+""",
+    "party_gr": """
+Syriza:f | Syriza:m | Syriza
+""",
+    "party_it": """
+Lega:f | Ligue:f | League:t
 """,
     "media": """
 Spiegel:m | Spiegel:m | Spiegel
@@ -173,7 +223,6 @@ Allianz
 AXA
 Bayer
 BASF
-SAP
 Telekom:f; Deutsche Telekom:f | Deutsche Telekom:f | Deutsche Telekom
 TotalEnergies
 Danone
@@ -182,22 +231,26 @@ Sanofi
 Nestlé
 Novartis
 Shell
-Apple
-Google
-Amazon
-Microsoft
-Meta
 Tesla
-Uber
-Huawei
-Samsung
 Toyota
-Alibaba
 Gazprom
 Pfizer
 BioNTech
 Moderna
 AstraZeneca
+""",
+    "tech_company": """
+SAP
+Apple
+Google
+Amazon
+Microsoft
+Meta
+Uber
+Huawei
+Samsung
+Alibaba
+Mozilla
 """,
     "platform": """
 Facebook
@@ -289,6 +342,8 @@ Vereinigtes Königreich:n | Royaume-Uni:m | United Kingdom:t; UK:t
 Estland:n | Estonie:f | Estonia
 Lettland:n | Lettonie:f | Latvia
 Litauen:n | Lituanie:f | Lithuania
+""",
+    "country_world": """
 Ukraine:f | Ukraine:f | Ukraine
 Russland:n | Russie:f | Russia
 Belarus:n; Weißrussland:n | Biélorussie:f; Bélarus:m | Belarus
@@ -368,6 +423,8 @@ Prag:n | Prague | Prague
 Budapest:n | Budapest | Budapest
 Bukarest:n | Bucarest | Bucharest
 Athen:n | Athènes | Athens
+""",
+    "city_world": """
 Moskau:n | Moscou | Moscow
 Kiew:n; Kyjiw:n | Kiev; Kyiv | Kyiv; Kiev
 Minsk:n | Minsk | Minsk
@@ -409,12 +466,43 @@ TITLES = {
         "judge king queen pope prince princess sir lord commissioner".split()
     ),
 }
-# Titles that say a person's sex: after them only a surname comes in ("Frau May" never "Frau Matthieu Orphelin").
-GENDERED_TITLES = {
-    "de": frozenset("herr herrn frau".split()),
-    "fr": frozenset("m. mme mlle monsieur madame".split()),
-    "en": frozenset("mr mrs ms miss".split()),
+# Titles that say a person's sex: after them only a surname comes in ("Frau May" never "Frau Matthieu Orphelin"),
+# and only a person of the same sex ("Mme Le Pen" never "Mme Bayrou").
+TITLE_SEXES = {
+    "de": {"herr": "m", "herrn": "m", "frau": "f"},
+    "fr": {"m.": "m", "m": "m", "monsieur": "m", "mme": "f", "mme.": "f", "mlle": "f", "madame": "f"},
+    "en": {"mr": "m", "mr.": "m", "mrs": "f", "mrs.": "f", "ms": "f", "ms.": "f", "miss": "f"},
 }
+GENDERED_TITLES = {language: frozenset(titles) for language, titles in TITLE_SEXES.items()}
+# French role nouns before a name, by the sex they give ("la présidente X"); the gender of other nouns before a name
+# says nothing ("la Commission Juncker", "la liste Wagenknecht"). Nouns of both sexes ("ministre", "camarade") take
+# the sex of their article ("la ministre", "sa camarade").
+ROLE_SEXES = {
+    "fr": {
+        **dict.fromkeys(
+            "président vice-président chancelier député eurodéputé candidat dirigeant fondateur patron directeur "
+            "premier conseiller sénateur maire ambassadeur chef".split(),
+            "m",
+        ),
+        **dict.fromkeys(
+            "présidente vice-présidente chancelière députée eurodéputée candidate dirigeante fondatrice patronne "
+            "directrice première conseillère sénatrice ambassadrice cheffe".split(),
+            "f",
+        ),
+    },
+}
+EPICENE_ROLES = {
+    "fr": frozenset("ministre camarade collègue secrétaire commissaire journaliste leader responsable porte-parole".split())
+}
+ARTICLE_SEXES = {"fr": {"le": "m", "un": "m", "ce": "m", "du": "m", "au": "m", "la": "f", "une": "f", "cette": "f", "sa": "f"}}
+# Endings of German role nouns in their masculine form ("der CSU-Politiker Weber"); the feminine adds "-in".
+MASCULINE_ROLE_ENDINGS = {
+    "de": (
+        "politiker", "chef", "kandidat", "sprecher", "präsident", "kanzler", "minister", "kommissar", "sekretär",
+        "direktor", "leiter", "gründer", "autor", "experte", "journalist", "ökonom", "abgeordneter", "vorsitzender",
+        "bürgermeister", "europaabgeordneter", "botschafter", "richter", "professor", "forscher", "analyst", "berater",
+    ),
+}  # fmt: skip
 # Words of a state's formal name before its short name ("Bundesrepublik Deutschland" is not "Bundesrepublik Dänemark").
 STATE_FORMS = {
     "de": frozenset("bundesrepublik republik königreich freistaat fürstentum großherzogtum".split()),
