@@ -76,6 +76,38 @@ def test_a_range_keeps_both_ends_and_a_day_stays_a_day() -> None:
         assert "Absatz 3 und Absatz 3" not in edited and "Absatz 5 und Absatz 5" not in edited  # one paragraph twice
 
 
+@pytest.mark.parametrize(
+    ("code", "text"),
+    [
+        ("de", "Die Wirtschaft schrumpfte während des 3. Quartals deutlich."),  # an ordinal that is no day
+        ("de", "Die Fußball-WM 2006 war ein Sommermärchen."),  # a year that names an event
+        ("de", "Der S&P 500 legte zu."),  # part of a name
+        ("de", "Der CAC 40 legte zu."),
+        ("de", "Es gilt Absatz (3) des Vertrags."),  # a list label
+        ("fr", "Le réseau 5G arrive."),  # part of a code
+        ("fr", "La crise financière de 2008 a tout changé."),
+        ("fr", "Il est né à la fin des années 1980."),  # a decade
+        ("fr", "Environ 1,2 million de personnes votent."),  # "5,2 million" is not French
+    ],
+)
+def test_numbers_the_world_fixes_or_that_only_label_stay(code: str, text: str) -> None:
+    assert number_edits(code, text) == []
+
+
+def test_a_round_number_stays_round_and_a_year_may_still_move() -> None:
+    edits = number_edits("de", "Jeder bekommt 600 Euro mehr.")
+    assert edits and all(int(e.split()[2]) % 100 == 0 for e in edits), edits  # never "601 Euro"
+    assert number_edits("fr", "Environ 1800 projets sont présentés.")  # not a year: "environ 1797" is not said
+    assert all("1797" not in e and "1803" not in e for e in number_edits("fr", "Environ 1800 projets sont présentés."))
+    assert number_edits("de", "Im Jahr 2019 wurde gewählt.")  # a year placed in time, not naming an event
+
+
+def test_a_month_never_makes_an_impossible_date() -> None:
+    sentence = tagged("fr", "Le délai expire le 31 mars.")
+    months = rules_for("fr").months
+    assert not [e for seed in SEEDS for e in swap_from_list(sentence, months, random.Random(seed))]  # "31 avril"
+
+
 def test_a_month_never_becomes_one_the_sentence_names_already() -> None:
     sentence = tagged("de", "Ab Februar gibt es Berichte bis zur Wahl im Mai.")
     months = rules_for("de").months
@@ -137,6 +169,20 @@ def test_places_and_parties_keep_their_region_and_country(german: dict[str, Rule
     assert "Lega" not in {old for old, _ in parties}  # alone of its country here: no party fits its slot
     french = {new for old, new in parties if old in {"RN", "LR"}}
     assert french and all(LEXICON.identify(new, "de")[0].kind == "party_fr" for new in french)  # never the SPD
+
+
+def test_a_name_after_a_title_is_a_person_and_a_listed_party_ties_a_place() -> None:
+    corpus = [
+        "Es gibt keine Alternative, bestätigt Herr Berlin.",  # "Herr Berlin": a person, whatever the list says
+        "In Griechenland ist Syriza abgesackt.",  # HanTa tags "Syriza" as foreign material, the lexicon knows it
+        "In Griechenland wird gewählt.",
+        "Die Wahl fand in Bonn, Spanien und Italien statt.",
+    ]
+    names = make_generators({"de": corpus})["de"].names
+    tags = tagger_for("de").tag(corpus)
+    for sentence in tags[:2]:  # the kind rules find substitutes; the sentence ties the name down, so none is offered
+        assert names.swaps(sentence, random.Random(0)) and not names.untied_swaps(sentence, random.Random(0))
+    assert names.untied_swaps(tags[2], random.Random(0))  # alone, the country swaps
 
 
 @pytest.mark.slow

@@ -52,20 +52,24 @@ def apply_edit(sentence: TaggedSentence, edit: Edit) -> str:
     return sentence.text[: sentence.tokens[start].start] + text + sentence.text[sentence.tokens[end - 1].end :]
 
 
-def _new_number(digits: str, rng: random.Random, day: bool = False, percent: bool = False, round_to: int = 1) -> str:
+def _new_number(
+    digits: str, rng: random.Random, day: bool = False, percent: bool = False, round_to: int = 1, year: bool = True
+) -> str:
     """Another value of the same shape: a day stays a day, a year a nearby year, a share of at most 100 stays at most
     100 ("455 Prozent" is nonsense), a round number after "gut", "etwa", "environ" stays as round ("gut 308" is not
     said), and a single digit never becomes 1 (it would leave a plural noun behind: "1 millions")."""
     value = int(digits)
     if day and 1 <= value <= 31:  # a day of the month stays a valid one ("24 juillet" -> "12 juillet", not "34")
         return str(rng.choice([d for d in range(2, 29) if d != value]))  # never 1: French writes "1er"
-    if len(digits) == 4 and 1800 <= value <= 2100:
+    if year and len(digits) == 4 and 1800 <= value <= 2100:
         return str(value + rng.choice([-5, -3, -2, -1, 1, 2, 3, 5]))
     if len(digits) == 1:
         return str(rng.choice([d for d in range(2, 10) if d != value]))
     low, high = 10 ** (len(digits) - 1), 10 ** len(digits) - 1
     if percent and value <= 100:
         low, high = (10, 99) if value == 100 else (low, min(high, 100))
+    while round_to > 1 and high // round_to - -(-low // round_to) < 1:  # "100 Prozent": a share of 10 to 99 instead
+        round_to //= 10
     first, last = -(-low // round_to), high // round_to  # the multiples of round_to in [low, high]
     new = value
     while new == value:
@@ -87,6 +91,13 @@ _PERCENT_WORDS = frozenset({"%", "prozent", "pourcent", "pourcents", "percent", 
 # Words before a number that say it is rounded: its substitute is as round
 _APPROXIMATE = frozenset("gut etwa rund knapp fast ungefähr circa ca. environ près quelque about around nearly some".split())
 _DECADE_WORDS = frozenset({"années", "decade"})
+_ABBREVIATION = re.compile(r"[A-Z]{2,}")  # "CAC 40", "DAX 30": the number is part of the name
+# Nouns before a year that only place it in time ("im Jahr 2019", "fin 2018", "au premier trimestre 2020")
+_TIME_WORDS = frozenset(
+    "jahr jahres jahre jahren ende anfang mitte beginn frühjahr sommer herbst winter quartal quartals halbjahr "
+    "année an fin début milieu été printemps automne hiver trimestre semestre "
+    "year end beginning start middle summer spring autumn fall winter quarter half".split()
+)
 _SINGULAR_MULTIPLIERS = frozenset({"million", "milliard", "billion", "trillion", "milliarde"})
 VARIANTS = 2  # values drawn per number or name: a sentence with one unit still gets more than one distractor
 
@@ -106,12 +117,8 @@ def swap_numbers(sentence: TaggedSentence, rng: random.Random, months: Sequence[
     for index, token in enumerate(sentence.tokens):
         if not _NUMBER_TOKEN.fullmatch(token.text) or in_name(sentence, index) or index in related:
             continue
-        before = sentence.tokens[index - 1].text.casefold() if index else ""
-        after = sentence.tokens[index + 1].text.casefold() if index + 1 < len(sentence.tokens) else ""
-        if before in _DECADE_WORDS or after in _SINGULAR_MULTIPLIERS:  # "les années 1980"; "1,2 million" (5,2 millions)
+        if _fixed_number(sentence, index, month_words):
             continue
-        if token.text.endswith(".") and not (after in month_words or before in _DAY_ARTICLES):
-            continue  # a German ordinal ("im 13. Arrondissement", "des 21. Jahrhunderts"): its range is the world's
         group = _DIGITS.search(token.text)
         assert group is not None
         following = sentence.tokens[index + 1 : index + 3]  # "24 juillet", "15. September"
@@ -124,14 +131,44 @@ def swap_numbers(sentence: TaggedSentence, rng: random.Random, months: Sequence[
         digits = group.group()
         percent = token.text.endswith("%") or any(t.text.casefold() in _PERCENT_WORDS for t in following)
         approximate = index > 0 and sentence.tokens[index - 1].text.casefold() in _APPROXIMATE
-        round_to = 10 ** (len(digits) - len(digits.rstrip("0"))) if approximate and len(digits) > 1 else 1
+        # a round number stays as round ("600 Euro" never "601 Euro"), a rounded one too ("gut 100", "environ 1800")
+        round_to = 10 ** (len(digits) - len(digits.rstrip("0"))) if len(digits) > 1 else 1
         if round_to >= 10 ** (len(digits) - 1) and round_to > 1:  # "gut 100": the hundreds
             round_to = 10 ** (len(digits) - 1)
-        values = dict.fromkeys(_new_number(digits, rng, day, percent, round_to) for _ in range(VARIANTS))
+        values = dict.fromkeys(_new_number(digits, rng, day, percent, round_to, year=not approximate) for _ in range(VARIANTS))
         new_tokens = (token.text[: group.start()] + value + token.text[group.end() :] for value in values)
         # never a number the sentence has already: "Absatz 3 ... und Absatz 3" names one paragraph twice
         edits += [(index, index + 1, text) for text in new_tokens if text not in numbers]
     return edits
+
+
+def _fixed_number(sentence: TaggedSentence, index: int, month_words: set[str]) -> bool:
+    """A number whose value the world fixes or that only labels: a decade ("les années 1980"), a number before a
+    singular "million" ("1,2 million": "5,2 million" is not French), a list label ("(3)", "4)"), part of a name or
+    code ("S&P 500", "5G", "G7"), a German ordinal that is no day ("des 3. Quartals", "im 21. Jahrhundert"), and
+    a year that names an event ("Fußball-WM 2006", "la crise financière de 2008": "WM 2004" never was)."""
+    tokens, token = sentence.tokens, sentence.tokens[index]
+    before = tokens[index - 1].text.casefold() if index else ""
+    after = tokens[index + 1].text.casefold() if index + 1 < len(tokens) else ""
+    if before in _DECADE_WORDS or after in _SINGULAR_MULTIPLIERS or after == ")":
+        return True
+    text = sentence.text
+    glued = text[token.end : token.end + 1].isalpha() or text[token.start - 1 : token.start].isalpha()
+    if glued or (index and ("&" in tokens[index - 1].text or _ABBREVIATION.fullmatch(tokens[index - 1].text))):
+        return True
+    if after == "." and index + 2 < len(tokens) and tokens[index + 2].text.casefold() not in month_words:
+        if (tokens[index + 2].upos in ("NOUN", "ADJ") and tokens[index + 2].text[:1].isupper()) or tokens[
+            index + 2
+        ].upos == "ADJ":
+            return True
+    if _is_year(token.text) and before not in _APPROXIMATE:
+        head = index - 1
+        if head > 0 and before in ("de", "du", "d'", "d\u2019", "von", "of"):
+            head -= 1
+        word = tokens[head] if head >= 0 else None
+        named = word is not None and word.upos in ("NOUN", "PROPN", "ADJ") and word.text.casefold() not in month_words
+        return named and word is not None and word.text.casefold() not in _TIME_WORDS
+    return False
 
 
 def _is_year(text: str) -> bool:
@@ -165,6 +202,9 @@ def swap_from_list(sentence: TaggedSentence, words: Sequence[str], rng: random.R
     edits = []
     for index, token in enumerate(sentence.tokens):
         if token.text.casefold() in lookup and not in_longer_name(sentence, index) and not _in_range(sentence, index):
+            day = next((t.text for t in reversed(sentence.tokens[max(0, index - 2) : index]) if t.text != "."), "")
+            if day.isdigit() and int(day) > 28:
+                continue  # "31 mars" -> "31 avril" is no date
             # never one the sentence names already: "ab Februar ... bis zur Wahl im Februar"
             others = [w for w in words if w.casefold() not in present]
             edits += [(index, index + 1, match_case(token.text, new)) for new in rng.sample(others, 3)]

@@ -60,6 +60,7 @@ SWAPPED_TYPES = ("PER", "LOC", "ORG")  # MISC (events, products, nationalities) 
 _MIXED_CASE = re.compile(r"[a-zà-ÿß][A-ZÀ-Þ]")  # a lower-case letter followed by a capital inside a word
 # A role noun whose first part names an organisation or place ("FDP-Generalsekretärin", "CSU-Chef", "EU-Kommissar").
 _PARTY_ROLE = re.compile(r"[A-ZÄÖÜ][\w&]*-[A-Za-zÄÖÜäöüß]")
+_WORD = re.compile(r"[^\W\d_]+(?:[-'\u2019][^\W\d_]+)*")  # a name's word: letters, inner hyphens and apostrophes
 _ARTICLES = frozenset({"l'", "le", "la", "les", "der", "die", "das", "den", "dem", "des", "the"})
 GENITIVE = "genitive"  # a German place name with the genitive -s ("Frankreichs"): only another such form replaces it
 
@@ -83,6 +84,14 @@ def vote_types(corpora: Iterable[Sequence[TaggedSentence]]) -> dict[str, str]:
                 if name.label:
                     votes.setdefault(tokens_text(sentence, name.start, name.end).casefold(), Counter())[name.label] += 1
     return {surface: min(counter, key=lambda label: (-counter[label], label)) for surface, counter in votes.items()}
+
+
+def _gendered_before(sentence: TaggedSentence, name: Name) -> bool:
+    """A title that tells a sex right before the span ("Herr", "M.", "Mme")."""
+    if not name.start:
+        return False
+    word = sentence.tokens[name.start - 1].text.casefold()
+    return any(word in titles or word.rstrip(".") in titles for titles in TITLE_SEXES.values())
 
 
 def _gendered(before: Token, language: str) -> bool:
@@ -185,6 +194,7 @@ def trusted_types(
         for words in full_names
         if all(w[:1].isupper() for w in words) and words[0].casefold().rstrip(".") not in titles  # "M. Lafontaine"
     ]
+    full_names = [words for words in full_names if all(_WORD.fullmatch(w) for w in words)]  # no "Génération.s"
     first_names = {words[0].casefold() for words in full_names}
     # a first name alone is no surname ("die Spitzenkandidatin Sahra")
     surnames = ({words[-1].casefold() for words in full_names} | set(titled)) - first_names
@@ -568,6 +578,12 @@ class NameInventory:
         if endings and any(t.upos == "ADJ" and t.text.casefold().endswith(endings) for t in outside):
             return True
         if typed.label == "PER" and any(_PARTY_ROLE.match(t.text) for t in outside):
+            return True
+        if typed.label != "PER" and (follows_title(sentence, name.start, self.language) or _gendered_before(sentence, name)):
+            return True  # "Herr Berlin" is a person whatever the tagger says: "Herr Madrid" is not
+        listed = [self.lexicon.known(t.text, self.language) for t in outside if t.text[:1].isupper()]
+        listed_labels = {KIND_TYPES[entry.kind] for entry in listed if entry is not None}  # "Syriza" tagged as foreign
+        if (typed.label == "PER" and listed_labels) or (typed.label == "LOC" and "ORG" in listed_labels):
             return True
         labels = {other: t.label for other, t in typed_here}
         for other in sentence.names:

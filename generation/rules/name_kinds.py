@@ -25,6 +25,7 @@ from dataclasses import dataclass
 
 LANGUAGES = ("de", "fr", "en")
 KIND_TYPES = {
+    "eu_seat": "LOC",  # Brussels: as often the EU ("par Bruxelles") as the city, and no other city stands for the EU
     "eu": "ORG",  # never swapped: no other body has 27 member states, a customs union, treaties and "frexiters"
     "supranational": "ORG",
     "eu_institution": "ORG",
@@ -56,15 +57,18 @@ KIND_TYPES = {
 }
 # Places are split by region: a European country or city for another (a reader of "members from Egypt, Libya or
 # Switzerland", in a sentence listing members from outside Europe, sees the slip at once).
-PLACE_KINDS = frozenset({"country", "country_world", "city", "city_world"})
-# Kinds whose names are never swapped: the EU and its institutions each do what no other body does ("the
+PLACE_KINDS = frozenset({"country", "country_world", "city", "city_world", "eu_seat"})
+# Kinds whose names are never swapped: the EU, its seat and its institutions each do what no other does ("the
 # parliamentary groups of the European Parliament" -> "... of the European Council", "the 27 member states of
-# the WHO", "the customs union of the OECD").
-FIXED_KINDS = frozenset({"eu", "eu_institution"})
+# the WHO", "taxes planned by Lyon").
+FIXED_KINDS = frozenset({"eu", "eu_seat", "eu_institution"})
 
 _TABLES = {
     "eu": """
 EU:f | UE:f; Union européenne:f | EU:t; European Union:t
+""",
+    "eu_seat": """
+Brüssel:n | Bruxelles | Brussels
 """,
     "supranational": """
 UNO:f; UN:p; Vereinte Nationen:p | ONU:f; Nations unies:p | UN:t; United Nations:t
@@ -400,7 +404,6 @@ Bordeaux:n | Bordeaux | Bordeaux
 Lille:n | Lille | Lille
 Nantes:n | Nantes | Nantes
 Straßburg:n | Strasbourg | Strasbourg
-Brüssel:n | Bruxelles | Brussels
 Wien:n | Vienne | Vienna
 Genf:n | Genève | Geneva
 Zürich:n | Zurich | Zurich
