@@ -147,11 +147,25 @@ def _endpoint(recorded: str | None) -> str:
     return public_url(recorded)
 
 
+# What each rule of the rule backend does, as a dataset card says it (rules named in the run's fingerprint).
+RULE_DESCRIPTIONS = {
+    "numbers": "changed numbers and years",
+    "months": "swapped months",
+    "weekdays": "swapped weekdays",
+    "names": "names replaced by other names of the same kind from the same corpus",
+    "roles": "two names exchanged",
+    "negation": "negation added or removed",
+    "antonyms": "words replaced by their opposites",
+    "nouns": "nouns replaced by corpus nouns of the same tag and slot",
+}
+
+
 def _rules_details(generation: Mapping[str, Any]) -> str:
+    rules = generation.get("rules") or list(RULE_DESCRIPTIONS)  # runs that predate the choice of rules used them all
+    done = ", ".join(RULE_DESCRIPTIONS.get(rule, rule) for rule in rules)
     return (
-        f"- No LLM: rule-based (clsd-mteb rules version {generation['rules_version']}, seed {generation['seed']}): changed numbers and "
-        "years, swapped months and weekdays, names replaced by other names of the same corpus, two names exchanged, negation added or "
-        "removed, words replaced by their opposites, content words replaced by corpus words of the same ending."
+        f"- No LLM: rule-based (clsd-mteb rules version {generation['rules_version']}, seed {generation['seed']}, "
+        f"rules {', '.join(rules)}): {done}."
     )
 
 

@@ -23,6 +23,8 @@ class RunReport:
     errors: Counter[str] = field(default_factory=Counter)
     # Rule backend: (rule, "kept" or the reason its candidate was dropped) -> candidates, this run.
     rule_checks: Counter[tuple[str, str]] = field(default_factory=Counter)
+    # Rule backend: rule -> distractors it made in the sentences this run finished (the output's rule mix).
+    rule_output: Counter[str] = field(default_factory=Counter)
     # LLM answers: ("refused" or "kept", kind of markup) -> candidates this run (clsd_generation.validation.MARKUP).
     markup: Counter[tuple[str, str]] = field(default_factory=Counter)
 
@@ -66,4 +68,8 @@ class RunReport:
                 f"  {rule}: {self.rule_checks[(rule, 'kept')]} kept, {sum(drops.values())} dropped"
                 + (f" ({detail})" if detail else "")
             )
+        total = sum(self.rule_output.values())
+        if total:
+            mix = ", ".join(f"{rule} {n} ({100 * n / total:.1f}%)" for rule, n in self.rule_output.most_common())
+            out.append(f"distractors this run by rule: {mix}")
         return out

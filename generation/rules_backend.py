@@ -56,6 +56,8 @@ def run_rules(
             )
         if result[0] == "ok":
             report.ok += 1
+            made_by = generators[state.job.language.code].rule_of
+            report.rule_output.update(made_by.get(text, "?") for text in result[1])
         else:
             report.failed += 1
     for generator in generators.values():

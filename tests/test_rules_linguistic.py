@@ -168,6 +168,9 @@ def test_issue_examples_no_longer_come_out(release_dir: Path, tmp_path: Path) ->
     assert any("n'a pas fini" in d or "n'a pas cédé" in d or "n'a pas perdu" in d for _, d in distractors)
     assert report.rule_checks and any(reason == "kept" for _, reason in report.rule_checks)
     assert any(line.startswith("rule checks") for line in report.lines())
+    # the output's rule mix: every distractor of the finished sentences, counted by the rule that made it
+    assert sum(report.rule_output.values()) == sum(len(r.distractors) for r in results.values())
+    assert "?" not in report.rule_output and any(line.startswith("distractors this run by rule: ") for line in report.lines())
 
 
 @pytest.mark.slow

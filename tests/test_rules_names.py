@@ -117,7 +117,7 @@ def test_lexicon_lists_kinds_by_language() -> None:
     assert (kind("Frankreich", "de"), kind("Paris", "fr"), kind("Londres", "fr")) == ("country", "city", "city")
     assert LEXICON.foreign("EVP", "fr") and LEXICON.foreign("UE", "de") and LEXICON.foreign("PPE", "de")
     assert not LEXICON.foreign("SPD", "fr") and not LEXICON.foreign("Berlin", "fr") and not LEXICON.foreign("Merkel", "fr")
-    assert LEXICON.known("Merkel", "de") is None  # persons are never listed: any person may stand for another
+    assert LEXICON.known("Merkel", "de") is None  # persons are never listed: the corpus types them
     with pytest.raises(ValueError, match="listed twice"):
         parse({"party": "SPD | SPD | SPD", "media": "SPD | | "})
 

@@ -110,6 +110,7 @@ class RuleGenerator:
         self.antonyms = AntonymCap(corpus, self.rules, seed, tags=self.tags)  # no pair makes over 15% of the swaps
         self.seed = seed
         self.outcomes: Counter[tuple[str, str]] = Counter()  # (rule, "kept" or the reason it was dropped)
+        self.rule_of: dict[str, str] = {}  # kept candidate -> the rule that made it
 
     def proposals(self, sentence: TaggedSentence, rng: random.Random) -> list[tuple[str, Edit]]:
         """Edits from every rule that applies, interleaved so that consecutive ones come from different rules.
@@ -175,6 +176,7 @@ class RuleGenerator:
                 if reason is None and text is not None:
                     seen.add(text.casefold())
                     kept.append(text)
+                    self.rule_of[text] = rule
             if len(kept) >= WANTED:
                 break
         return kept[:WANTED]

@@ -3,15 +3,20 @@
 A name is swapped only for another whole name of the same type from the same language's side of the
 corpus (a person for a person, a place for a place, an organisation for an organisation), never in part.
 
-* Well-known names have a kind as well (:mod:`clsd_generation.rules.name_kinds`): "EU" is a
-  supranational body, "SPD" a party, "Spiegel" a news medium. A name of a kind is swapped only with
-  names of that kind, a name of no kind only with names of no kind: a native reader of "the other 27
-  member states of the SPD" sees at once that no translator wrote it. A kind also fixes the type (a
-  small NER model calls "Spiegel" a person and "Ifop" a place).
+* Well-known names have a kind as well (:mod:`clsd_generation.rules.name_kinds`): "NATO" is a
+  supranational body, "SPD" a German party, "Spiegel" a news medium. A name of a kind is swapped only
+  with names of that kind, a name of no kind only with names of no kind: a native reader of "the other
+  27 member states of the SPD" sees at once that no translator wrote it. A kind also fixes the type (a
+  small NER model calls "Spiegel" a person and "Ifop" a place). Some kinds are never swapped (the EU,
+  Brussels, the EU's institutions: no other body does what they do).
 * Types come from NER where a side of the corpus has it (``NER_LANGUAGES``: spaCy's French model),
-  voted over the corpus: a surface form gets the label most of its mentions carry. HanTa (German,
-  English) finds names but not their types, so a German or English name takes the type of the same
-  surface form on the French side ("Merkel", "Reuters" are written alike).
+  voted over the corpus: a surface form gets the label most of its mentions carry, if the corpus backs
+  it (:func:`trusted_types`). HanTa (German, English) finds names but not their types, so a German or
+  English name takes the type of the same surface form on the French side ("Merkel", "Reuters" are
+  written alike). A person also needs a known sex (:func:`person_sexes`): only a person of the same sex
+  replaces it.
+* What the rule offers (:meth:`NameInventory.untied_swaps`) leaves out names that other words of the
+  sentence tie down: another name, a nationality, a party office ("SPD-Spitzenkandidatin Merkel").
 * A corpus with no NER side (English-German) types the names of the lexicon by their kind and a name
   right after a title ("Kanzlerin", "Mr") as a person. Any other name stays untyped and is left
   alone: an untyped swap could put a place where a person was.

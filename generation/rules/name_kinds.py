@@ -3,9 +3,10 @@
 Entity types alone are too coarse for a distractor a reader takes for a translation: "the EU" and
 "the SPD" are both organisations, yet "the other 27 member states of the SPD" is not a sentence a
 translator writes. So a name listed here is swapped only for a name of the same kind (supranational
-body, EU institution, party, news medium, polling firm, company, stock index, central bank,
-parliament, seat of power, country, city), and the kind gives it an entity type where no tagger does (HanTa finds German and English names but
-not their types).
+body, a party of one country, news medium, polling firm, company, stock index, central bank,
+parliament, seat of power, a country or city of Europe or of the rest of the world; the EU, Brussels
+and the EU's institutions are never swapped), and the kind gives it an entity type where no tagger
+does (HanTa finds German and English names but not their types).
 
 Each line of a table is one entity, in three columns "German | French | English" (a line without
 ``|`` is written alike in all three). A column lists the forms that language writes, separated by
@@ -14,8 +15,9 @@ must share: German ``m``/``f``/``n``/``p`` (``n`` also for article-less places),
 English ``t`` (takes "the"); no code means the name goes without an article. The column records which
 languages write a form: "EVP" is German, so it never replaces "PPE" in French text.
 
-Persons are deliberately absent: any person may stand for any other. ``TITLES`` lists the words that
-announce a person in German and English, for corpora where no tagger types names.
+Persons are absent: the corpus types them, and a person is replaced only by one of the same sex
+(:func:`clsd_generation.rules.entities.person_sexes`, from the titles and role nouns below). ``TITLES``
+lists the words that announce a person in German and English, for corpora where no tagger types names.
 """
 
 from __future__ import annotations
