@@ -56,8 +56,8 @@ def _new_number(
     digits: str, rng: random.Random, day: bool = False, percent: bool = False, round_to: int = 1, year: bool = True
 ) -> str:
     """Another value of the same shape: a day stays a day, a year a nearby year, a share of at most 100 stays at most
-    100 ("455 Prozent" is nonsense), a round number after "gut", "etwa", "environ" stays as round ("gut 308" is not
-    said), and a single digit never becomes 1 (it would leave a plural noun behind: "1 millions")."""
+    100 ("455 Prozent" is nonsense), a number is as round as ``round_to`` ("gut 308", "601 Euro mehr" are not said),
+    and a single digit never becomes 1 (it would leave a plural noun behind: "1 millions")."""
     value = int(digits)
     if day and 1 <= value <= 31:  # a day of the month stays a valid one ("24 juillet" -> "12 juillet", not "34")
         return str(rng.choice([d for d in range(2, 29) if d != value]))  # never 1: French writes "1er"
@@ -82,7 +82,7 @@ def _new_number(
 _DAY_ARTICLES = frozenset({"le", "am", "vom", "zum", "bis", "dès", "du"})
 
 
-def digits_of(token: Token) -> str:
+def _digits_of(token: Token) -> str:
     group = _DIGITS.search(token.text)
     return group.group() if group else "0"
 
@@ -124,7 +124,7 @@ def swap_numbers(sentence: TaggedSentence, rng: random.Random, months: Sequence[
         following = sentence.tokens[index + 1 : index + 3]  # "24 juillet", "15. September"
         day = token.text.rstrip(".").isdigit() and (
             any(t.text.casefold() in month_words for t in following)
-            or (index > 0 and sentence.tokens[index - 1].text.casefold() in _DAY_ARTICLES and int(digits_of(token)) <= 31)
+            or (index > 0 and sentence.tokens[index - 1].text.casefold() in _DAY_ARTICLES and int(_digits_of(token)) <= 31)
         )
         if _in_range(sentence, index):  # "des 8. und 9. Dezember", "entre 8 % et 8,5 %": one end can pass the other
             continue
@@ -157,17 +157,15 @@ def _fixed_number(sentence: TaggedSentence, index: int, month_words: set[str]) -
     if glued or (index and ("&" in tokens[index - 1].text or _ABBREVIATION.fullmatch(tokens[index - 1].text))):
         return True
     if after == "." and index + 2 < len(tokens) and tokens[index + 2].text.casefold() not in month_words:
-        if (tokens[index + 2].upos in ("NOUN", "ADJ") and tokens[index + 2].text[:1].isupper()) or tokens[
-            index + 2
-        ].upos == "ADJ":
+        ordinal_of = tokens[index + 2]  # "3. Quartal", "21. Jahrhundert" (a full stop before "Die" ends a sentence)
+        if ordinal_of.upos == "ADJ" or (ordinal_of.upos == "NOUN" and ordinal_of.text[:1].isupper()):
             return True
-    if _is_year(token.text) and before not in _APPROXIMATE:
+    if _is_year(token.text) and before not in _APPROXIMATE and index > 0:
         head = index - 1
         if head > 0 and before in ("de", "du", "d'", "d\u2019", "von", "of"):
             head -= 1
-        word = tokens[head] if head >= 0 else None
-        named = word is not None and word.upos in ("NOUN", "PROPN", "ADJ") and word.text.casefold() not in month_words
-        return named and word is not None and word.text.casefold() not in _TIME_WORDS
+        word = tokens[head].text.casefold()
+        return tokens[head].upos in ("NOUN", "PROPN", "ADJ") and word not in month_words and word not in _TIME_WORDS
     return False
 
 
