@@ -59,7 +59,7 @@ def test_polarity_and_reordering_rules_are_opt_in() -> None:
     ("code", "text"),
     [
         ("de", "Die Fraktion wird von derzeit 217 auf 183 Abgeordnete dezimiert."),  # a change between two numbers
-        ("fr", "Le nombre de 751 députés tomberait à 705 après le Brexit."),
+        pytest.param("fr", "Le nombre de 751 députés tomberait à 705 après le Brexit.", marks=pytest.mark.slow),
         ("de", "Die Grünen könnten von 28 auf 14 Prozent zulegen."),
     ],
 )
@@ -84,16 +84,17 @@ def test_a_range_keeps_both_ends_and_a_day_stays_a_day() -> None:
         ("de", "Der S&P 500 legte zu."),  # part of a name
         ("de", "Der CAC 40 legte zu."),
         ("de", "Es gilt Absatz (3) des Vertrags."),  # a list label
-        ("fr", "Le réseau 5G arrive."),  # part of a code
-        ("fr", "La crise financière de 2008 a tout changé."),
-        ("fr", "Il est né à la fin des années 1980."),  # a decade
-        ("fr", "Environ 1,2 million de personnes votent."),  # "5,2 million" is not French
+        pytest.param("fr", "Le réseau 5G arrive.", marks=pytest.mark.slow),  # part of a code
+        pytest.param("fr", "La crise financière de 2008 a tout changé.", marks=pytest.mark.slow),
+        pytest.param("fr", "Il est né à la fin des années 1980.", marks=pytest.mark.slow),  # a decade
+        pytest.param("fr", "Environ 1,2 million de personnes votent.", marks=pytest.mark.slow),  # "5,2 million" is not French
     ],
 )
 def test_numbers_the_world_fixes_or_that_only_label_stay(code: str, text: str) -> None:
     assert number_edits(code, text) == []
 
 
+@pytest.mark.slow
 def test_a_round_number_stays_round_and_a_year_may_still_move() -> None:
     edits = number_edits("de", "Jeder bekommt 600 Euro mehr.")
     assert edits and all(int(e.split()[2]) % 100 == 0 for e in edits), edits  # never "601 Euro"
@@ -102,6 +103,7 @@ def test_a_round_number_stays_round_and_a_year_may_still_move() -> None:
     assert number_edits("de", "Im Jahr 2019 wurde gewählt.")  # a year placed in time, not naming an event
 
 
+@pytest.mark.slow
 def test_a_month_never_makes_an_impossible_date() -> None:
     sentence = tagged("fr", "Le délai expire le 31 mars.")
     months = rules_for("fr").months
