@@ -4,13 +4,18 @@ The paper's limitations section suspects simpler methods than an LLM might make 
 this backend lets users measure that. Sentences are tagged offline (:mod:`clsd_format.tagging`) and
 every rule edits whole tokens or whole names:
 
-* ``numbers``: a number token changes (a year by a few years, else its first digit group);
+* ``numbers``: a number token changes (a year by a few years, else its first digit group), unless another
+  number, an event or a phrase fixes it;
 * ``months`` / ``weekdays``: another month or weekday;
-* ``names``: a whole name becomes another name of the same type and shape from the same corpus;
+* ``names``: a whole name becomes another name of the same type, kind, shape (and, for a person, sex) from
+  the same corpus, where no other word of the sentence ties it down;
 * ``roles``: two names of the same type exchange places;
 * ``negation``: "ne ... pas", "nicht", "kein", "not" added or removed where the tags say a verb allows it;
 * ``antonyms``: a word becomes its opposite;
 * ``nouns``: a common noun becomes another corpus noun of the same tag and inflection slot.
+
+Numbers, months, weekdays and names are the default (:data:`DEFAULT_RULES`); the others are opt-in
+(:data:`OPT_IN_RULES`): read strictly, too few of their distractors were valid.
 
 Every candidate is re-tagged and checked (:mod:`clsd_generation.rules.checks`) before it is offered;
 failures are dropped, counted per rule and reason, and another rule's candidate is tried. Kept

@@ -535,12 +535,17 @@ class NameInventory:
                 out.append(other.text)
         return out
 
-    def swaps(self, sentence: TaggedSentence, rng: random.Random) -> list[Edit]:
-        """Each typed name of the sentence replaced by other names of the same type, kind and shape (``VARIANTS`` of them)."""
+    def swaps(
+        self, sentence: TaggedSentence, rng: random.Random, typed_here: Sequence[tuple[Name, TypedName]] | None = None
+    ) -> list[Edit]:
+        """Each typed name of the sentence replaced by other names of the same type, kind and shape (``VARIANTS`` of them).
+
+        ``typed_here``: the sentence's :meth:`typed_names`, where the caller has them already.
+        """
         edits = []
         present = sentence.text.casefold()
         speaker_placed = any(t.text.casefold() in self.rules.speaker_words for t in sentence.tokens)
-        for name, typed in self.typed_names(sentence):
+        for name, typed in self.typed_names(sentence) if typed_here is None else typed_here:
             place = typed.label == "LOC"
             if self.anchored(sentence, name, typed) or (speaker_placed and place) or typed.kind in FIXED_KINDS:
                 continue
@@ -566,7 +571,7 @@ class NameInventory:
         """:meth:`swaps` of the names no other word of the sentence ties down (:meth:`tied`): what the rule offers."""
         typed_here = self.typed_names(sentence)
         free = {(name.start, name.end) for name, typed in typed_here if not self.tied(sentence, name, typed, typed_here)}
-        return [edit for edit in self.swaps(sentence, rng) if edit[:2] in free]
+        return [edit for edit in self.swaps(sentence, rng, typed_here) if edit[:2] in free]
 
     def tied(self, sentence: TaggedSentence, name: Name, typed: TypedName, typed_here: Sequence[tuple[Name, TypedName]]) -> bool:
         """Whether other words of the sentence tie the name to who or where it is, so that another name contradicts them.
