@@ -27,8 +27,8 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGE_DIRS = {
     "clsd_format": "clsd_format",
     "clsd_mteb": "clsd_mteb",
-    "clsd_analysis": "analysis",
-    "clsd_generation": "generation",
+    "clsd_analysis": "analysis/clsd_analysis",
+    "clsd_generation": "generation/clsd_generation",
     "clsd_cli": "clsd_cli",
 }
 ALLOWED = {

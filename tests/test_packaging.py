@@ -108,18 +108,35 @@ def test_each_extra_s_modules_are_those_its_distributions_install() -> None:
             assert set(EXTRA_MODULES[extra]) <= set().union(*(modules_of[name] for name in names)), extra
 
 
-def test_every_package_folder_is_in_the_wheel() -> None:
-    """A new subpackage that pyproject.toml does not list would be missing from the wheel (it happened)."""
+def _package_folders() -> dict[str, Path]:
+    """Every package folder under the roots pyproject.toml names, by its dotted import name."""
     tomllib = pytest.importorskip("tomllib")
-    setuptools = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
-    folders = {name: REPO_ROOT / folder for name, folder in setuptools["package-dir"].items() if "." not in name}
-    found = {
-        ".".join([name, *init.parent.relative_to(folder).parts])
-        for name, folder in folders.items()
-        for init in folder.rglob("__init__.py")
-        if "__pycache__" not in init.parts
-    }
-    assert found == set(setuptools["packages"])
+    find = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["packages"]["find"]
+    folders = {}
+    for where in find["where"]:
+        for init in (REPO_ROOT / where).rglob("__init__.py"):
+            parts = init.parent.relative_to(REPO_ROOT / where).parts
+            if parts and parts[0] in PACKAGES and "__pycache__" not in parts:
+                folders[".".join(parts)] = init.parent
+    return folders
+
+
+def test_every_folder_is_its_import_name() -> None:
+    """Each package lives in a folder of its own import name (no ``generation`` imported as ``clsd_generation``)."""
+    folders = _package_folders()
+    assert {name.split(".")[0] for name in folders} == set(PACKAGES)
+    assert all(folder.name == name.rsplit(".", 1)[-1] for name, folder in folders.items()), folders
+
+
+@pytest.mark.slow
+def test_the_wheel_holds_every_package_and_no_other_top_level_name(wheel: Path) -> None:
+    """A subpackage missing from the wheel (it happened), or a generic top-level name, fails here."""
+    with zipfile.ZipFile(wheel) as archive:
+        names = archive.namelist()
+    packaged = {str(Path(name).parent).replace("/", ".") for name in names if name.endswith("/__init__.py")}
+    assert packaged == set(_package_folders())
+    tops = {name.split("/")[0] for name in names if ".dist-info/" not in name}
+    assert tops == set(PACKAGES), tops
 
 
 @pytest.fixture(scope="module")

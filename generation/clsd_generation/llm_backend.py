@@ -226,8 +226,8 @@ class LiveGenerator(EndpointRun):
                     self.report.errors[name] += 1
                     return "unfinished"
                 self.report.errors[name] += 1
-                result = state.reject(f"request rejected by the endpoint ({name}: {_message(exc)})")
-                self.checkpoint.record(state.job.pair_id, state.job.language.code, result=result)
+                rejected = state.reject(f"request rejected by the endpoint ({name}: {_message(exc)})")
+                self.checkpoint.record(state.job.pair_id, state.job.language.code, result=rejected)
                 return "failed"
             self._answered += 1
             text, usage, candidates, result = self.judge(state, response)

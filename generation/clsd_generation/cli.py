@@ -8,7 +8,7 @@ and exits with status 2.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, cast
 
 import typer
 
@@ -27,6 +27,7 @@ from clsd_generation.settings import (
 
 if TYPE_CHECKING:
     from clsd_format.languages import Language
+    from clsd_generation.generate import Backend
     from clsd_generation.inputs import ParallelCorpus
     from clsd_generation.report import RunReport
 
@@ -171,7 +172,7 @@ def generate(
         _read_corpus(input, (source_column, target_column), id_column, split, hub_config, limit),
         languages,
         run_dir,
-        backend=backend,
+        backend=cast("Backend", backend),  # any other name is refused before the run starts
         bounds=bounds,
         llm=llm,
         prompts=prompts,

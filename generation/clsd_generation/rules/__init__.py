@@ -65,7 +65,7 @@ def rules_for(language_code: str) -> LanguageRules:
     if rules is None:
         raise CLSDError(
             f"the rule backend has no rules for language {language_code!r} (it knows {', '.join(sorted(RULES_BY_LANGUAGE))}). "
-            "Use --backend llm for this language, or add a module to clsd_generation/rules/."
+            "Use --backend llm for this language, or add a language module to clsd_generation.rules."
         )
     return rules
 
