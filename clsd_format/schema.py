@@ -15,6 +15,9 @@ DISTRACTORS = "distractors"
 SOURCE_LANG = "source_lang"
 TARGET_LANG = "target_lang"
 HUB_COLUMNS: tuple[str, ...] = (ID, SOURCE, TARGET, DISTRACTORS, SOURCE_LANG, TARGET_LANG)
+# Optional, written by `clsd build` for rule-made data: the rule that made each distractor (same order as
+# DISTRACTORS); the analysis groups by it through the rule's edit type (clsd_format.edit_types).
+DISTRACTOR_RULES = "distractor_rules"
 HUB_SPLIT = "test"
 
 # --- Release format (the authors' CSV files) --------------------------------------------------
