@@ -15,9 +15,10 @@ DISTRACTORS = "distractors"
 SOURCE_LANG = "source_lang"
 TARGET_LANG = "target_lang"
 HUB_COLUMNS: tuple[str, ...] = (ID, SOURCE, TARGET, DISTRACTORS, SOURCE_LANG, TARGET_LANG)
-# Optional, written by `clsd build` for rule-made data: the rule that made each distractor (same order as
-# DISTRACTORS); the analysis groups by it through the rule's edit type (clsd_format.edit_types).
+# Optional, written by `clsd build` for rule-made data, each a list in the order of DISTRACTORS: the rule that
+# made each distractor, and that rule's edit type (a name of clsd_format.edit_types), which the analysis groups by.
 DISTRACTOR_RULES = "distractor_rules"
+DISTRACTOR_EDIT_TYPES = "distractor_edit_types"
 HUB_SPLIT = "test"
 
 # --- Release format (the authors' CSV files) --------------------------------------------------
