@@ -80,6 +80,12 @@ def validate_rows(rows: Sequence[Mapping[str, Any]], where: str) -> None:
         for slot, text in enumerate(distractors, start=1):
             if not isinstance(text, str) or not text.strip():
                 raise DataError(f"distractor {slot} is empty", file=where, row=number, column=schema.DISTRACTORS)
+        for column in schema.OPTIONAL_HUB_COLUMNS:
+            labels = row.get(column)
+            if labels is not None and (
+                isinstance(labels, str) or len(labels) != len(distractors) or not all(isinstance(v, str) for v in labels)
+            ):
+                raise DataError(f"needs one label per distractor ({len(distractors)})", file=where, row=number, column=column)
         if row[schema.ID] in seen_ids:
             raise DataError(
                 f"duplicate id {row[schema.ID]!r} (first at row {seen_ids[row[schema.ID]]})",
@@ -100,8 +106,11 @@ def write_config(folder: Path, spec: DirectionSpec, rows: Sequence[Mapping[str, 
     if path.exists() and not overwrite:
         raise DataError("already exists; refusing to overwrite finished work (choose another folder).", file=str(path))
     path.parent.mkdir(parents=True, exist_ok=True)
+    # An optional column is written when every row has it (rule-made data: the rule behind each distractor).
+    optional = [c for c in schema.OPTIONAL_HUB_COLUMNS if rows and all(row.get(c) is not None for row in rows)]
+    lists = {schema.DISTRACTORS, *optional}
     table = pa.Table.from_pylist(
-        [{c: row[c] if c != schema.DISTRACTORS else list(row[c]) for c in schema.HUB_COLUMNS} for row in rows],
+        [{c: list(row[c]) if c in lists else row[c] for c in (*schema.HUB_COLUMNS, *optional)} for row in rows],
         schema=pa.schema(
             [
                 (schema.ID, pa.string()),
@@ -110,6 +119,7 @@ def write_config(folder: Path, spec: DirectionSpec, rows: Sequence[Mapping[str, 
                 (schema.DISTRACTORS, pa.list_(pa.string())),
                 (schema.SOURCE_LANG, pa.string()),
                 (schema.TARGET_LANG, pa.string()),
+                *((column, pa.list_(pa.string())) for column in optional),
             ]
         ),
     )
@@ -284,6 +294,7 @@ def read_config(folder: Path, config: str, record: Mapping[str, Any] | None = No
     missing = [c for c in schema.HUB_COLUMNS if c not in table.column_names]
     if missing:
         raise DataError("missing column", file=str(path), column=missing[0])
-    rows = table.select(list(schema.HUB_COLUMNS)).to_pylist()
+    optional = [c for c in schema.OPTIONAL_HUB_COLUMNS if c in table.column_names]
+    rows = table.select([*schema.HUB_COLUMNS, *optional]).to_pylist()
     validate_rows(rows, where=str(path))
     return rows

@@ -19,6 +19,7 @@ HUB_COLUMNS: tuple[str, ...] = (ID, SOURCE, TARGET, DISTRACTORS, SOURCE_LANG, TA
 # made each distractor, and that rule's edit type (a name of clsd_format.edit_types), which the analysis groups by.
 DISTRACTOR_RULES = "distractor_rules"
 DISTRACTOR_EDIT_TYPES = "distractor_edit_types"
+OPTIONAL_HUB_COLUMNS: tuple[str, ...] = (DISTRACTOR_RULES, DISTRACTOR_EDIT_TYPES)
 HUB_SPLIT = "test"
 
 # --- Release format (the authors' CSV files) --------------------------------------------------

@@ -3,7 +3,7 @@
 Reads a ``clsd generate --backend rules`` run folder and prints, per language:
 
 * coverage: sentences with four distractors, and the share of all sentences;
-* the rule mix: distractors per rule (read back from the texts, as ``clsd sample`` names them) and their share;
+* the rule mix: distractors per rule (as the checkpoint stored them; read back from the texts for older runs) and their share;
 * the antonym pairs: the most frequent change and its share of the antonym rule's output;
 * distractors equal to their original once case and accents are folded (one "wrong" candidate that is a
   correct translation);
@@ -46,8 +46,9 @@ def check_language(pairs: dict[str, str], results: list[Result], code: str) -> l
     for result in done:
         sentence = pairs[result.pair_id]
         original, *tagged = tags.tag([sentence, *result.distractors])
-        for distractor in tagged:
-            rule, _ = explain(original, distractor, rules)
+        stored = result.rules or (None,) * len(tagged)
+        for distractor, known in zip(tagged, stored, strict=True):
+            rule, _ = explain(original, distractor, rules, known_rule=known)
             rule_mix[rule] += 1
             if rule == "antonyms":
                 antonyms[_antonym_change(original, distractor)] += 1

@@ -32,6 +32,7 @@ from clsd_generation.checkpoint import GENERATION_KEY, TRANSLATION_KEY, Checkpoi
 from clsd_generation.inputs import ParallelPair
 from clsd_generation.languages import languages_of
 from clsd_generation.pivot import texts_to_translate
+from clsd_generation.rules.registry import RULE_BY_NAME
 from clsd_generation.run_lock import run_folder_lock
 
 SAMPLE_CREATION = {"llm": "LM-generated and verified", "rules": "created"}
@@ -101,6 +102,7 @@ class _Run:
     results: list[Result]
     unfinished: int
     distractors: dict[tuple[str, str], list[str]]  # (pair id, language code) -> kept distractors
+    rules: dict[tuple[str, str], tuple[str, ...]]  # (pair id, language code) -> the rule behind each (rule runs)
     pivot_model: str | None
     translations: dict[str, dict[str, str]]  # language code -> text -> English
     card: CardInput
@@ -128,6 +130,7 @@ def _read_run(run_dir: Path, *, name: str, license: str | None, allow_incomplete
             results=results,
             unfinished=unfinished,
             distractors={(r.pair_id, r.lang): r.distractors for r in results if r.status == "ok"},
+            rules={(r.pair_id, r.lang): r.rules for r in results if r.status == "ok" and r.rules},
             pivot_model=pivot_model,
             translations=translations,
             card=card,
@@ -186,7 +189,8 @@ def _direction_configs(run: _Run, prefix: str) -> tuple[list[tuple[DirectionSpec
             kept = run.distractors.get((pair.pair_id, tgt.code))
             if kept is None:
                 continue
-            direct.append(_row(pair.pair_id, pair.texts[src_side], pair.texts[tgt_side], kept, src.mteb_code, tgt.mteb_code))
+            row = _row(pair.pair_id, pair.texts[src_side], pair.texts[tgt_side], kept, src.mteb_code, tgt.mteb_code)
+            direct.append(row | _rule_columns(run.rules.get((pair.pair_id, tgt.code))))
             if run.pivot_model:
                 texts = [
                     english(src.code, pair.texts[src_side]),
@@ -196,7 +200,8 @@ def _direction_configs(run: _Run, prefix: str) -> tuple[list[tuple[DirectionSpec
                 if not all(t.strip() for t in texts):
                     pivot_dropped["empty translation"] += 1
                     continue
-                pivoted.append(_row(pair.pair_id, texts[0], texts[1], texts[2:], ENGLISH.mteb_code, ENGLISH.mteb_code))
+                translated = _row(pair.pair_id, texts[0], texts[1], texts[2:], ENGLISH.mteb_code, ENGLISH.mteb_code)
+                pivoted.append(translated | _rule_columns(run.rules.get((pair.pair_id, tgt.code))))
         configs.append((DirectionSpec(config, task, src.mteb_code, tgt.mteb_code), direct))
         if run.pivot_model:
             configs.append(
@@ -283,4 +288,14 @@ def _row(pair_id: str, source: str, target: str, distractors: list[str], source_
         schema.DISTRACTORS: list(distractors),
         schema.SOURCE_LANG: source_lang,
         schema.TARGET_LANG: target_lang,
+    }
+
+
+def _rule_columns(rules: tuple[str, ...] | None) -> dict[str, list[str]]:
+    """The rule behind each distractor and its edit type, as the registry declares them (rule runs only)."""
+    if not rules or not all(rule in RULE_BY_NAME for rule in rules):  # an earlier run's rule this version lacks: no labels
+        return {}
+    return {
+        schema.DISTRACTOR_RULES: list(rules),
+        schema.DISTRACTOR_EDIT_TYPES: [RULE_BY_NAME[rule].edit_type for rule in rules],
     }

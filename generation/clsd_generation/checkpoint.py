@@ -26,7 +26,7 @@ from clsd_format.errors import CLSDError
 from clsd_generation.inputs import ParallelCorpus, ParallelPair
 
 CHECKPOINT_FILE = "checkpoint.sqlite"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: the rule behind each candidate and distractor (a version-1 file gains the columns, empty)
 GENERATION_KEY = "generation"
 TRANSLATION_KEY = "translation"
 
@@ -38,10 +38,12 @@ CREATE TABLE IF NOT EXISTS attempts (
     pair_id TEXT NOT NULL, lang TEXT NOT NULL, attempt INTEGER NOT NULL,
     answer TEXT NOT NULL, candidates TEXT NOT NULL, origin TEXT NOT NULL,
     prompt_tokens INTEGER NOT NULL, completion_tokens INTEGER NOT NULL, created TEXT NOT NULL,
+    candidate_rules TEXT NOT NULL DEFAULT '[]',
     PRIMARY KEY (pair_id, lang, attempt));
 CREATE TABLE IF NOT EXISTS results (
     pair_id TEXT NOT NULL, lang TEXT NOT NULL, status TEXT NOT NULL CHECK (status IN ('ok', 'failed')),
     distractors TEXT NOT NULL, reason TEXT, attempts INTEGER NOT NULL, finished TEXT NOT NULL,
+    distractor_rules TEXT NOT NULL DEFAULT '[]',
     PRIMARY KEY (pair_id, lang));
 CREATE TABLE IF NOT EXISTS batches (
     batch_id TEXT PRIMARY KEY, round INTEGER NOT NULL, input_file_id TEXT NOT NULL,
@@ -64,6 +66,15 @@ class Result:
     reason: str | None
     attempts: int
     finished: str
+    rules: tuple[str, ...] = ()  # the rule behind each distractor (rule backend); empty for LLM answers
+
+
+@dataclass(frozen=True)
+class StoredAnswer:
+    """One stored answer of an unfinished sentence: its candidates and, from the rule backend, the rule of each."""
+
+    candidates: list[str]
+    rules: list[str]
 
 
 @dataclass(frozen=True)
@@ -93,12 +104,22 @@ class Checkpoint:
         except sqlite3.DatabaseError as exc:
             raise CLSDError(f"checkpoint {self.path}: not a usable SQLite file ({exc}).") from exc
         version = self.get_meta("schema_version")
-        if version is None:
+        if version == 1:
+            self._upgrade_from_version_1()
+        elif version is None:
             self.set_meta("schema_version", SCHEMA_VERSION)
         elif version != SCHEMA_VERSION:
             raise CLSDError(
                 f"checkpoint {self.path} has schema version {version}; this clsd-mteb reads version {SCHEMA_VERSION}."
             )
+
+    def _upgrade_from_version_1(self) -> None:
+        """Add the rules columns (empty: a version-1 run did not store its rules); nothing else changed."""
+        with self.transaction() as db:
+            for table, column in (("attempts", "candidate_rules"), ("results", "distractor_rules")):
+                if column not in {row[1] for row in db.execute(f"PRAGMA table_info({table})")}:
+                    db.execute(f"ALTER TABLE {table} ADD COLUMN {column} TEXT NOT NULL DEFAULT '[]'")
+            db.execute("INSERT OR REPLACE INTO meta VALUES ('schema_version', ?)", (json.dumps(SCHEMA_VERSION),))
 
     @classmethod
     def in_folder(cls, run_dir: Path, **kwargs: Any) -> Checkpoint:
@@ -183,25 +204,31 @@ class Checkpoint:
         origin: str = "",
         usage: Usage = Usage(),
         result: tuple[str, list[str], str | None, int] | None = None,
+        candidate_rules: Sequence[str] = (),
+        distractor_rules: Sequence[str] = (),
     ) -> None:
-        """Store one answer and/or the sentence's final result, in one transaction."""
+        """Store one answer and/or the sentence's final result, in one transaction.
+
+        ``candidate_rules`` and ``distractor_rules`` name the rule behind each candidate and each distractor
+        of the result (the rule backend); an LLM answer has none.
+        """
         with self.transaction() as db:
             if attempt is not None:
-                _insert_attempt(db, pair_id, lang, attempt, answer, candidates, origin, usage)
+                _insert_attempt(db, pair_id, lang, attempt, answer, candidates, origin, usage, candidate_rules)
             if result is not None:
-                _insert_result(db, pair_id, lang, result)
+                _insert_result(db, pair_id, lang, result, distractor_rules)
 
     def finished(self) -> set[tuple[str, str]]:
         return set(self._db.execute("SELECT pair_id, lang FROM results"))
 
-    def stored_answers(self) -> dict[tuple[str, str], list[list[str]]]:
-        """Candidates of every stored answer of every unfinished sentence, in attempt order."""
-        answers: dict[tuple[str, str], list[list[str]]] = {}
-        for pair_id, lang, candidates in self._db.execute(
-            "SELECT a.pair_id, a.lang, a.candidates FROM attempts a LEFT JOIN results r "
+    def stored_answers(self) -> dict[tuple[str, str], list[StoredAnswer]]:
+        """Every stored answer of every unfinished sentence, in attempt order."""
+        answers: dict[tuple[str, str], list[StoredAnswer]] = {}
+        for pair_id, lang, candidates, rules in self._db.execute(
+            "SELECT a.pair_id, a.lang, a.candidates, a.candidate_rules FROM attempts a LEFT JOIN results r "
             "ON a.pair_id = r.pair_id AND a.lang = r.lang WHERE r.pair_id IS NULL ORDER BY a.pair_id, a.lang, a.attempt"
         ):
-            answers.setdefault((pair_id, lang), []).append(json.loads(candidates))
+            answers.setdefault((pair_id, lang), []).append(StoredAnswer(json.loads(candidates), json.loads(rules)))
         return answers
 
     def attempt_numbers(self) -> dict[tuple[str, str], list[int]]:
@@ -215,9 +242,9 @@ class Checkpoint:
 
     def results(self) -> list[Result]:
         return [
-            Result(pid, lang, status, json.loads(distractors), reason, attempts, finished)
-            for pid, lang, status, distractors, reason, attempts, finished in self._db.execute(
-                "SELECT pair_id, lang, status, distractors, reason, attempts, finished FROM results"
+            Result(pid, lang, status, json.loads(distractors), reason, attempts, finished, tuple(json.loads(rules)))
+            for pid, lang, status, distractors, reason, attempts, finished, rules in self._db.execute(
+                "SELECT pair_id, lang, status, distractors, reason, attempts, finished, distractor_rules FROM results"
             )
         ]
 
@@ -278,9 +305,10 @@ def _insert_attempt(
     candidates: Sequence[str],
     origin: str,
     usage: Usage,
+    candidate_rules: Sequence[str] = (),
 ) -> None:
     db.execute(
-        "INSERT INTO attempts VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "INSERT INTO attempts VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
             pair_id,
             lang,
@@ -291,13 +319,29 @@ def _insert_attempt(
             usage.prompt_tokens,
             usage.completion_tokens,
             now(),
+            json.dumps(list(candidate_rules), ensure_ascii=False),
         ),
     )
 
 
-def _insert_result(db: sqlite3.Connection, pair_id: str, lang: str, result: tuple[str, list[str], str | None, int]) -> None:
+def _insert_result(
+    db: sqlite3.Connection,
+    pair_id: str,
+    lang: str,
+    result: tuple[str, list[str], str | None, int],
+    distractor_rules: Sequence[str] = (),
+) -> None:
     status, distractors, reason, attempts = result
     db.execute(
-        "INSERT INTO results VALUES (?, ?, ?, ?, ?, ?, ?)",
-        (pair_id, lang, status, json.dumps(distractors, ensure_ascii=False), reason, attempts, now()),
+        "INSERT INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        (
+            pair_id,
+            lang,
+            status,
+            json.dumps(distractors, ensure_ascii=False),
+            reason,
+            attempts,
+            now(),
+            json.dumps(list(distractor_rules), ensure_ascii=False),
+        ),
     )

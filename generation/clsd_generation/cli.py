@@ -14,6 +14,7 @@ import typer
 
 from clsd_format.errors import CLSDError
 from clsd_generation.prompts import PAPER_TEMPERATURE, PAPER_TOP_P, load_prompt_settings
+from clsd_generation.rules.registry import ALL_RULES, DEFAULT_RULES, OPT_IN_RULES, RULES
 from clsd_generation.settings import (
     DEFAULT_MAX_ATTEMPTS,
     DEFAULT_RULES_SEED,
@@ -117,9 +118,9 @@ RuleNames = Annotated[
     typer.Option(
         "--rules",
         metavar="NAME[,NAME...]|all",
-        help="Rules of the rule backend: numbers, months, weekdays, names, roles, negation, antonyms, nouns, or 'all'. "
-        "Default: numbers, months, weekdays, names; roles, negation, antonyms and nouns are opt-in (read strictly, "
-        "too few of their distractors were valid; see docs/generation.md).",
+        help=f"Rules of the rule backend: {'; '.join(f'{r.name} ({r.description})' for r in RULES)}; or 'all'. "
+        f"Default: {', '.join(DEFAULT_RULES)}; {', '.join(OPT_IN_RULES)} are opt-in (read strictly, too few of their "
+        "distractors were valid; see docs/generation.md).",
     ),
 ]
 
@@ -187,8 +188,6 @@ def generate(
 
 
 def _rule_names(value: str) -> tuple[str, ...]:
-    from clsd_generation.rules import ALL_RULES, DEFAULT_RULES
-
     if value == "default":
         return DEFAULT_RULES
     if value == "all":

@@ -3,9 +3,9 @@ the criteria is reported (the paper: over 98% of 200 per language).
 
 The sheet is a CSV anyone can open in a spreadsheet: one row per (original, distractor) with three
 yes/no columns, one per criterion. A distractor meets the criteria when all three are "yes".
-For a run of the rule backend the sheet also names the rule behind each distractor and whether it
-passes the automatic checks, both read back from the two texts (:mod:`clsd_generation.rules.explain`),
-so the annotators' verdict can be set beside the machine's.
+For a run of the rule backend the sheet also names the rule behind each distractor (as the checkpoint
+stored it) and whether it passes the automatic checks, re-run on the two texts
+(:mod:`clsd_generation.rules.explain`), so the annotators' verdict can be set beside the machine's.
 """
 
 from __future__ import annotations
@@ -50,15 +50,15 @@ class SampleSummary:
         return out
 
 
-def _checks(code: str, items: list[tuple[str, str, str]]) -> list[tuple[str, str]]:
-    """(rule, "pass" or the reason it fails) for each (pair_id, original, distractor) of a rule run."""
+def _checks(code: str, items: list[tuple[str, str, str, str | None]]) -> list[tuple[str, str]]:
+    """(rule, "pass" or the reason it fails) for each (pair_id, original, distractor, stored rule) of a rule run."""
     from clsd_generation.rules import TagCache, rules_for
     from clsd_generation.rules.explain import explain
 
     rules, tags = rules_for(code), TagCache(code)
-    originals = tags.tag([original for _, original, _ in items])
-    distractors = tags.tag([distractor for _, _, distractor in items])
-    verdicts = [explain(o, d, rules) for o, d in zip(originals, distractors, strict=True)]
+    originals = tags.tag([original for _, original, _, _ in items])
+    distractors = tags.tag([distractor for _, _, distractor, _ in items])
+    verdicts = [explain(o, d, rules, known_rule=item[3]) for o, d, item in zip(originals, distractors, items, strict=True)]
     return [(rule, reason or "pass") for rule, reason in verdicts]
 
 
@@ -76,10 +76,10 @@ def export_sample(run_dir: Path, sheet: Path, *, per_language: int = 200, seed: 
     summary = SampleSummary()
     for side, language in enumerate(languages):
         population = [
-            (r.pair_id, pairs[r.pair_id].texts[side], d)
+            (r.pair_id, pairs[r.pair_id].texts[side], d, r.rules[slot] if r.rules else None)
             for r in results
             if r.lang == language.code and r.status == "ok"
-            for d in r.distractors
+            for slot, d in enumerate(r.distractors)
         ]
         chosen = random.Random(f"{seed}|{language.code}").sample(population, min(per_language, len(population)))
         summary.counts[language.code] = len(chosen)
@@ -88,7 +88,7 @@ def export_sample(run_dir: Path, sheet: Path, *, per_language: int = 200, seed: 
             summary.passing[language.code] = sum(v == "pass" for _, v in verdicts)
             summary.rules[language.code] = Counter(rule for rule, _ in verdicts)
             summary.failures[language.code] = Counter(v for _, v in verdicts if v != "pass")
-        rows.extend((language.code, *item, *verdict) for item, verdict in zip(chosen, verdicts, strict=True))
+        rows.extend((language.code, *item[:3], *verdict) for item, verdict in zip(chosen, verdicts, strict=True))
     sheet.parent.mkdir(parents=True, exist_ok=True)
     with sheet.open("w", encoding="utf-8", newline="") as handle:
         writer = csv.writer(handle)

@@ -35,17 +35,31 @@ class JobState:
     job: Job
     verdict: Verdict = field(default_factory=Verdict)
     attempts: int = 0
+    rule_of: dict[str, str] = field(default_factory=dict)  # candidate text -> the rule that made it (rule backend)
 
-    def absorb(self, candidates: Sequence[str], bounds: ValidationBounds, max_attempts: int) -> FinalResult | None:
-        """Count one answer; the final result once the sentence is settled, else None (ask again)."""
+    def absorb(
+        self, candidates: Sequence[str], bounds: ValidationBounds, max_attempts: int, rules: Sequence[str] = ()
+    ) -> FinalResult | None:
+        """Count one answer (``rules``: the rule behind each candidate, if a rule made them); the final result
+        once the sentence is settled, else None (ask again)."""
 
         self.attempts += 1
+        self.remember_rules(candidates, rules)
         check_candidates(self.job.sentence, candidates, bounds, self.verdict)
         if self.verdict.complete(bounds):
             return ("ok", self.verdict.kept[: bounds.needed], None, self.attempts)
         if self.attempts >= max_attempts:
             return ("failed", [], self.verdict.failure_reason(bounds, self.attempts), self.attempts)
         return None
+
+    def remember_rules(self, candidates: Sequence[str], rules: Sequence[str]) -> None:
+        for candidate, rule in zip(candidates, rules, strict=False):
+            self.rule_of.setdefault(candidate.strip(), rule)  # validation keeps the stripped text
+
+    def rules_of(self, distractors: Sequence[str]) -> list[str]:
+        """The rule behind each distractor; empty unless a rule made every one of them."""
+        rules = [self.rule_of.get(text) for text in distractors]
+        return [rule for rule in rules if rule] if all(rules) else []
 
     def reject(self, reason: str) -> FinalResult:
         """Settle as failed without an answer (the endpoint refused this request)."""
@@ -66,5 +80,8 @@ def pending_states(jobs: Sequence[Job], checkpoint: Checkpoint, bounds: Validati
         if job.key in finished:
             continue
         answers = stored.get(job.key, [])
-        states.append(JobState(job, revalidate(job.sentence, answers, bounds), len(answers)))
+        state = JobState(job, revalidate(job.sentence, [a.candidates for a in answers], bounds), len(answers))
+        for answer in answers:
+            state.remember_rules(answer.candidates, answer.rules)
+        states.append(state)
     return states, len(jobs) - len(states)

@@ -42,9 +42,11 @@ def run_rules(
     )
     for state in tqdm(states, desc="distractors (rules)", unit="sentence", disable=not progress):
         result = None
+        generator = generators[state.job.language.code]
         while result is None:
-            candidates = generators[state.job.language.code].candidates(state.job.sentence, attempt=state.attempts + 1)
-            result = state.absorb(candidates, bounds, max_attempts)
+            candidates = generator.candidates(state.job.sentence, attempt=state.attempts + 1)
+            rules = [generator.rule_of[text] for text in candidates]
+            result = state.absorb(candidates, bounds, max_attempts, rules)
             checkpoint.record(
                 state.job.pair_id,
                 state.job.language.code,
@@ -53,11 +55,12 @@ def run_rules(
                 candidates=candidates,
                 origin="rules",
                 result=result,
+                candidate_rules=rules,
+                distractor_rules=state.rules_of(result[1]) if result else (),
             )
         if result[0] == "ok":
             report.ok += 1
-            made_by = generators[state.job.language.code].rule_of
-            report.rule_output.update(made_by.get(text, "?") for text in result[1])
+            report.rule_output.update(state.rules_of(result[1]))
         else:
             report.failed += 1
     for generator in generators.values():

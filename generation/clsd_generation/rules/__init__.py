@@ -14,8 +14,10 @@ every rule edits whole tokens or whole names:
 * ``antonyms``: a word becomes its opposite;
 * ``nouns``: a common noun becomes another corpus noun of the same tag and inflection slot.
 
-Numbers, months, weekdays and names are the default (:data:`DEFAULT_RULES`); the others are opt-in
-(:data:`OPT_IN_RULES`): read strictly, too few of their distractors were valid.
+Each rule is declared once in :mod:`clsd_generation.rules.registry` (its edit type, whether it is on by
+default, its proposer and its check). Numbers, months, weekdays and names are the default
+(:data:`DEFAULT_RULES`); the others are opt-in (:data:`OPT_IN_RULES`): read strictly, too few of their
+distractors were valid.
 
 Every candidate is re-tagged and checked (:mod:`clsd_generation.rules.checks`) before it is offered;
 failures are dropped, counted per rule and reason, and another rule's candidate is tried. Kept
@@ -26,36 +28,34 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from clsd_format.errors import CLSDError
 from clsd_format.tagging import TaggedSentence, tagger_for
 from clsd_generation.rules import common, de, en, fr
 from clsd_generation.rules.antonyms import AntonymCap
-from clsd_generation.rules.checks import CALENDAR, NEGATION, SAME_SHAPE, SAME_TAGS, Prepared, check, final_text_fault
+from clsd_generation.rules.checks import Prepared, check, final_text_fault
 from clsd_generation.rules.entities import NameInventory, corpus_types, person_sexes
 from clsd_generation.rules.lexicon import Edit, LanguageRules
 from clsd_generation.rules.nouns import NounIndex
+from clsd_generation.rules.registry import ALL_RULES, DEFAULT_RULES, OPT_IN_RULES, RULE_BY_NAME, RULES, Rule
+
+__all__ = [
+    "ALL_RULES",
+    "DEFAULT_RULES",
+    "OPT_IN_RULES",
+    "RULES",
+    "RULES_BY_LANGUAGE",
+    "RULES_VERSION",
+    "Rule",
+    "RuleGenerator",
+    "TagCache",
+    "make_generators",
+    "rules_for",
+]
 
 RULES_VERSION = 9  # bump when a rule changes what it produces: it is part of the checkpoint fingerprint
 RULES_BY_LANGUAGE: dict[str, LanguageRules] = {r.code: r for r in (de.RULES, fr.RULES, en.RULES)}
-CHECK_KIND = {
-    "numbers": SAME_TAGS,
-    "months": CALENDAR,
-    "weekdays": CALENDAR,
-    "names": SAME_SHAPE,
-    "roles": SAME_SHAPE,
-    "negation": NEGATION,
-    "antonyms": SAME_TAGS,
-    "nouns": SAME_TAGS,
-}
-ALL_RULES: tuple[str, ...] = tuple(CHECK_KIND)
-# Off by default, because read strictly too few of their distractors were valid (docs/generation.md): noun swaps
-# (a noun that fits its slot needs a parser), roles (two names exchanged mostly reorder a list, which keeps the
-# meaning), negation and antonyms (a polarity turned in one clause clashes with the rest of a news sentence, or
-# breaks an idiom, in about one case in three). `clsd generate --rules all` (or a list naming them) switches them on.
-OPT_IN_RULES = ("roles", "negation", "antonyms", "nouns")
-DEFAULT_RULES: tuple[str, ...] = tuple(rule for rule in ALL_RULES if rule not in OPT_IN_RULES)
 WANTED = 6  # checked candidates offered per attempt: four distractors plus room for validation to reject some
 CHECK_BATCH = 8  # candidates re-tagged together (spaCy tags a batch faster than one by one)
 
@@ -120,27 +120,21 @@ class RuleGenerator:
     def proposals(self, sentence: TaggedSentence, rng: random.Random) -> list[tuple[str, Edit]]:
         """Edits from every rule that applies, interleaved so that consecutive ones come from different rules.
 
-        Noun swaps come last, to fill in only where the other rules run out: a manual reading of a sample
-        found them the least reliable (fixed phrases such as "en raison de", words the tagger misreads).
+        Rules marked ``offered_last`` (noun swaps) come after the others, to fill in only where those run out:
+        a manual reading of a sample found them the least reliable (fixed phrases such as "en raison de",
+        words the tagger misreads).
         """
-        makers: dict[str, Callable[[], list[Edit]]] = {
-            "numbers": lambda: common.swap_numbers(sentence, rng, self.rules.months),
-            "months": lambda: common.swap_from_list(sentence, self.rules.months, rng),
-            "weekdays": lambda: common.swap_from_list(sentence, self.rules.weekdays, rng),
-            "names": lambda: self.names.untied_swaps(sentence, rng),
-            "roles": lambda: self.names.role_swaps(sentence),
-            "negation": lambda: self.rules.negate(sentence, rng),
-            "antonyms": lambda: self.antonyms.edits(sentence),
-            "nouns": lambda: self.nouns.swaps(sentence, rng),
-        }
-        per_rule = {rule: makers[rule]() for rule in ALL_RULES if rule in self.rule_names}  # in one order, drawn lazily
+        # Drawn in the registry's one order, so that a seed gives the same edits whatever --rules listed first.
+        per_rule = {rule.name: rule.propose(self, sentence, rng) for rule in RULES if rule.name in self.rule_names}
         queues = [[(rule, edit) for edit in edits] for rule, edits in per_rule.items() if edits]
         for queue in queues:
             rng.shuffle(queue)
         rng.shuffle(queues)
         longest = max((len(q) for q in queues), default=0)
         interleaved = [queue[i] for i in range(longest) for queue in queues if i < len(queue)]
-        return [p for p in interleaved if p[0] != "nouns"] + [p for p in interleaved if p[0] == "nouns"]
+        return [p for p in interleaved if not RULE_BY_NAME[p[0]].offered_last] + [
+            p for p in interleaved if RULE_BY_NAME[p[0]].offered_last
+        ]
 
     def _prepared(self, original: TaggedSentence, edit: Edit) -> Prepared | None:
         """The edit with the word before it rewritten for its new neighbour (French elision), or None if that is unknowable."""
@@ -154,7 +148,9 @@ class RuleGenerator:
 
     def _judge(self, original: TaggedSentence, rule: str, prepared: Prepared, retagged: TaggedSentence) -> str | None:
         """Why a candidate is dropped, or None: the tag checks, then what the final text must not be."""
-        reason = check(original, prepared.edit, CHECK_KIND[rule], retagged, self.rules, prepared.lead, prepared.lead_chars)
+        reason = check(
+            original, prepared.edit, RULE_BY_NAME[rule].check, retagged, self.rules, prepared.lead, prepared.lead_chars
+        )
         return reason or final_text_fault(original, retagged.text, self.rules)
 
     def candidates(self, sentence: str, attempt: int) -> list[str]:

@@ -1,9 +1,9 @@
-"""Which rule made a stored distractor, and does it pass the automatic checks: read back from the two texts.
+"""Does a stored distractor pass the automatic checks, and (where the run did not store it) which rule made it.
 
-The checkpoint stores distractor texts, not the rule behind each; ``clsd sample`` needs both for its
-sheet. This module re-tags original and distractor, finds the changed tokens (widened to whole names),
-names the rule that changes such tokens, and runs the same check as generation. It works from the
-texts alone, so it also re-checks an old run, or one made with other rules.
+``clsd sample`` re-checks each sampled distractor of a rule run: this module re-tags original and
+distractor, finds the changed tokens (widened to whole names) and runs the same check as generation,
+for the rule the checkpoint stored. For a run that stored no rules (made by an earlier version) or any
+other pair of texts, the rule is read back from the change itself (:func:`rule_of`).
 """
 
 from __future__ import annotations
@@ -11,11 +11,11 @@ from __future__ import annotations
 import re
 
 from clsd_format.tagging import TaggedSentence
-from clsd_generation.rules import CHECK_KIND
 from clsd_generation.rules.checks import check, final_text_fault
 from clsd_generation.rules.common import apply_edit
 from clsd_generation.rules.elision import EDGE_WORDS
 from clsd_generation.rules.lexicon import Edit, LanguageRules
+from clsd_generation.rules.registry import RULE_BY_NAME
 
 _NUMBER = re.compile(r"[-+\u2212]?\d[\d.,]*%?")
 
@@ -101,32 +101,38 @@ def _checked(
     edit: Edit,
     new: list[str],
     lead: tuple[int, int, int],
+    known_rule: str | None = None,
 ) -> tuple[str, str | None]:
     start, end, text = edit
     lead_old, lead_new, lead_chars = lead
-    rule = rule_of(original, (start + lead_old, end, text[lead_chars:]), new[lead_new:], rules)
+    rule = known_rule or rule_of(original, (start + lead_old, end, text[lead_chars:]), new[lead_new:], rules)
     if rule == "other":
         return (rule, "no rule makes this change")
-    return (rule, check(original, edit, CHECK_KIND[rule], distractor, rules, lead_old, lead_chars))
+    return (rule, check(original, edit, RULE_BY_NAME[rule].check, distractor, rules, lead_old, lead_chars))
 
 
-def explain(original: TaggedSentence, distractor: TaggedSentence, rules: LanguageRules) -> tuple[str, str | None]:
+def explain(
+    original: TaggedSentence, distractor: TaggedSentence, rules: LanguageRules, known_rule: str | None = None
+) -> tuple[str, str | None]:
     """(rule, None) when the distractor passes the automatic checks, else (rule, the reason it fails).
+
+    ``known_rule``: the rule that made the distractor, as the checkpoint stored it; None reads it from the change.
 
     A change that starts with a rewritten article (French "l'ancien" -> "le nouveau") is read both ways: as one
     edit, and as the article's new form followed by the rule's edit; the reading that passes is the answer.
     """
     if original.text.casefold() == distractor.text.casefold():
-        return ("other", "same as original")
+        return (known_rule or "other", "same as original")
     found = changed_edit(original, distractor)
     if found is None:
-        return ("other", "not whole tokens")
+        return (known_rule or "other", "not whole tokens")
     edit, new = found
-    rule, reason = _checked(original, distractor, rules, edit, new, (0, 0, 0))
+    rule, reason = _checked(original, distractor, rules, edit, new, (0, 0, 0), known_rule)
     if reason is not None and rules.repair_edit is not None:
         lead = _lead(original, edit, new)
         if lead[0]:
             rule, reason = min(
-                [(rule, reason), _checked(original, distractor, rules, edit, new, lead)], key=lambda r: r[1] is not None
+                [(rule, reason), _checked(original, distractor, rules, edit, new, lead, known_rule)],
+                key=lambda r: r[1] is not None,
             )
     return (rule, reason or final_text_fault(original, distractor.text, rules))
