@@ -23,7 +23,8 @@ from pathlib import Path
 
 import openai  # noqa: F401  (imported before timing: its import takes seconds and is not throughput)
 
-from clsd_generation.generate import generate_distractors
+from clsd_generation.backends import LLMBackend
+from clsd_generation.generate import RunOptions, generate_distractors
 from clsd_generation.inputs import read_parallel
 from clsd_generation.languages import parse_language
 from clsd_generation.settings import LLMSettings
@@ -48,9 +49,8 @@ def measure(base_url: str, concurrency: int, requests: int, folder: Path) -> flo
         corpus,
         (parse_language("de"), parse_language("fr")),
         folder / f"run-{concurrency}",
-        backend="llm",
-        llm=settings,
-        progress=False,
+        LLMBackend(settings),
+        options=RunOptions(progress=False),
     )
     elapsed = time.perf_counter() - start
     answered = report.ok + report.failed

@@ -14,8 +14,9 @@ from pathlib import Path
 import pytest
 
 from clsd_format.errors import CLSDError
+from clsd_generation.backends import LLMBackend
 from clsd_generation.checkpoint import Checkpoint
-from clsd_generation.generate import generate_distractors
+from clsd_generation.generate import RunOptions, generate_distractors
 from clsd_generation.inputs import read_parallel
 from clsd_generation.languages import parse_language
 from clsd_generation.prompts import PromptSettings
@@ -88,7 +89,9 @@ def check_fault_outcomes(run_dir: Path, fake: FakeOpenAI) -> None:
 def test_live_mode_survives_every_scripted_fault(tmp_path: Path) -> None:
     corpus = read_parallel(write_parallel_csv(tmp_path / "p.csv", FAULT_ROWS + numbered_rows(2)), ("de", "fr"))
     with FakeOpenAI(SCRIPTS, slow_seconds=2.5) as fake:
-        report = generate_distractors(corpus, LANGS, tmp_path / "run", backend="llm", llm=settings(fake), progress=False)
+        report = generate_distractors(
+            corpus, LANGS, tmp_path / "run", LLMBackend(settings(fake)), options=RunOptions(progress=False)
+        )
     assert (report.ok, report.failed, report.unfinished) == (15, 1, 0)
     assert report.usage.total > 0
     assert ("Der langsame Zug kommt spät an", "slow") in fake.log and ("Die Brücke führt über den Fluss", "drop") in fake.log
@@ -103,10 +106,8 @@ def test_batch_mode_reasks_failures_in_later_rounds(tmp_path: Path) -> None:
             corpus,
             LANGS,
             tmp_path / "run",
-            backend="llm",
-            llm=settings(fake),
-            batch=BatchSettings(poll_interval=0.01),
-            progress=False,
+            LLMBackend(settings(fake), batch=BatchSettings(poll_interval=0.01)),
+            options=RunOptions(progress=False),
         )
         rounds = len(fake.batches)
     assert (report.ok, report.failed, report.unfinished) == (15, 1, 0)
@@ -118,12 +119,12 @@ def test_transport_failures_beyond_retries_leave_sentences_unfinished_then_resum
     corpus = read_parallel(write_parallel_csv(tmp_path / "p.csv", numbered_rows(3)), ("de", "fr"))
     with FakeOpenAI({"Nummer 1 ": ["500"] * 3}) as fake:
         report = generate_distractors(
-            corpus, LANGS, tmp_path / "run", backend="llm", llm=settings(fake, max_retries=1), progress=False
+            corpus, LANGS, tmp_path / "run", LLMBackend(settings(fake, max_retries=1)), options=RunOptions(progress=False)
         )
         assert (report.ok, report.unfinished) == (5, 1)
         assert report.errors
         again = generate_distractors(
-            corpus, LANGS, tmp_path / "run", backend="llm", llm=settings(fake, max_retries=1), progress=False
+            corpus, LANGS, tmp_path / "run", LLMBackend(settings(fake, max_retries=1)), options=RunOptions(progress=False)
         )
     assert (again.done_before, again.ok, again.unfinished) == (5, 1, 0)
 
@@ -133,20 +134,18 @@ def test_configuration_errors_stop_the_run(tmp_path: Path, monkeypatch: pytest.M
     with FakeOpenAI() as fake:
         wrong_path = LLMSettings(model="m", base_url=fake.base_url + "/nope", timeout=1.0, max_retries=0)
         with pytest.raises(CLSDError, match="refused the request"):
-            generate_distractors(corpus, LANGS, tmp_path / "run", backend="llm", llm=wrong_path, progress=False)
+            generate_distractors(corpus, LANGS, tmp_path / "run", LLMBackend(wrong_path), options=RunOptions(progress=False))
         with pytest.raises(CLSDError, match="model"):
             generate_distractors(
-                corpus, LANGS, tmp_path / "run", backend="llm", llm=settings(fake, model="other"), progress=False
+                corpus, LANGS, tmp_path / "run", LLMBackend(settings(fake, model="other")), options=RunOptions(progress=False)
             )
         with pytest.raises(CLSDError, match="prompts"):
             generate_distractors(
                 corpus,
                 LANGS,
                 tmp_path / "run",
-                backend="llm",
-                llm=LLMSettings(model="m", base_url=fake.base_url),
-                prompts=PromptSettings(default_template="{sentence}"),
-                progress=False,
+                LLMBackend(LLMSettings(model="m", base_url=fake.base_url), PromptSettings(default_template="{sentence}")),
+                options=RunOptions(progress=False),
             )
     monkeypatch.delenv("OPENAI_API_KEY")
     with pytest.raises(CLSDError, match="OPENAI_API_KEY is not set"):

@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 
 from clsd_format.errors import CLSDError
+from clsd_generation.backends import LLMBackend
 from clsd_generation.checkpoint import Checkpoint
-from clsd_generation.generate import generate_distractors
+from clsd_generation.generate import RunOptions, generate_distractors
 from clsd_generation.inputs import read_parallel
 from clsd_generation.languages import parse_language
 from clsd_generation.settings import PAPER, LLMSettings, ValidationBounds
@@ -39,7 +40,7 @@ def run(tmp_path: Path, protocol: str) -> tuple[dict, Counter, object]:
     with FakeOpenAI(SCRIPTS) as fake:
         llm = LLMSettings(model="fake-model", base_url=fake.base_url, concurrency=2, timeout=5.0, max_retries=1)
         report = generate_distractors(
-            corpus, LANGS, tmp_path / protocol, backend="llm", llm=llm, bounds=ValidationBounds(protocol=protocol), progress=False
+            corpus, LANGS, tmp_path / protocol, LLMBackend(llm), ValidationBounds(protocol=protocol), RunOptions(progress=False)
         )
     with Checkpoint.existing(tmp_path / protocol) as checkpoint:
         results = {(r.pair_id, r.lang): r for r in checkpoint.results()}

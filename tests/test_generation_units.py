@@ -12,8 +12,9 @@ import pytest
 
 from clsd_format.errors import CLSDError, DataError
 from clsd_format.text_measures import jaccard
+from clsd_generation.backends import RuleBackend
 from clsd_generation.checkpoint import Checkpoint
-from clsd_generation.generate import generate_distractors
+from clsd_generation.generate import RunOptions, generate_distractors
 from clsd_generation.human_check import CRITERIA, export_sample, import_sample
 from clsd_generation.inputs import read_parallel
 from clsd_generation.languages import parse_language
@@ -242,7 +243,9 @@ def test_rules_change_numbers_dates_names_and_negation(
 def test_rules_refuse_unknown_language(tmp_path: Path) -> None:
     corpus = read_parallel(write(tmp_path / "p.csv", "a,b\nEin Satz hier,Una frase qui\n"), ("a", "b"))
     with pytest.raises(CLSDError, match="no rules for language 'it'"):
-        generate_distractors(corpus, (DE, parse_language("it")), tmp_path / "run", backend="rules", progress=False)
+        generate_distractors(
+            corpus, (DE, parse_language("it")), tmp_path / "run", RuleBackend(), options=RunOptions(progress=False)
+        )
     assert not (tmp_path / "run").exists()
 
 
@@ -250,12 +253,12 @@ def test_rules_refuse_unknown_language(tmp_path: Path) -> None:
 def test_checkpoint_refuses_other_settings_and_other_input(tmp_path: Path) -> None:
     path = write(tmp_path / "p.csv", "de,fr\nAm Montag kam Merkel nach Berlin,Lundi Merkel est venue à Berlin\n")
     corpus = read_parallel(path, ("de", "fr"))
-    generate_distractors(corpus, (DE, FR), tmp_path / "run", backend="rules", progress=False)
+    generate_distractors(corpus, (DE, FR), tmp_path / "run", RuleBackend(), options=RunOptions(progress=False))
     with pytest.raises(CLSDError, match="seed"):
-        generate_distractors(corpus, (DE, FR), tmp_path / "run", backend="rules", seed=1, progress=False)
+        generate_distractors(corpus, (DE, FR), tmp_path / "run", RuleBackend(seed=1), options=RunOptions(progress=False))
     other = read_parallel(write(tmp_path / "q.csv", "de,fr\nAm Dienstag kam Merkel,Mardi Merkel est venue\n"), ("de", "fr"))
     with pytest.raises(CLSDError, match="input_sha256"):
-        generate_distractors(other, (DE, FR), tmp_path / "run", backend="rules", progress=False)
+        generate_distractors(other, (DE, FR), tmp_path / "run", RuleBackend(), options=RunOptions(progress=False))
     with Checkpoint.existing(tmp_path / "run") as checkpoint:
         results, numbers = checkpoint.results(), checkpoint.attempt_numbers()
     assert len(results) == 2
@@ -274,7 +277,7 @@ def test_retry_after_header_forms() -> None:
 def test_human_check_round_trip(tmp_path: Path) -> None:
     lines = ["de,fr"] + [f"Am Montag kam Merkel {i} nach Berlin,Lundi Merkel {i} est venue à Berlin" for i in range(10, 20)]
     corpus = read_parallel(write(tmp_path / "p.csv", "\n".join(lines) + "\n"), ("de", "fr"))
-    generate_distractors(corpus, (DE, FR), tmp_path / "run", backend="rules", progress=False)
+    generate_distractors(corpus, (DE, FR), tmp_path / "run", RuleBackend(), options=RunOptions(progress=False))
     summary = export_sample(tmp_path / "run", tmp_path / "sheet.csv", per_language=5, seed=3)
     assert summary.counts == {"de": 5, "fr": 5}
     assert all(summary.passing[code] == 5 for code in ("de", "fr"))  # every kept rule distractor passed the checks

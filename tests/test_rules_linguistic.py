@@ -17,12 +17,14 @@ import pytest
 
 from clsd_format.errors import CLSDError
 from clsd_format.tagging import HanTaTagger, SpacyFrenchTagger, TaggerMissing, tagger_for
-from clsd_generation.generate import generate_distractors
+from clsd_generation.backends import RuleBackend
+from clsd_generation.generate import RunOptions, generate_distractors
 from clsd_generation.inputs import read_parallel
 from clsd_generation.languages import parse_language
-from clsd_generation.rules import ALL_RULES, CHECK_KIND, RuleGenerator, TagCache, make_generators, rules_for
+from clsd_generation.rules import ALL_RULES, RuleGenerator, TagCache, make_generators, rules_for
 from clsd_generation.rules.checks import check
 from clsd_generation.rules.explain import explain
+from clsd_generation.rules.registry import RULE_BY_NAME
 
 WMT21, WMT19 = "CLSD_wmt2021_adversarial_dataset.csv", "CLSD_wmt2019_adversarial_dataset.csv"
 
@@ -133,7 +135,7 @@ def test_checks_drop_split_names_and_broken_tags() -> None:
     for edit, (rule, reason) in cases.items():
         text = original.text[: original.tokens[edit[0]].start] + edit[2] + original.text[original.tokens[edit[1] - 1].end :]
         (retagged,) = tags.tag([text])
-        assert check(original, edit, CHECK_KIND[rule], retagged, rules) == reason, edit
+        assert check(original, edit, RULE_BY_NAME[rule].check, retagged, rules) == reason, edit
 
 
 # --- generation: French and the release (slow: spaCy's French model) ---------------------------------
@@ -150,7 +152,7 @@ def test_issue_examples_no_longer_come_out(release_dir: Path, tmp_path: Path) ->
     corpus = read_parallel(path, ("German", "French"))
     languages = (parse_language("de"), parse_language("fr"))
     report = generate_distractors(
-        corpus, languages, tmp_path / "run", backend="rules", seed=0, progress=False, rule_names=ALL_RULES
+        corpus, languages, tmp_path / "run", RuleBackend(seed=0, rule_names=ALL_RULES), options=RunOptions(progress=False)
     )
     from clsd_generation.checkpoint import Checkpoint
 

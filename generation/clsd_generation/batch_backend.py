@@ -22,7 +22,7 @@ from typing import Any, Final
 from tqdm.auto import tqdm
 
 from clsd_format.errors import CLSDError
-from clsd_generation.checkpoint import Usage, record_collected_batch
+from clsd_generation.checkpoint import Answer, record_collected_batch
 from clsd_generation.jobs import FinalResult, JobState
 from clsd_generation.llm_backend import EndpointRun, chat_request_body, classify_api_error
 from clsd_generation.report import RunReport
@@ -142,7 +142,7 @@ class BatchGenerator(EndpointRun):
             detail = "; ".join(f"{getattr(e, 'code', '')}: {getattr(e, 'message', '')}" for e in errors) or "no detail given"
             record_collected_batch(self.checkpoint, batch_id, [])
             raise CLSDError(f"batch {batch_id} failed ({detail}). Fix the cause and run the same command again.")
-        entries: list[tuple[str, str, int, str, list[str], Usage, FinalResult | None]] = []
+        entries: list[tuple[str, str, Answer, FinalResult | None]] = []
         finished = self.checkpoint.finished()
         for line in self._lines(batch.output_file_id):
             state = by_id.get(line.get("custom_id", ""))
@@ -153,7 +153,8 @@ class BatchGenerator(EndpointRun):
                 self.report.errors[f"batch request status {response.get('status_code')}"] += 1
                 continue  # not an answer: asked again next round
             text, usage, candidates, result = self.judge(state, response.get("body"))
-            entries.append((state.job.pair_id, state.job.language.code, state.attempts, text, candidates, usage, result))
+            answer = Answer(state.attempts, text, candidates, f"batch:{batch_id}", usage)
+            entries.append((state.job.pair_id, state.job.language.code, answer, result))
             if result is not None:
                 finished.add(state.job.key)
                 if result[0] == "ok":

@@ -90,6 +90,18 @@ class Usage:
         return Usage(self.prompt_tokens + other.prompt_tokens, self.completion_tokens + other.completion_tokens)
 
 
+@dataclass(frozen=True)
+class Answer:
+    """One answer as stored: the attempt it answers, its raw text, the candidates parsed from it and what made it."""
+
+    attempt: int
+    text: str
+    candidates: Sequence[str]
+    origin: str  # "rules", "live:<served model>", "batch:<batch id>"
+    usage: Usage = Usage()
+    candidate_rules: Sequence[str] = ()  # the rule behind each candidate (rule backend)
+
+
 class Checkpoint:
     """One run folder's state. Use from one thread; every write is its own committed transaction."""
 
@@ -198,23 +210,17 @@ class Checkpoint:
         pair_id: str,
         lang: str,
         *,
-        attempt: int | None = None,
-        answer: str = "",
-        candidates: Sequence[str] = (),
-        origin: str = "",
-        usage: Usage = Usage(),
+        answer: Answer | None = None,
         result: tuple[str, list[str], str | None, int] | None = None,
-        candidate_rules: Sequence[str] = (),
         distractor_rules: Sequence[str] = (),
     ) -> None:
         """Store one answer and/or the sentence's final result, in one transaction.
 
-        ``candidate_rules`` and ``distractor_rules`` name the rule behind each candidate and each distractor
-        of the result (the rule backend); an LLM answer has none.
+        ``distractor_rules`` names the rule behind each distractor of the result (the rule backend; an LLM has none).
         """
         with self.transaction() as db:
-            if attempt is not None:
-                _insert_attempt(db, pair_id, lang, attempt, answer, candidates, origin, usage, candidate_rules)
+            if answer is not None:
+                _insert_attempt(db, pair_id, lang, answer)
             if result is not None:
                 _insert_result(db, pair_id, lang, result, distractor_rules)
 
@@ -285,41 +291,31 @@ def _short(value: Any, limit: int = 80) -> str:
 def record_collected_batch(
     checkpoint: Checkpoint,
     batch_id: str,
-    entries: Sequence[tuple[str, str, int, str, Sequence[str], Usage, tuple[str, list[str], str | None, int] | None]],
+    entries: Sequence[tuple[str, str, Answer, tuple[str, list[str], str | None, int] | None]],
 ) -> None:
     """Store a whole Batch API output and mark the batch collected, atomically: all of it or none."""
     with checkpoint.transaction() as db:
-        for pair_id, lang, attempt, answer, candidates, usage, result in entries:
-            _insert_attempt(db, pair_id, lang, attempt, answer, candidates, f"batch:{batch_id}", usage)
+        for pair_id, lang, answer, result in entries:
+            _insert_attempt(db, pair_id, lang, answer)
             if result is not None:
                 _insert_result(db, pair_id, lang, result)
         db.execute("UPDATE batches SET collected = 1 WHERE batch_id = ?", (batch_id,))
 
 
-def _insert_attempt(
-    db: sqlite3.Connection,
-    pair_id: str,
-    lang: str,
-    attempt: int,
-    answer: str,
-    candidates: Sequence[str],
-    origin: str,
-    usage: Usage,
-    candidate_rules: Sequence[str] = (),
-) -> None:
+def _insert_attempt(db: sqlite3.Connection, pair_id: str, lang: str, answer: Answer) -> None:
     db.execute(
         "INSERT INTO attempts VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
             pair_id,
             lang,
-            attempt,
-            answer,
-            json.dumps(list(candidates), ensure_ascii=False),
-            origin,
-            usage.prompt_tokens,
-            usage.completion_tokens,
+            answer.attempt,
+            answer.text,
+            json.dumps(list(answer.candidates), ensure_ascii=False),
+            answer.origin,
+            answer.usage.prompt_tokens,
+            answer.usage.completion_tokens,
             now(),
-            json.dumps(list(candidate_rules), ensure_ascii=False),
+            json.dumps(list(answer.candidate_rules), ensure_ascii=False),
         ),
     )
 

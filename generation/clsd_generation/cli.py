@@ -8,12 +8,12 @@ and exits with status 2.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, cast
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from clsd_format.errors import CLSDError
-from clsd_generation.prompts import PAPER_TEMPERATURE, PAPER_TOP_P, load_prompt_settings
+from clsd_generation.prompts import PAPER_TEMPERATURE, PAPER_TOP_P, PromptSettings, load_prompt_settings
 from clsd_generation.rules.registry import ALL_RULES, DEFAULT_RULES, OPT_IN_RULES, RULES
 from clsd_generation.settings import (
     DEFAULT_MAX_ATTEMPTS,
@@ -28,9 +28,11 @@ from clsd_generation.settings import (
 
 if TYPE_CHECKING:
     from clsd_format.languages import Language
-    from clsd_generation.generate import Backend
+    from clsd_generation.backend import DistractorBackend
     from clsd_generation.inputs import ParallelCorpus
     from clsd_generation.report import RunReport
+
+BACKEND_NAMES = ("rules", "llm")
 
 app = typer.Typer(
     help="Make CLSD datasets from any parallel corpus: distractors by LLM or by rule, English pivot, Hub upload.",
@@ -162,29 +164,33 @@ def generate(
     """Make four distractors per sentence of both languages.
 
     Resumable (every answer is stored in RUN_DIR/checkpoint.sqlite as it arrives): run the same command again after an interruption, even kill -9. A different input, model, prompt or rule setting is refused."""
-    from clsd_generation.generate import generate_distractors
+    from clsd_generation.generate import RunOptions, generate_distractors
 
+    if backend not in BACKEND_NAMES:
+        raise CLSDError(f"unknown backend {backend!r}; use one of {', '.join(BACKEND_NAMES)}.")
     languages = _parse_languages(source_lang, target_lang)
     _check_protocol(protocol, backend, prompt_file, temperature, top_p)
     bounds = ValidationBounds(min_jaccard, max_jaccard, min_length_ratio, max_length_ratio, protocol=protocol)
-    prompts = load_prompt_settings(prompt_file, temperature=temperature, top_p=top_p)
     llm = _llm_settings(backend, batch, model, base_url, api_key_env, concurrency, timeout, max_retries)
+    prompts = load_prompt_settings(prompt_file, temperature=temperature, top_p=top_p)
     report = generate_distractors(
         _read_corpus(input, (source_column, target_column), id_column, split, hub_config, limit),
         languages,
         run_dir,
-        backend=cast("Backend", backend),  # any other name is refused before the run starts
-        bounds=bounds,
-        llm=llm,
-        prompts=prompts,
-        batch=BatchSettings(poll_interval=poll_interval) if batch else None,
-        seed=seed,
-        rule_names=_rule_names(rules),
-        max_attempts=max_attempts,
-        progress=not quiet,
-        announce=typer.echo,
+        _choose_backend(llm, prompts, BatchSettings(poll_interval=poll_interval) if batch else None, seed, rules),
+        bounds,
+        RunOptions(max_attempts=max_attempts, progress=not quiet, announce=typer.echo),
     )
     _print_outcome(report, run_dir)
+
+
+def _choose_backend(
+    llm: LLMSettings | None, prompts: PromptSettings, batch: BatchSettings | None, seed: int, rules: str
+) -> DistractorBackend:
+    """The LLM backend where --backend llm gave an endpoint (``llm``), else the rule backend."""
+    from clsd_generation.backends import LLMBackend, RuleBackend
+
+    return RuleBackend(seed, _rule_names(rules)) if llm is None else LLMBackend(llm, prompts, batch)
 
 
 def _rule_names(value: str) -> tuple[str, ...]:

@@ -28,7 +28,7 @@ from tqdm.auto import tqdm
 
 from clsd_format.errors import CLSDError
 from clsd_format.redaction import redact
-from clsd_generation.checkpoint import Checkpoint, Usage
+from clsd_generation.checkpoint import Answer, Checkpoint, Usage
 from clsd_generation.jobs import FinalResult, JobState
 from clsd_generation.parsing import parse_answer
 from clsd_generation.prompts import PromptSettings
@@ -232,16 +232,8 @@ class LiveGenerator(EndpointRun):
             self._answered += 1
             text, usage, candidates, result = self.judge(state, response)
             served_model = response.get("model") if isinstance(response, dict) else None
-            self.checkpoint.record(
-                state.job.pair_id,
-                state.job.language.code,
-                attempt=state.attempts,
-                answer=text,
-                candidates=candidates,
-                origin=f"live:{served_model or self.settings.model}",
-                usage=usage,
-                result=result,
-            )
+            answer = Answer(state.attempts, text, candidates, f"live:{served_model or self.settings.model}", usage)
+            self.checkpoint.record(state.job.pair_id, state.job.language.code, answer=answer, result=result)
             if result is not None:
                 return result[0]
             self.report.reasked += 1

@@ -12,50 +12,34 @@ from collections.abc import Sequence
 
 from tqdm.auto import tqdm
 
-from clsd_format.languages import Language
-from clsd_generation.checkpoint import Checkpoint
-from clsd_generation.inputs import ParallelPair
+from clsd_generation.backend import RunContext
+from clsd_generation.checkpoint import Answer
 from clsd_generation.jobs import JobState
 from clsd_generation.report import RunReport
-from clsd_generation.rules import DEFAULT_RULES, make_generators
-from clsd_generation.settings import ValidationBounds
+from clsd_generation.rules import make_generators
 
 
-def run_rules(
-    states: Sequence[JobState],
-    pairs: Sequence[ParallelPair],
-    languages: tuple[Language, Language],
-    checkpoint: Checkpoint,
-    bounds: ValidationBounds,
-    report: RunReport,
-    *,
-    seed: int,
-    max_attempts: int,
-    rule_names: Sequence[str] = DEFAULT_RULES,
-    progress: bool = True,
-) -> RunReport:
+def run_rules(states: Sequence[JobState], context: RunContext, *, seed: int, rule_names: Sequence[str]) -> RunReport:
+    """Settle each sentence from the rule generator's candidates, re-asking (the next attempt's draw) as the LLM path does."""
+    pairs, report = context.pairs, context.report
     # Vocabulary comes from the whole corpus, not the pending part, so a resumed run draws the same words.
     generators = make_generators(
-        {language.code: [pair.texts[side] for pair in pairs] for side, language in enumerate(languages)},
+        {language.code: [pair.texts[side] for pair in pairs] for side, language in enumerate(context.languages)},
         seed=seed,
         rule_names=rule_names,
     )
-    for state in tqdm(states, desc="distractors (rules)", unit="sentence", disable=not progress):
+    for state in tqdm(states, desc="distractors (rules)", unit="sentence", disable=not context.progress):
         result = None
         generator = generators[state.job.language.code]
         while result is None:
             candidates = generator.candidates(state.job.sentence, attempt=state.attempts + 1)
             rules = [generator.rule_of[text] for text in candidates]
-            result = state.absorb(candidates, bounds, max_attempts, rules)
-            checkpoint.record(
+            result = state.absorb(candidates, context.bounds, context.max_attempts, rules)
+            context.checkpoint.record(
                 state.job.pair_id,
                 state.job.language.code,
-                attempt=state.attempts,
-                answer="\n".join(candidates),
-                candidates=candidates,
-                origin="rules",
+                answer=Answer(state.attempts, "\n".join(candidates), candidates, "rules", candidate_rules=rules),
                 result=result,
-                candidate_rules=rules,
                 distractor_rules=state.rules_of(result[1]) if result else (),
             )
         if result[0] == "ok":

@@ -1,0 +1,84 @@
+"""The backends a ``clsd generate`` run can use, in the one call shape of :mod:`clsd_generation.backend`.
+
+* :class:`RuleBackend`: distractors by rule, no LLM and no network (:mod:`clsd_generation.rules`);
+* :class:`LLMBackend`: any OpenAI-compatible endpoint, live (:mod:`clsd_generation.llm_backend`) or
+  through the Batch API (:mod:`clsd_generation.batch_backend`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import ClassVar
+
+from clsd_format.languages import Language
+from clsd_format.redaction import public_url
+from clsd_generation.backend import RunContext
+from clsd_generation.batch_backend import BatchGenerator
+from clsd_generation.jobs import JobState
+from clsd_generation.llm_backend import LiveGenerator
+from clsd_generation.prompts import PromptSettings
+from clsd_generation.report import RunReport
+from clsd_generation.rules import DEFAULT_RULES, RULES_VERSION, rules_for
+from clsd_generation.rules_backend import run_rules
+from clsd_generation.settings import DEFAULT_RULES_SEED, BatchSettings, LLMSettings
+
+
+@dataclass(frozen=True)
+class RuleBackend:
+    """Distractors by rule: ``rule_names`` from the registry, drawn with ``seed``."""
+
+    seed: int = DEFAULT_RULES_SEED
+    rule_names: tuple[str, ...] = DEFAULT_RULES
+    name: ClassVar[str] = "rules"
+
+    def describe(self) -> str:
+        return self.name
+
+    def check(self, languages: tuple[Language, Language]) -> None:
+        for language in languages:
+            rules_for(language.code)  # a language without rules stops here
+
+    def fingerprint(self, languages: tuple[Language, Language]) -> dict[str, object]:
+        return {"rules_version": RULES_VERSION, "seed": self.seed, "rules": list(self.rule_names)}
+
+    def endpoint(self) -> str | None:
+        return None
+
+    def run(self, states: Sequence[JobState], context: RunContext) -> RunReport:
+        return run_rules(states, context, seed=self.seed, rule_names=self.rule_names)
+
+
+@dataclass(frozen=True)
+class LLMBackend:
+    """Distractors from an OpenAI-compatible endpoint, asked live or (``batch``) through the Batch API."""
+
+    llm: LLMSettings
+    prompts: PromptSettings = PromptSettings()
+    batch: BatchSettings | None = None
+    name: ClassVar[str] = "llm"
+
+    def describe(self) -> str:
+        return f"llm ({'batch' if self.batch else 'live'}, {self.llm.model})"
+
+    def check(self, languages: tuple[Language, Language]) -> None:
+        self.llm.api_key()  # a missing key stops the run before any request
+
+    def fingerprint(self, languages: tuple[Language, Language]) -> dict[str, object]:
+        return {
+            "model": self.llm.model,
+            "prompts": {language.code: self.prompts.template_for(language.code) for language in languages},
+            "temperature": self.prompts.temperature,
+            "top_p": self.prompts.top_p,
+        }
+
+    def endpoint(self) -> str | None:
+        return public_url(self.llm.base_url) if self.llm.base_url else "OpenAI default"  # no credentials
+
+    def run(self, states: Sequence[JobState], context: RunContext) -> RunReport:
+        shared = (context.checkpoint, self.llm, self.prompts, context.bounds, context.report)
+        if self.batch is not None:
+            return BatchGenerator(*shared, max_attempts=context.max_attempts, progress=context.progress, batch=self.batch).run(
+                states
+            )
+        return LiveGenerator(*shared, max_attempts=context.max_attempts, progress=context.progress).run(states)
