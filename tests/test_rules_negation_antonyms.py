@@ -13,10 +13,11 @@ from collections import Counter
 import pytest
 
 from clsd_format.tagging import TaggedSentence, Token, tagger_for
-from clsd_generation.rules import fr, rules_for
+from clsd_generation.rules import rules_for
 from clsd_generation.rules.antonyms import SHARE, AntonymCap, water_level
 from clsd_generation.rules.checks import NEGATION, check
 from clsd_generation.rules.common import apply_edit, swap_antonyms
+from clsd_generation.rules.languages import fr
 
 
 def tagged(code: str, text: str) -> TaggedSentence:
@@ -316,10 +317,12 @@ def test_days_and_weekdays_in_a_pair_stay_and_a_day_never_becomes_1() -> None:
     from clsd_generation.rules.common import _new_number, swap_from_list, swap_numbers
 
     weekend = tagged("de", "Am Wochenende des 8. und 9. Dezember tagt der Vorstand.")
-    assert not swap_numbers(weekend, random.Random(0), rules_for("de").months)
+    assert not swap_numbers(weekend, random.Random(0), rules_for("de"))
     night = tagged("de", "In der Nacht von Montag bis Dienstag fiel der Strom aus.")
-    assert not swap_from_list(night, rules_for("de").weekdays, random.Random(0))
-    assert swap_from_list(tagged("de", "Am Montag fiel der Strom aus."), rules_for("de").weekdays, random.Random(0))
+    assert not swap_from_list(night, rules_for("de").weekdays, random.Random(0), rules_for("de").numbers)
+    assert swap_from_list(
+        tagged("de", "Am Montag fiel der Strom aus."), rules_for("de").weekdays, random.Random(0), rules_for("de").numbers
+    )
     assert all(_new_number("12", random.Random(seed), day=True) != "1" for seed in range(300))
 
 
@@ -328,7 +331,12 @@ def test_numbers_keep_their_shape_a_share_a_rounding_and_a_plural() -> None:
 
     def values(text: str, index: int) -> set[str]:
         sentence = tagged("de", text)
-        return {edit[2] for seed in range(40) for edit in swap_numbers(sentence, random.Random(seed)) if edit[0] == index}
+        return {
+            edit[2]
+            for seed in range(40)
+            for edit in swap_numbers(sentence, random.Random(seed), rules_for("de"))
+            if edit[0] == index
+        }
 
     shares = values("Wir können uns nicht zu 100 Prozent verlassen.", 5)
     assert shares and all(int(v) <= 100 for v in shares)  # never "455 Prozent"

@@ -31,11 +31,12 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 
 from clsd_format.errors import CLSDError
-from clsd_format.tagging import TaggedSentence, tagger_for
-from clsd_generation.rules import common, de, en, fr
+from clsd_format.tagging import TaggedSentence
+from clsd_generation.rules import common
 from clsd_generation.rules.antonyms import AntonymCap
 from clsd_generation.rules.checks import Prepared, check, final_text_fault
 from clsd_generation.rules.entities import NameInventory, corpus_types, person_sexes
+from clsd_generation.rules.languages import registered
 from clsd_generation.rules.lexicon import Edit, LanguageRules
 from clsd_generation.rules.nouns import NounIndex
 from clsd_generation.rules.registry import ALL_RULES, DEFAULT_RULES, OPT_IN_RULES, RULE_BY_NAME, RULES, Rule
@@ -55,7 +56,7 @@ __all__ = [
 ]
 
 RULES_VERSION = 9  # bump when a rule changes what it produces: it is part of the checkpoint fingerprint
-RULES_BY_LANGUAGE: dict[str, LanguageRules] = {r.code: r for r in (de.RULES, fr.RULES, en.RULES)}
+RULES_BY_LANGUAGE: dict[str, LanguageRules] = registered()  # clsd_generation.rules.languages: one module a language
 WANTED = 6  # checked candidates offered per attempt: four distractors plus room for validation to reject some
 CHECK_BATCH = 8  # candidates re-tagged together (spaCy tags a batch faster than one by one)
 
@@ -65,7 +66,7 @@ def rules_for(language_code: str) -> LanguageRules:
     if rules is None:
         raise CLSDError(
             f"the rule backend has no rules for language {language_code!r} (it knows {', '.join(sorted(RULES_BY_LANGUAGE))}). "
-            "Use --backend llm for this language, or add a language module to clsd_generation.rules."
+            "Use --backend llm for this language, or add a language module (see clsd_generation.rules.languages)."
         )
     return rules
 
@@ -74,7 +75,7 @@ class TagCache:
     """Tags of each distinct text, computed once per run (corpus sentences and re-tagged candidates)."""
 
     def __init__(self, language_code: str) -> None:
-        self.tagger = tagger_for(language_code)
+        self.tagger = rules_for(language_code).make_tagger()
         self._tags: dict[str, TaggedSentence] = {}
 
     def tag(self, texts: Sequence[str]) -> list[TaggedSentence]:

@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from clsd_format.tagging import TaggedSentence, Token
-from clsd_generation.rules.lexicon import Edit
+from clsd_generation.rules.lexicon import Edit, LanguageRules, NumberWords
 
 _DIGITS = re.compile(r"\d+")
 _NUMBER_TOKEN = re.compile(r"[-+\u2212]?\d[\d.,]*%?")  # \u2212: the minus sign
@@ -77,35 +77,26 @@ def _new_number(
     return str(new)
 
 
-# A number of at most 31 after these is a day of the month even with the month left out ("les élections le 26",
-# "die Wahl am 26."): it stays a day.
-_DAY_ARTICLES = frozenset({"le", "am", "vom", "zum", "bis", "dès", "du"})
-
-
 def _digits_of(token: Token) -> str:
     group = _DIGITS.search(token.text)
     return group.group() if group else "0"
 
 
-_PERCENT_WORDS = frozenset({"%", "prozent", "pourcent", "pourcents", "percent", "pour"})
-# Words before a number that say it is rounded: its substitute is as round
-_APPROXIMATE = frozenset("gut etwa rund knapp fast ungefähr circa ca. environ près quelque about around nearly some".split())
-_DECADE_WORDS = frozenset({"années", "decade"})
+_PERCENT_SIGN = "%"
+_DASHES = frozenset({"-", "\u2013"})  # "2015-2019", "8 \u2013 9": a range in any language
 _ABBREVIATION = re.compile(r"[A-Z]{2,}")  # "CAC 40", "DAX 30": the number is part of the name
-# Nouns before a year that only place it in time ("im Jahr 2019", "fin 2018", "au premier trimestre 2020")
-_TIME_WORDS = frozenset(
-    "jahr jahres jahre jahren ende anfang mitte beginn frühjahr sommer herbst winter quartal quartals halbjahr "
-    "année an fin début milieu été printemps automne hiver trimestre semestre "
-    "year end beginning start middle summer spring autumn fall winter quarter half".split()
-)
-_SINGULAR_MULTIPLIERS = frozenset({"million", "milliard", "billion", "trillion", "milliarde"})
 VARIANTS = 2  # values drawn per number or name: a sentence with one unit still gets more than one distractor
 
 
-def swap_numbers(sentence: TaggedSentence, rng: random.Random, months: Sequence[str] = ()) -> list[Edit]:
+def _percent(words: NumberWords) -> frozenset[str]:
+    return words.percent | {_PERCENT_SIGN}
+
+
+def swap_numbers(sentence: TaggedSentence, rng: random.Random, rules: LanguageRules) -> list[Edit]:
     """Change a number token, ``VARIANTS`` ways (a year by a few years, a day before a month within 1-28, else its
     first digit group)."""
-    month_words = {m.casefold() for m in months}
+    month_words = {m.casefold() for m in rules.months}
+    words = rules.numbers
     edits = []
     numbers = {t.text for t in sentence.tokens if _NUMBER_TOKEN.fullmatch(t.text)}
     counts = [i for i, t in enumerate(sentence.tokens) if _NUMBER_TOKEN.fullmatch(t.text) and not _is_year(t.text)]
@@ -117,20 +108,20 @@ def swap_numbers(sentence: TaggedSentence, rng: random.Random, months: Sequence[
     for index, token in enumerate(sentence.tokens):
         if not _NUMBER_TOKEN.fullmatch(token.text) or in_name(sentence, index) or index in related:
             continue
-        if _fixed_number(sentence, index, month_words):
+        if _fixed_number(sentence, index, month_words, words):
             continue
         group = _DIGITS.search(token.text)
         assert group is not None
         following = sentence.tokens[index + 1 : index + 3]  # "24 juillet", "15. September"
         day = token.text.rstrip(".").isdigit() and (
             any(t.text.casefold() in month_words for t in following)
-            or (index > 0 and sentence.tokens[index - 1].text.casefold() in _DAY_ARTICLES and int(_digits_of(token)) <= 31)
+            or (index > 0 and sentence.tokens[index - 1].text.casefold() in words.day_articles and int(_digits_of(token)) <= 31)
         )
-        if _in_range(sentence, index):  # "des 8. und 9. Dezember", "entre 8 % et 8,5 %": one end can pass the other
+        if _in_range(sentence, index, words):  # "des 8. und 9. Dezember", "entre 8 % et 8,5 %": one end can pass the other
             continue
         digits = group.group()
-        percent = token.text.endswith("%") or any(t.text.casefold() in _PERCENT_WORDS for t in following)
-        approximate = index > 0 and sentence.tokens[index - 1].text.casefold() in _APPROXIMATE
+        percent = token.text.endswith("%") or any(t.text.casefold() in _percent(words) for t in following)
+        approximate = index > 0 and sentence.tokens[index - 1].text.casefold() in words.approximate
         # a round number stays as round ("600 Euro" never "601 Euro"), a rounded one too ("gut 100", "environ 1800")
         round_to = 10 ** (len(digits) - len(digits.rstrip("0"))) if len(digits) > 1 else 1
         if round_to >= 10 ** (len(digits) - 1) and round_to > 1:  # "gut 100": the hundreds
@@ -142,7 +133,7 @@ def swap_numbers(sentence: TaggedSentence, rng: random.Random, months: Sequence[
     return edits
 
 
-def _fixed_number(sentence: TaggedSentence, index: int, month_words: set[str]) -> bool:
+def _fixed_number(sentence: TaggedSentence, index: int, month_words: set[str], words: NumberWords) -> bool:
     """A number whose value the world fixes or that only labels: a decade ("les années 1980"), a number before a
     singular "million" ("1,2 million": "5,2 million" is not French), a list label ("(3)", "4)"), part of a name or
     code ("S&P 500", "5G", "G7"), a German ordinal that is no day ("des 3. Quartals", "im 21. Jahrhundert"), and
@@ -150,7 +141,7 @@ def _fixed_number(sentence: TaggedSentence, index: int, month_words: set[str]) -
     tokens, token = sentence.tokens, sentence.tokens[index]
     before = tokens[index - 1].text.casefold() if index else ""
     after = tokens[index + 1].text.casefold() if index + 1 < len(tokens) else ""
-    if before in _DECADE_WORDS or after in _SINGULAR_MULTIPLIERS or after == ")":
+    if before in words.decade or after in words.singular_multipliers or after == ")":
         return True
     text = sentence.text
     glued = text[token.end : token.end + 1].isalpha() or text[token.start - 1 : token.start].isalpha()
@@ -160,12 +151,12 @@ def _fixed_number(sentence: TaggedSentence, index: int, month_words: set[str]) -
         ordinal_of = tokens[index + 2]  # "3. Quartal", "21. Jahrhundert" (a full stop before "Die" ends a sentence)
         if ordinal_of.upos == "ADJ" or (ordinal_of.upos == "NOUN" and ordinal_of.text[:1].isupper()):
             return True
-    if _is_year(token.text) and before not in _APPROXIMATE and index > 0:
+    if _is_year(token.text) and before not in words.approximate and index > 0:
         head = index - 1
-        if head > 0 and before in ("de", "du", "d'", "d\u2019", "von", "of"):
+        if head > 0 and before in words.year_links:
             head -= 1
         word = tokens[head].text.casefold()
-        return tokens[head].upos in ("NOUN", "PROPN", "ADJ") and word not in month_words and word not in _TIME_WORDS
+        return tokens[head].upos in ("NOUN", "PROPN", "ADJ") and word not in month_words and word not in words.time_nouns
     return False
 
 
@@ -173,33 +164,31 @@ def _is_year(text: str) -> bool:
     return len(text) == 4 and text.isdigit() and 1800 <= int(text) <= 2100
 
 
-_RANGE_WORDS = frozenset({"und", "bis", "-", "\u2013", "et", "à", "au", "and", "to", "or", "oder", "ou"})
-
-
-def _in_range(sentence: TaggedSentence, index: int) -> bool:
+def _in_range(sentence: TaggedSentence, index: int, words: NumberWords) -> bool:
     """A number or weekday paired with another of its kind ("des 8. und 9. Dezember", "la nuit de lundi à mardi",
     "zwischen 2015 und 2019"): changing one end breaks the pair. The full stop of a German ordinal is skipped."""
     tokens = sentence.tokens
-    words = [k for k in range(len(tokens)) if tokens[k].text != "." and tokens[k].text.casefold() not in _PERCENT_WORDS]
-    position = words.index(index) if index in words else -1
+    percent, joiners = _percent(words), words.range_joiners | _DASHES
+    kept = [k for k in range(len(tokens)) if tokens[k].text != "." and tokens[k].text.casefold() not in percent]
+    position = kept.index(index) if index in kept else -1
     token = tokens[index]
     for step in (-1, 1):
         joiner, other = position + step, position + 2 * step
-        if position < 0 or not 0 <= other < len(words) or tokens[words[joiner]].text.casefold() not in _RANGE_WORDS:
+        if position < 0 or not 0 <= other < len(kept) or tokens[kept[joiner]].text.casefold() not in joiners:
             continue
-        neighbour = tokens[words[other]]
+        neighbour = tokens[kept[other]]
         if neighbour.upos == token.upos or (_NUMBER_TOKEN.fullmatch(neighbour.text) and _NUMBER_TOKEN.fullmatch(token.text)):
             return True
     return False
 
 
-def swap_from_list(sentence: TaggedSentence, words: Sequence[str], rng: random.Random) -> list[Edit]:
+def swap_from_list(sentence: TaggedSentence, words: Sequence[str], rng: random.Random, numbers: NumberWords) -> list[Edit]:
     """Replace a month (or weekday) by others of the same list (three per occurrence, so short sentences get enough)."""
     lookup = {w.casefold() for w in words}
     present = {t.text.casefold() for t in sentence.tokens} & lookup
     edits = []
     for index, token in enumerate(sentence.tokens):
-        if token.text.casefold() in lookup and not in_longer_name(sentence, index) and not _in_range(sentence, index):
+        if token.text.casefold() in lookup and not in_longer_name(sentence, index) and not _in_range(sentence, index, numbers):
             day = next((t.text for t in reversed(sentence.tokens[max(0, index - 2) : index]) if t.text != "."), "")
             if day.isdigit() and int(day) > 28:
                 continue  # "31 mars" -> "31 avril" is no date
@@ -250,17 +239,14 @@ def swap_antonyms(
     return edits
 
 
-_CONTRACTED_ARTICLES = frozenset({"im", "am", "ins", "ans", "zum", "zur", "vom", "beim", "du", "au", "aux", "des"})
-
-
-def agreement_context(sentence: TaggedSentence, index: int, adjectives_agree: bool, articles_only: bool = False) -> str:
+def agreement_context(sentence: TaggedSentence, index: int, rules: LanguageRules, articles_only: bool = False) -> str:
     """What a word at ``index`` must agree with: the nearest article or preposition-article before it in its phrase.
 
     German names and nouns carry no gender in HanTa's tags (and spaCy's is unreliable on French names),
     so the article stands in for it: "der Nasdaq" takes only names the corpus has after "der". For
     nouns a preposition counts too (German case endings follow it); for names (``articles_only``) only
     an article or a preposition fused with one ("im", "du"). Where adjectives agree too
-    (``adjectives_agree``: German), the ending of an adjective right before is added ("geopolitische Spannungen").
+    (``rules.agreeing_articles``: German), the ending of an adjective right before is added ("geopolitische Spannungen").
     """
     context = ""
     for back in range(index - 1, max(index - 4, -1), -1):
@@ -269,11 +255,11 @@ def agreement_context(sentence: TaggedSentence, index: int, adjectives_agree: bo
             context = token.text.casefold()
             break
         if token.upos == "ADP":  # a name keeps its form after any preposition; only an article in it binds gender
-            context = token.text.casefold() if token.text.casefold() in _CONTRACTED_ARTICLES else ""
+            context = token.text.casefold() if token.text.casefold() in rules.numbers.contracted_articles else ""
             break
         if token.upos not in ("ADJ", "PROPN", "NUM"):  # a noun before starts another phrase
             break
-    if adjectives_agree and index and sentence.tokens[index - 1].upos == "ADJ":
+    if rules.agreeing_articles and index and sentence.tokens[index - 1].upos == "ADJ":
         context += "+ADJ" + sentence.tokens[index - 1].slot
     return context
 

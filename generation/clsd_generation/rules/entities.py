@@ -9,7 +9,7 @@ corpus (a person for a person, a place for a place, an organisation for an organ
   27 member states of the SPD" sees at once that no translator wrote it. A kind also fixes the type (a
   small NER model calls "Spiegel" a person and "Ifop" a place). Some kinds are never swapped (the EU,
   Brussels, the EU's institutions: no other body does what they do).
-* Types come from NER where a side of the corpus has it (``NER_LANGUAGES``: spaCy's French model),
+* Types come from NER where a side of the corpus has it (``LanguageRules.names_typed_by_tagger``: spaCy's French model),
   voted over the corpus: a surface form gets the label most of its mentions carry, if the corpus backs
   it (:func:`trusted_types`). HanTa (German, English) finds names but not their types, so a German or
   English name takes the type of the same surface form on the French side ("Merkel", "Reuters" are
@@ -32,6 +32,7 @@ corpus (a person for a person, a place for a place, an organisation for an organ
 
 from __future__ import annotations
 
+import functools
 import random
 import re
 from collections import Counter
@@ -41,32 +42,15 @@ from difflib import SequenceMatcher
 
 from clsd_format.tagging import Name, TaggedSentence, Token
 from clsd_generation.rules.common import VARIANTS, agreement_context, onset, tokens_text
-from clsd_generation.rules.lexicon import Edit, LanguageRules
-from clsd_generation.rules.name_kinds import (
-    ARTICLE_SEXES,
-    EPICENE_ROLES,
-    FIXED_KINDS,
-    GENDERED_TITLES,
-    KIND_TYPES,
-    KNOWN_NAMES,
-    LANGUAGES,
-    MASCULINE_ROLE_ENDINGS,
-    PLACE_KINDS,
-    ROLE_SEXES,
-    STATE_FORMS,
-    TITLE_ENDINGS,
-    TITLE_SEXES,
-    TITLES,
-    KnownName,
-)
+from clsd_generation.rules.languages import registered
+from clsd_generation.rules.lexicon import Edit, LanguageRules, PersonWords
+from clsd_generation.rules.name_kinds import FIXED_KINDS, KIND_TYPES, PLACE_KINDS, KnownName
 
-NER_LANGUAGES = frozenset({"fr"})  # whose tagger types names (spaCy's French NER); HanTa finds names untyped
 SWAPPED_TYPES = ("PER", "LOC", "ORG")  # MISC (events, products, nationalities) is too mixed to swap within
 _MIXED_CASE = re.compile(r"[a-zà-ÿß][A-ZÀ-Þ]")  # a lower-case letter followed by a capital inside a word
 # A role noun whose first part names an organisation or place ("FDP-Generalsekretärin", "CSU-Chef", "EU-Kommissar").
 _PARTY_ROLE = re.compile(r"[A-ZÄÖÜ][\w&]*-[A-Za-zÄÖÜäöüß]")
 _WORD = re.compile(r"[^\W\d_]+(?:[-'\u2019][^\W\d_]+)*")  # a name's word: letters, inner hyphens and apostrophes
-_ARTICLES = frozenset({"l'", "le", "la", "les", "der", "die", "das", "den", "dem", "des", "the"})
 GENITIVE = "genitive"  # a German place name with the genitive -s ("Frankreichs"): only another such form replaces it
 
 
@@ -91,12 +75,19 @@ def vote_types(corpora: Iterable[Sequence[TaggedSentence]]) -> dict[str, str]:
     return {surface: min(counter, key=lambda label: (-counter[label], label)) for surface, counter in votes.items()}
 
 
+def _persons(language: str) -> PersonWords:
+    """The person words of a language; none for a language without rules."""
+    rules = registered().get(language)
+    return rules.persons if rules is not None else PersonWords()
+
+
 def _gendered_before(sentence: TaggedSentence, name: Name) -> bool:
-    """A title that tells a sex right before the span ("Herr", "M.", "Mme")."""
+    """A title that tells a sex right before the span ("Herr", "M.", "Mme"), in any language's words: a corpus
+    quotes names with their foreign titles."""
     if not name.start:
         return False
     word = sentence.tokens[name.start - 1].text.casefold()
-    return any(word in titles or word.rstrip(".") in titles for titles in TITLE_SEXES.values())
+    return any(word in r.persons.title_sexes or word.rstrip(".") in r.persons.title_sexes for r in registered().values())
 
 
 def _gendered(before: Token, language: str) -> bool:
@@ -104,12 +95,13 @@ def _gendered(before: Token, language: str) -> bool:
     ("Bundesjustizministerin", "la présidente"): then only a surname, with no first name, may come in."""
     word = before.text.casefold()
     feminine_noun = before.upos == "NOUN" and ("Gender=Fem" in before.slot or (before.text[:1].isupper() and word.endswith("in")))
-    return word in GENDERED_TITLES.get(language, ()) or feminine_noun
+    return word in _persons(language).gendered_titles or feminine_noun
 
 
 def is_title(word: str, language: str) -> bool:
-    folded, endings = word.casefold(), TITLE_ENDINGS.get(language, ())
-    return folded in TITLES.get(language, ()) or (bool(endings) and folded.endswith(endings))
+    persons = _persons(language)
+    folded, endings = word.casefold(), persons.title_endings
+    return folded in persons.titles or (bool(endings) and folded.endswith(endings))
 
 
 def titled_names(sentence: TaggedSentence, name: Name, rules: LanguageRules) -> list[str]:
@@ -156,7 +148,7 @@ def corpus_types(corpora: Mapping[str, Sequence[TaggedSentence]], rules: Mapping
 
     The lexicon's names are typed by :class:`NameInventory` on top of these, by their kind.
     """
-    if NER_LANGUAGES & set(corpora):
+    if any(rules[language].names_typed_by_tagger for language in corpora):
         return trusted_types(vote_types(corpora.values()), corpora, title_types(corpora, rules), rules)
     return title_types(corpora, rules)
 
@@ -193,7 +185,7 @@ def trusted_types(
                     after_place_word.add(surface.casefold())
                 if name.end - name.start > 1 and voted.get(surface.casefold()) == "PER":
                     full_names.append(surface.split())
-    titles = {t for language in corpora for t in (*TITLE_SEXES.get(language, ()), *TITLES.get(language, ()))}
+    titles = {t for language in corpora for t in (*rules[language].persons.title_sexes, *rules[language].persons.titles)}
     full_names = [
         words
         for words in full_names
@@ -229,22 +221,23 @@ def cue_sex(sentence: TaggedSentence, index: int, language: str) -> str | None:
     if before < 0:
         return None
     word = tokens[before].text.casefold()
-    titled = TITLE_SEXES.get(language, {})
+    persons = _persons(language)
+    titled = persons.title_sexes
     if (word + "." if dotted else word) in titled or word in titled:
         return titled.get(word + "." if dotted else word, titled.get(word))
-    roles = ROLE_SEXES.get(language)
+    roles = persons.role_sexes
     if roles is not None:
         if word in roles:
             return roles[word]
-        if word in EPICENE_ROLES.get(language, ()):
+        if word in persons.epicene_roles:
             for k in range(before - 1, max(before - 4, -1), -1):  # "la Première ministre", "sa camarade"
                 article = tokens[k].text.casefold()
-                if article in ARTICLE_SEXES.get(language, {}):
-                    return ARTICLE_SEXES[language][article]
+                if article in persons.article_sexes:
+                    return persons.article_sexes[article]
                 if tokens[k].upos != "ADJ" and article not in roles:
                     break
         return None
-    endings = MASCULINE_ROLE_ENDINGS.get(language, ())
+    endings = persons.masculine_role_endings
     if tokens[before].upos != "NOUN" or not endings or not tokens[before].text[:1].isupper():
         return None
     if word.endswith(tuple(e + "in" for e in endings)):
@@ -264,7 +257,7 @@ def person_sexes(corpora: Mapping[str, Sequence[TaggedSentence]], types: Mapping
     full_names: set[tuple[str, ...]] = set()
     for language, corpus in corpora.items():
         for sentence in corpus:
-            titled = TITLE_SEXES.get(language, {})
+            titled = _persons(language).title_sexes
             for name in sentence.names:
                 surface = tokens_text(sentence, name.start, name.end).casefold()
                 title, _, rest = surface.partition(" ")
@@ -302,13 +295,25 @@ def same_name(one: str, other: str) -> bool:
     return len(one) >= 6 and SequenceMatcher(None, one.casefold(), other.casefold()).ratio() >= 0.85
 
 
+@functools.cache
+def _leading_articles() -> tuple[frozenset[str], tuple[str, ...]]:
+    """Every language's articles a tagger takes into a name: whole words, and elided ones (with both apostrophes)."""
+    articles = frozenset(a for rules in registered().values() for a in rules.leading_articles)
+    elided = tuple(sorted({a[:-1] + mark for a in articles if a.endswith("'") for mark in ("'", "\u2019")}))
+    return frozenset(a for a in articles if not a.endswith("'")), elided
+
+
 def without_article(text: str) -> str:
-    """A name without the article a tagger took into it ("La Chine", "L'Allemagne"); else the name itself."""
+    """A name without the article a tagger took into it ("La Chine", "L'Allemagne"); else the name itself.
+
+    Any language's articles: a name is quoted with its own ("die Partei La République en marche")."""
+    words, elided = _leading_articles()
     first, _, rest = text.partition(" ")
-    if rest and first.casefold() in ("le", "la", "les", "the", "der", "die", "das"):
+    if rest and first.casefold() in words:
         return rest
-    if text[:2].casefold() in ("l'", "l\u2019") and len(text) > 2:
-        return text[2:]
+    prefix = next((a for a in elided if text[: len(a)].casefold() == a), None)
+    if prefix is not None and len(text) > len(prefix):
+        return text[len(prefix) :]
     return text
 
 
@@ -324,16 +329,14 @@ def recase(original: str, substitute: str) -> str:
 class NameLexicon:
     """The known names of :mod:`clsd_generation.rules.name_kinds`, looked up case-blind by language."""
 
-    def __init__(self, names: Iterable[KnownName] = KNOWN_NAMES) -> None:
-        self.names = tuple(names)
+    def __init__(self, names: Iterable[KnownName]) -> None:
+        self.names = tuple(names)  # language by language, in the order of the languages' registry
         self.written: dict[tuple[str, str], KnownName] = {(n.text.casefold(), n.language): n for n in self.names}
         self.anywhere: dict[str, KnownName] = {}
         self.by_kind: dict[tuple[str, str], list[KnownName]] = {}
-        for language in LANGUAGES:  # a form several languages write: the first language's entry
-            for n in self.names:
-                if n.language == language:
-                    self.anywhere.setdefault(n.text.casefold(), n)
-                    self.by_kind.setdefault((n.kind, language), []).append(n)
+        for n in self.names:  # a form several languages write: the first language's entry
+            self.anywhere.setdefault(n.text.casefold(), n)
+            self.by_kind.setdefault((n.kind, n.language), []).append(n)
 
     def known(self, text: str, language: str) -> KnownName | None:
         """The entry of a name as this language writes it, else of an abbreviation another writes ("EVP" in French is a party).
@@ -376,7 +379,7 @@ class NameLexicon:
         return self.by_kind.get((kind, language), [])
 
 
-LEXICON = NameLexicon()
+LEXICON = NameLexicon(name for rules in registered().values() for name in rules.known_names)
 
 
 @dataclass(frozen=True)
@@ -427,12 +430,9 @@ class NameInventory:
                 before = sentence.tokens[name.start - 1].text.casefold().replace("\u2019", "'") if name.start else ""
                 context = (
                     before  # an article whatever its tag (spaCy tags the "L'" of "L'Europe" a proper noun)
-                    if before in _ARTICLES
+                    if before in self.rules.articles
                     else agreement_context(
-                        sentence,
-                        name.start,
-                        self.rules.agreeing_articles,
-                        articles_only=not self.rules.names_bound_by_preposition,
+                        sentence, name.start, self.rules, articles_only=not self.rules.names_bound_by_preposition
                     )
                 )
                 kind = (*shape(sentence, name.start, name.end), context, *((GENITIVE,) if genitive else ()))
@@ -457,7 +457,7 @@ class NameInventory:
         return (
             len(mentions) > 1
             or "(" in (before, after)
-            or before in STATE_FORMS.get(self.language, ())
+            or before in self.rules.persons.state_forms
             or single_common
             or self.described(sentence, name, typed)
         )

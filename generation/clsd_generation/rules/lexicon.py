@@ -1,12 +1,18 @@
-"""What a language contributes to the rule backend: closed word lists and its negation rule."""
+"""What a language contributes to the rule backend: everything the shared rules need to know of it, in one object.
+
+A language is one module under :mod:`clsd_generation.rules.languages` that defines ``RULES``, a
+:class:`LanguageRules` (plus its names file); the shared rules read only what that object holds.
+"""
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-from clsd_format.tagging import TaggedSentence
+from clsd_format.tagging import TaggedSentence, Tagger, tagger_for
+from clsd_generation.rules.name_kinds import KnownName
 
 # An edit: replace tokens [start, end) of a tagged sentence by ``text`` (the rule backend's one unit of change).
 Edit = tuple[int, int, str]
@@ -26,12 +32,55 @@ def _never(sentence: TaggedSentence, index: int, replacement: str) -> bool:
 
 
 @dataclass(frozen=True)
+class NumberWords:
+    """Words around numbers that say what a number is, and so whether and how it may change."""
+
+    day_articles: frozenset[str] = frozenset()  # a number up to 31 after these is a day ("le 26", "am 26.")
+    percent: frozenset[str] = frozenset()  # "Prozent", "pour (cent)": a share of at most 100 stays at most 100
+    approximate: frozenset[str] = frozenset()  # "gut", "environ": the number is rounded, its substitute as round
+    decade: frozenset[str] = frozenset()  # "les années 1980": a decade stays
+    time_nouns: frozenset[str] = frozenset()  # "im Jahr 2019", "fin 2018": a year these place in time may change
+    year_links: frozenset[str] = frozenset()  # "de", "von", "of" between a noun and the year it names ("crise de 2008")
+    singular_multipliers: frozenset[str] = frozenset()  # "1,2 million": the number before a singular stays
+    range_joiners: frozenset[str] = frozenset()  # "und", "bis", "à": two numbers or weekdays joined are a pair
+    contracted_articles: frozenset[str] = frozenset()  # "im", "du": a preposition fused with an article
+
+
+@dataclass(frozen=True)
+class PersonWords:
+    """Words that announce a person before a name, and what they say of the person's sex."""
+
+    titles: frozenset[str] = frozenset()  # right before a name, they make it a person ("Kanzlerin", "Mr")
+    title_endings: tuple[str, ...] = ()  # titles by their ending (German compounds: "Bundeskanzlerin")
+    title_sexes: Mapping[str, str] = field(default_factory=dict)  # titles that say a sex ("Frau": f)
+    # Role nouns before a name by the sex they give ("la présidente X"); None: the language marks sex on the ending of
+    # its role nouns instead (``masculine_role_endings``, German "-in").
+    role_sexes: Mapping[str, str] | None = None
+    epicene_roles: frozenset[str] = frozenset()  # role nouns of both sexes, which take their article's ("la ministre")
+    article_sexes: Mapping[str, str] = field(default_factory=dict)  # the sex an article before an epicene noun gives
+    masculine_role_endings: tuple[str, ...] = ()  # "politiker", "chef": the feminine adds "-in"
+    state_forms: frozenset[str] = frozenset()  # "Bundesrepublik": a state's formal name before its short name
+
+    @property
+    def gendered_titles(self) -> frozenset[str]:
+        return frozenset(self.title_sexes)
+
+
+@dataclass(frozen=True)
 class LanguageRules:
     code: str
-    months: tuple[str, ...]
-    weekdays: tuple[str, ...]
     antonyms: tuple[tuple[str, str], ...]  # each pair is swapped both ways
     negate: Negator
+    # Month and weekday names come from CLDR (Babel) for this locale, January and Monday first.
+    locale: str = ""  # "" : the language code
+    # The offline tagger (clsd_format.tagging); None: the one clsd_format has for the language code.
+    tagger: Callable[[], Tagger] | None = None
+    names_typed_by_tagger: bool = False  # the tagger types names (spaCy's French NER); else they are typed by the corpus
+    known_names: tuple[KnownName, ...] = ()  # its names file (clsd_generation.rules.name_kinds.read_names)
+    numbers: NumberWords = NumberWords()
+    persons: PersonWords = PersonWords()
+    articles: frozenset[str] = frozenset()  # the definite articles ("der", "les", "the"), elided ones with their apostrophe
+    leading_articles: frozenset[str] = frozenset()  # those a tagger takes into a name's span ("La Chine", "L'Allemagne")
     # Negation words (case-folded) the check ignores when it compares a negated sentence with its original;
     # ``negation_pairs`` maps a negative word to its positive counterpart ("keinen" -> "einen").
     negation_words: frozenset[str] = field(default_factory=frozenset)
@@ -67,6 +116,23 @@ class LanguageRules:
     def agreeing_articles(self) -> bool:
         """Articles and the adjectives after them mark case and gender (German): substitutes must agree with them."""
         return bool(self.article_genders)
+
+    @functools.cached_property
+    def months(self) -> tuple[str, ...]:
+        from babel.dates import get_month_names
+
+        names = get_month_names("wide", locale=self.locale or self.code)
+        return tuple(names[number] for number in range(1, 13))
+
+    @functools.cached_property
+    def weekdays(self) -> tuple[str, ...]:
+        from babel.dates import get_day_names
+
+        names = get_day_names("wide", locale=self.locale or self.code)  # 0 is Monday
+        return tuple(names[number] for number in range(7))
+
+    def make_tagger(self) -> Tagger:
+        return self.tagger() if self.tagger is not None else tagger_for(self.code)
 
     def calendar_words(self) -> frozenset[str]:
         return frozenset(w.casefold() for w in (*self.months, *self.weekdays))

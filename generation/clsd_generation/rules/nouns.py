@@ -40,7 +40,7 @@ def slot_key(sentence: TaggedSentence, index: int, rules: LanguageRules) -> tupl
     """The slot a substitute noun must fill: tag, inflection slot, onset and, where articles agree, the article."""
     token = sentence.tokens[index]
     key: tuple[str, ...] = (token.tag, token.slot, onset(token.text))
-    return (*key, agreement_context(sentence, index, True)) if rules.agreeing_articles else key
+    return (*key, agreement_context(sentence, index, rules)) if rules.agreeing_articles else key
 
 
 def _determined(sentence: TaggedSentence, index: int) -> bool:
@@ -108,7 +108,7 @@ class NounIndex:
         self.attested = {key: sorted(words & self.nouns) for key, words in attested.items() if len(words & self.nouns) > 1}
 
     def _learn_gender(self, sentence: TaggedSentence, position: int) -> None:
-        context = agreement_context(sentence, position, self.rules.agreeing_articles, articles_only=True).split("+")[0]
+        context = agreement_context(sentence, position, self.rules, articles_only=True).split("+")[0]
         allowed = self.rules.article_genders.get(context)
         if allowed:
             word = sentence.tokens[position].text

@@ -53,15 +53,15 @@ class Rule:
 
 
 def _numbers(context: RuleContext, sentence: TaggedSentence, rng: random.Random) -> list[Edit]:
-    return common.swap_numbers(sentence, rng, context.rules.months)
+    return common.swap_numbers(sentence, rng, context.rules)
 
 
 def _months(context: RuleContext, sentence: TaggedSentence, rng: random.Random) -> list[Edit]:
-    return common.swap_from_list(sentence, context.rules.months, rng)
+    return common.swap_from_list(sentence, context.rules.months, rng, context.rules.numbers)
 
 
 def _weekdays(context: RuleContext, sentence: TaggedSentence, rng: random.Random) -> list[Edit]:
-    return common.swap_from_list(sentence, context.rules.weekdays, rng)
+    return common.swap_from_list(sentence, context.rules.weekdays, rng, context.rules.numbers)
 
 
 def _names(context: RuleContext, sentence: TaggedSentence, rng: random.Random) -> list[Edit]:

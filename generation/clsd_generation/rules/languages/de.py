@@ -1,13 +1,19 @@
-"""German: months, weekdays, opposites, and negation with "nicht" / "kein" placed by tag."""
+"""German: its tagger, names, number and person words, opposites, and negation with "nicht" / "kein" placed by tag.
+
+Months and weekdays come from CLDR (``LanguageRules.months``); the names the name rule knows are in ``de_names.tsv``.
+"""
 
 from __future__ import annotations
 
+import functools
 import random
 from itertools import pairwise
+from pathlib import Path
 
-from clsd_format.tagging import TaggedSentence, Token
+from clsd_format.tagging import TaggedSentence, Token, tagger_for
 from clsd_generation.rules.common import in_name, match_case, tokens_text
-from clsd_generation.rules.lexicon import Edit, LanguageRules
+from clsd_generation.rules.lexicon import Edit, LanguageRules, NumberWords, PersonWords
+from clsd_generation.rules.name_kinds import read_names
 
 _INDEFINITE = ("ein", "eine", "einen", "einem", "einer", "eines")
 # Only these head a subject or a direct object; "einem", "einer", "eines" are mostly datives and genitives.
@@ -385,23 +391,41 @@ NOUN_PHRASES: tuple[tuple[str, ...], ...] = tuple(
     )
 )  # fmt: skip
 
+NUMBERS = NumberWords(
+    day_articles=frozenset({"am", "vom", "zum", "bis"}),
+    percent=frozenset({"prozent"}),
+    approximate=frozenset("gut etwa rund knapp fast ungefähr circa ca.".split()),
+    time_nouns=frozenset(
+        "jahr jahres jahre jahren ende anfang mitte beginn frühjahr sommer herbst winter quartal quartals halbjahr".split()
+    ),
+    year_links=frozenset({"von"}),
+    singular_multipliers=frozenset({"million", "milliarde", "billion", "trillion"}),
+    range_joiners=frozenset({"und", "bis", "oder"}),
+    contracted_articles=frozenset({"im", "am", "ins", "ans", "zum", "zur", "vom", "beim"}),
+)
+PERSONS = PersonWords(
+    titles=frozenset(
+        "herr herrn frau dr prof präsident präsidentin kanzler kanzlerin minister ministerin premier papst "
+        "könig königin prinz prinzessin senator senatorin gouverneur gouverneurin".split()
+    ),
+    title_endings=("präsident", "präsidentin", "kanzler", "kanzlerin", "minister", "ministerin", "bürgermeister", "bürgermeisterin"),
+    title_sexes={"herr": "m", "herrn": "m", "frau": "f"},
+    masculine_role_endings=(
+        "politiker", "chef", "kandidat", "sprecher", "präsident", "kanzler", "minister", "kommissar", "sekretär",
+        "direktor", "leiter", "gründer", "autor", "experte", "journalist", "ökonom", "abgeordneter", "vorsitzender",
+        "bürgermeister", "europaabgeordneter", "botschafter", "richter", "professor", "forscher", "analyst", "berater",
+    ),
+    state_forms=frozenset("bundesrepublik republik königreich freistaat fürstentum großherzogtum".split()),
+)  # fmt: skip
+
 RULES = LanguageRules(
     code="de",
-    months=(
-        "Januar",
-        "Februar",
-        "März",
-        "April",
-        "Mai",
-        "Juni",
-        "Juli",
-        "August",
-        "September",
-        "Oktober",
-        "November",
-        "Dezember",
-    ),
-    weekdays=("Montag", "Dienstag", "Mittwoch", "Donnerstag", "Freitag", "Samstag", "Sonntag"),
+    tagger=functools.partial(tagger_for, "de"),
+    known_names=read_names(Path(__file__).with_name("de_names.tsv"), "de"),
+    numbers=NUMBERS,
+    persons=PERSONS,
+    articles=frozenset({"der", "die", "das", "den", "dem", "des"}),
+    leading_articles=frozenset({"der", "die", "das"}),
     antonyms=ANTONYMS,
     antonym_stops=ANTONYM_STOPS,
     antonym_blocked=antonym_blocked,

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import functools
 import random
+from pathlib import Path
 
-from clsd_format.tagging import TaggedSentence
+from clsd_format.tagging import TaggedSentence, tagger_for
 from clsd_generation.rules.common import in_name
-from clsd_generation.rules.lexicon import Edit, LanguageRules
+from clsd_generation.rules.lexicon import Edit, LanguageRules, NumberWords, PersonWords
+from clsd_generation.rules.name_kinds import read_names
 
 _CONTRACTED = {
     "isn't": "is",
@@ -217,23 +220,32 @@ NOUN_PHRASES: tuple[tuple[str, ...], ...] = tuple(
     )
 )  # fmt: skip
 
+NUMBERS = NumberWords(
+    percent=frozenset({"percent"}),
+    approximate=frozenset("about around nearly some".split()),
+    decade=frozenset({"decade"}),
+    time_nouns=frozenset("year end beginning start middle summer spring autumn fall winter quarter half".split()),
+    year_links=frozenset({"of"}),
+    singular_multipliers=frozenset({"million", "billion", "trillion"}),
+    range_joiners=frozenset({"and", "to", "or"}),
+)
+PERSONS = PersonWords(
+    titles=frozenset(
+        "mr mrs ms dr prof president chancellor minister secretary senator governor mayor "
+        "judge king queen pope prince princess sir lord commissioner".split()
+    ),
+    title_sexes={"mr": "m", "mr.": "m", "mrs": "f", "mrs.": "f", "ms": "f", "ms.": "f", "miss": "f"},
+    state_forms=frozenset("republic kingdom principality commonwealth federation".split()),
+)
+
 RULES = LanguageRules(
     code="en",
-    months=(
-        "January",
-        "February",
-        "March",
-        "April",
-        "May",
-        "June",
-        "July",
-        "August",
-        "September",
-        "October",
-        "November",
-        "December",
-    ),
-    weekdays=("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"),
+    tagger=functools.partial(tagger_for, "en"),
+    known_names=read_names(Path(__file__).with_name("en_names.tsv"), "en"),
+    numbers=NUMBERS,
+    persons=PERSONS,
+    articles=frozenset({"the"}),
+    leading_articles=frozenset({"the"}),
     antonyms=ANTONYMS,
     antonym_stops=ANTONYM_STOPS,
     antonym_blocked=antonym_blocked,

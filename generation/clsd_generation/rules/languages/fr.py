@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import functools
 import random
 import re
+from pathlib import Path
 
-from clsd_format.tagging import TaggedSentence
+from clsd_format.tagging import TaggedSentence, tagger_for
 from clsd_generation.rules.common import match_case, starts_with_vowel, tokens_text
 from clsd_generation.rules.elision import adjust_edit, faults
-from clsd_generation.rules.lexicon import Edit, LanguageRules
+from clsd_generation.rules.lexicon import Edit, LanguageRules, NumberWords, PersonWords
+from clsd_generation.rules.name_kinds import read_names
 
 APOSTROPHES = ("'", "\u2019")  # typed and typographic
 _NE = ("ne", *(f"n{a}" for a in APOSTROPHES))
@@ -444,23 +447,45 @@ NOUN_PHRASES: tuple[tuple[str, ...], ...] = tuple(
     )
 )  # fmt: skip
 
+NUMBERS = NumberWords(
+    day_articles=frozenset({"le", "dès", "du"}),
+    percent=frozenset({"pourcent", "pourcents", "pour"}),
+    approximate=frozenset("environ près quelque".split()),
+    decade=frozenset({"années"}),
+    time_nouns=frozenset("année an fin début milieu été printemps automne hiver trimestre semestre".split()),
+    year_links=frozenset({"de", "du", "d'", "d\u2019"}),
+    singular_multipliers=frozenset({"million", "milliard", "billion", "trillion"}),
+    range_joiners=frozenset({"et", "à", "au", "ou"}),
+    contracted_articles=frozenset({"du", "au", "aux", "des"}),
+)
+_ROLES_MASCULINE = (
+    "président vice-président chancelier député eurodéputé candidat dirigeant fondateur patron directeur "
+    "premier conseiller sénateur maire ambassadeur chef"
+)
+_ROLES_FEMININE = (
+    "présidente vice-présidente chancelière députée eurodéputée candidate dirigeante fondatrice patronne "
+    "directrice première conseillère sénatrice ambassadrice cheffe"
+)
+PERSONS = PersonWords(
+    title_sexes={"m.": "m", "m": "m", "monsieur": "m", "mme": "f", "mme.": "f", "mlle": "f", "madame": "f"},
+    # the gender of other nouns before a name says nothing ("la Commission Juncker", "la liste Wagenknecht")
+    role_sexes={**dict.fromkeys(_ROLES_MASCULINE.split(), "m"), **dict.fromkeys(_ROLES_FEMININE.split(), "f")},
+    epicene_roles=frozenset(
+        "ministre camarade collègue secrétaire commissaire journaliste leader responsable porte-parole".split()
+    ),
+    article_sexes={"le": "m", "un": "m", "ce": "m", "du": "m", "au": "m", "la": "f", "une": "f", "cette": "f", "sa": "f"},
+    state_forms=frozenset("république royaume principauté grand-duché".split()),
+)
+
 RULES = LanguageRules(
     code="fr",
-    months=(
-        "janvier",
-        "février",
-        "mars",
-        "avril",
-        "mai",
-        "juin",
-        "juillet",
-        "août",
-        "septembre",
-        "octobre",
-        "novembre",
-        "décembre",
-    ),
-    weekdays=("lundi", "mardi", "mercredi", "jeudi", "vendredi", "samedi", "dimanche"),
+    tagger=functools.partial(tagger_for, "fr"),
+    names_typed_by_tagger=True,  # spaCy's French model types names (PER, LOC, ORG, MISC)
+    known_names=read_names(Path(__file__).with_name("fr_names.tsv"), "fr"),
+    numbers=NUMBERS,
+    persons=PERSONS,
+    articles=frozenset({"l'", "le", "la", "les", "des"}),
+    leading_articles=frozenset({"le", "la", "les", "l'"}),
     antonyms=ANTONYMS,
     antonym_stops=ANTONYM_STOPS,
     antonym_blocked=antonym_blocked,
