@@ -112,3 +112,19 @@ def test_a_version_1_checkpoint_gains_empty_rule_columns(tmp_path: Path) -> None
         (result,) = checkpoint.results()
         assert result.distractors == ["a", "b"] and result.rules == ()
         assert checkpoint.get_meta("schema_version") == 2
+
+
+def test_a_failure_says_why_in_words_and_a_rule_run_counts_no_attempts() -> None:
+    from clsd_generation.settings import ValidationBounds
+    from clsd_generation.validation import check_candidates
+
+    bounds = ValidationBounds()
+    verdict = check_candidates("Der Hund beißt den Mann.", ["Der Hund beißt den Mann!", "Der Hund beißt die Frau."], bounds)
+    llm = verdict.failure_reason(bounds, attempts=3)
+    assert llm == "only 1 of 4 valid distractors in 3 answers (candidates refused, same as original: 1)"
+    rules = verdict.failure_reason(bounds, attempts=3, deterministic=True)
+    assert rules == "the rules found only 1 of 4 distractors (candidates refused by validation, same as original: 1)"
+    assert (
+        check_candidates("Ein Satz.", [], bounds).failure_reason(bounds, 1, deterministic=True)
+        == "no rule applies to this sentence"
+    )

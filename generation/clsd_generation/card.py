@@ -26,6 +26,7 @@ from clsd_format.languages import Language
 from clsd_format.redaction import public_url
 from clsd_generation.checkpoint import Result
 from clsd_generation.inputs import ParallelPair
+from clsd_generation.rules.registry import ALL_RULES, RULE_BY_NAME
 from clsd_generation.stats import SimilarityStats, similarity_stats
 
 TEMPLATE_NAME = "generated.md"
@@ -147,22 +148,9 @@ def _endpoint(recorded: str | None) -> str:
     return public_url(recorded)
 
 
-# What each rule of the rule backend does, as a dataset card says it (rules named in the run's fingerprint).
-RULE_DESCRIPTIONS = {
-    "numbers": "changed numbers and years",
-    "months": "swapped months",
-    "weekdays": "swapped weekdays",
-    "names": "names replaced by other names of the same kind from the same corpus",
-    "roles": "two names exchanged",
-    "negation": "negation added or removed",
-    "antonyms": "words replaced by their opposites",
-    "nouns": "nouns replaced by corpus nouns of the same tag and slot",
-}
-
-
 def _rules_details(generation: Mapping[str, Any]) -> str:
-    rules = generation.get("rules") or list(RULE_DESCRIPTIONS)  # runs that predate the choice of rules used them all
-    done = ", ".join(RULE_DESCRIPTIONS.get(rule, rule) for rule in rules)
+    rules = generation.get("rules") or list(ALL_RULES)  # runs that predate the choice of rules used them all
+    done = "; ".join(RULE_BY_NAME[rule].description if rule in RULE_BY_NAME else rule for rule in rules)
     return (
         f"- No LLM: rule-based (clsd-mteb rules version {generation['rules_version']}, seed {generation['seed']}, "
         f"rules {', '.join(rules)}): {done}."

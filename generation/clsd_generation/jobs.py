@@ -38,18 +38,19 @@ class JobState:
     rule_of: dict[str, str] = field(default_factory=dict)  # candidate text -> the rule that made it (rule backend)
 
     def absorb(
-        self, candidates: Sequence[str], bounds: ValidationBounds, max_attempts: int, rules: Sequence[str] = ()
+        self, candidates: Sequence[str], bounds: ValidationBounds, max_attempts: int, rules: Sequence[str] | None = None
     ) -> FinalResult | None:
-        """Count one answer (``rules``: the rule behind each candidate, if a rule made them); the final result
-        once the sentence is settled, else None (ask again)."""
+        """Count one answer (``rules``: the rule behind each candidate, when the rule backend made them); the final
+        result once the sentence is settled, else None (ask again)."""
 
         self.attempts += 1
-        self.remember_rules(candidates, rules)
+        self.remember_rules(candidates, rules or ())
         check_candidates(self.job.sentence, candidates, bounds, self.verdict)
         if self.verdict.complete(bounds):
             return ("ok", self.verdict.kept[: bounds.needed], None, self.attempts)
         if self.attempts >= max_attempts:
-            return ("failed", [], self.verdict.failure_reason(bounds, self.attempts), self.attempts)
+            reason = self.verdict.failure_reason(bounds, self.attempts, deterministic=rules is not None)
+            return ("failed", [], reason, self.attempts)
         return None
 
     def remember_rules(self, candidates: Sequence[str], rules: Sequence[str]) -> None:

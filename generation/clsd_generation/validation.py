@@ -74,13 +74,20 @@ class Verdict:
     def complete(self, bounds: ValidationBounds) -> bool:
         return len(self.kept) >= bounds.needed
 
-    def failure_reason(self, bounds: ValidationBounds, attempts: int) -> str:
-        counts: dict[str, int] = {}
-        for _, reason in self.rejected:
-            kind = reason.split(" (")[0]
-            counts[kind] = counts.get(kind, 0) + 1
-        detail = ", ".join(f"{n} {kind}" for kind, n in sorted(counts.items(), key=lambda kv: -kv[1])) or "no candidates"
-        return f"only {len(self.kept)} of {bounds.needed} valid distractors after {attempts} attempt(s); rejected: {detail}"
+    def failure_reason(self, bounds: ValidationBounds, attempts: int, deterministic: bool = False) -> str:
+        """Why a sentence has too few distractors. ``deterministic``: a backend whose answers are no draw of chance
+        (the rules), so the number of times it was asked says nothing."""
+        counts = Counter(reason.split(" (")[0] for _, reason in self.rejected)
+        refused = "; ".join(f"{kind}: {n}" for kind, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
+        if deterministic:
+            found = (
+                "no rule applies to this sentence"
+                if not self.kept and not counts
+                else f"the rules found only {len(self.kept)} of {bounds.needed} distractors"
+            )
+            return found + (f" (candidates refused by validation, {refused})" if refused else "")
+        detail = f"candidates refused, {refused}" if refused else "no candidates in the answers"
+        return f"only {len(self.kept)} of {bounds.needed} valid distractors in {attempts} answers ({detail})"
 
 
 def check_candidates(
