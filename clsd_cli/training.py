@@ -104,10 +104,10 @@ def _is_generation_run(folder: Path) -> bool:
 def _export_generation_run(run_dir: Path, name: str, export: Callable[..., TrainingExport]) -> TrainingExport:
     """Build the run's dataset as ``clsd build`` would, into a temporary folder, and ``export`` that."""
     require_extra("generate", "`clsd export-training` from a generation run")
-    from clsd_generation.build import build_dataset
+    from clsd_generation.build import DatasetDescription, build_dataset
 
     with tempfile.TemporaryDirectory(prefix="clsd-export-training-") as tmp:
-        built = build_dataset(run_dir, Path(tmp) / "dataset", name=name).folder
+        built = build_dataset(run_dir, Path(tmp) / "dataset", DatasetDescription(name)).folder
         return export(built, described_as=f"the generation run {run_dir}")
 
 

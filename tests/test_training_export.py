@@ -128,7 +128,7 @@ def test_the_command_writes_the_dataset(tmp_path):
 @pytest.mark.slow
 def test_a_generation_run_exports_as_its_built_dataset_would(tmp_path):
     """Straight from a ``clsd generate`` run folder: the rows and columns of ``clsd build`` then ``export-training``."""
-    from clsd_generation.build import build_dataset
+    from clsd_generation.build import DatasetDescription, build_dataset
     from tests.generation_helpers.cli_runner import invoke
     from tests.generation_helpers.corpora import DE_FR_OPTIONS, write_parallel_csv
 
@@ -151,7 +151,7 @@ def test_a_generation_run_exports_as_its_built_dataset_would(tmp_path):
     done = CliRunner().invoke(app, ["export-training", str(run), str(tmp_path / "out"), "--name", "toy", "-t", "CLSD-TOY-DE-FR"])
     assert done.exit_code == 0, done.output
 
-    built = build_dataset(run, tmp_path / "built", name="toy").folder
+    built = build_dataset(run, tmp_path / "built", DatasetDescription("toy")).folder
     # the card names the rules the run used (the default ones) and what each does
     assert "rules numbers, months, weekdays, names): changed numbers and years" in (built / "README.md").read_text()
     export_training(built, tmp_path / "by-hand", tasks=["CLSD-TOY-DE-FR"])

@@ -17,7 +17,7 @@ import os
 import re
 import shutil
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -54,25 +54,41 @@ def task_prefix(name: str) -> str:
     return f"CLSD-{name.upper()}"
 
 
+_LICENSE_ID = re.compile(r"[a-z0-9][a-z0-9.+-]*")  # the Hub's licence ids: "cc-by-4.0", "apache-2.0", "other"
+
+
+@dataclass(frozen=True)
+class DatasetDescription:
+    """What the builder says of the dataset: its name and the card's facts that the run cannot know."""
+
+    name: str  # in task names: CLSD-<NAME>-DE-FR
+    license: str | None = None  # a Hub licence id; None: the card says "not specified"
+    domains: Sequence[str] = ()  # mteb domains of the texts
+    date: tuple[str, str] | None = None  # earliest and latest date of the texts; None: the generation dates
+    reference: str | None = None  # a URL describing the corpus
+    source_datasets: Sequence[str] = ()  # Hub ids of the corpus (a Hub input adds its own)
+
+    def __post_init__(self) -> None:
+        task_prefix(self.name)
+        if self.license is not None and not _LICENSE_ID.fullmatch(self.license):
+            raise CLSDError(f"--license {self.license!r}: give a Hub licence id such as cc-by-4.0, apache-2.0 or other.")
+        for repo in self.source_datasets:
+            if repo.count("/") != 1 or not all(repo.split("/")):
+                raise CLSDError(f"--source-dataset {repo!r}: give a Hub dataset id, owner/name.")
+
+
 def build_dataset(
-    run_dir: Path,
-    out_dir: Path,
-    *,
-    name: str,
-    license: str | None = None,
-    domains: list[str] | None = None,
-    date: tuple[str, str] | None = None,
-    reference: str | None = None,
-    allow_incomplete: bool = False,
+    run_dir: Path, out_dir: Path, description: DatasetDescription, *, allow_incomplete: bool = False
 ) -> BuildSummary:
+    """Write the run's dataset into ``out_dir`` (new or empty) with its card, atomically."""
     out_dir = Path(out_dir)
-    prefix = task_prefix(name)
+    prefix = task_prefix(description.name)
     if out_dir.exists() and (not out_dir.is_dir() or any(out_dir.iterdir())):
         raise DataError(
             "already exists and is not empty; refusing to overwrite finished work (choose another folder).", file=str(out_dir)
         )
     with run_folder_lock(run_dir, create=False):
-        run = _read_run(run_dir, name=name, license=license, allow_incomplete=allow_incomplete)
+        run = _read_run(run_dir, description, allow_incomplete=allow_incomplete)
     configs, pivot_dropped = _direction_configs(run, prefix)
     empty = [spec.config for spec, rows in configs if not rows]
     if empty:
@@ -80,7 +96,7 @@ def build_dataset(
             f"no sentence has distractors for config(s) {empty}; see the failure reasons with `clsd generate` again, nothing was built."
         )
     run.card.pivot_dropped = pivot_dropped
-    extra = _manifest_extra(run, domains=domains, date=date, license=license, reference=reference)
+    extra = _manifest_extra(run, description)
     rows_per_config = {spec.config: len(rows) for spec, rows in configs}
 
     def card(files: dict[str, Any]) -> str:  # rendered once the data files are written: it records their SHA-256
@@ -108,7 +124,7 @@ class _Run:
     card: CardInput
 
 
-def _read_run(run_dir: Path, *, name: str, license: str | None, allow_incomplete: bool) -> _Run:
+def _read_run(run_dir: Path, description: DatasetDescription, *, allow_incomplete: bool) -> _Run:
     with Checkpoint.existing(run_dir) as checkpoint:
         languages = languages_of(checkpoint)
         pairs = checkpoint.pairs()
@@ -122,7 +138,7 @@ def _read_run(run_dir: Path, *, name: str, license: str | None, allow_incomplete
             )
         pivot_model = (checkpoint.get_meta(TRANSLATION_KEY) or {}).get("model")
         translations = _translations(checkpoint, run_dir) if pivot_model else {}
-        card = _card_input(checkpoint, name=name, languages=languages, license=license, pivot_model=pivot_model)
+        card = _card_input(checkpoint, description, languages=languages, pivot_model=pivot_model)
         return _Run(
             generation=checkpoint.get_meta(GENERATION_KEY),
             languages=languages,
@@ -150,12 +166,14 @@ def _translations(checkpoint: Checkpoint, run_dir: Path) -> dict[str, dict[str, 
 
 
 def _card_input(
-    checkpoint: Checkpoint, *, name: str, languages: tuple[Language, Language], license: str | None, pivot_model: str | None
+    checkpoint: Checkpoint, description: DatasetDescription, *, languages: tuple[Language, Language], pivot_model: str | None
 ) -> CardInput:
     usage = checkpoint.usage()
+    hub_input = checkpoint.get_meta("source_dataset")
     return CardInput(
-        pretty_name=f"CLSD {name} {languages[0].code}-{languages[1].code}",
-        input_origin=checkpoint.get_meta("input_origin") or "unknown",
+        pretty_name=f"CLSD {description.name} {languages[0].code}-{languages[1].code}",
+        input_origin=_public_origin(checkpoint),
+        source_datasets=list(dict.fromkeys([*([hub_input] if hub_input else []), *description.source_datasets])),
         id_explanation=(
             f"the input's column `{checkpoint.get_meta('id_column')}`"
             if checkpoint.get_meta("id_column")
@@ -167,7 +185,7 @@ def _card_input(
         usage_tokens=(usage.prompt_tokens, usage.completion_tokens),
         generated_span=checkpoint.time_span(),
         built=datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-        license=license,
+        license=description.license,
         pivot_model=pivot_model,
     )
 
@@ -213,20 +231,28 @@ def _direction_configs(run: _Run, prefix: str) -> tuple[list[tuple[DirectionSpec
     return configs, pivot_dropped
 
 
-def _manifest_extra(
-    run: _Run, *, domains: list[str] | None, date: tuple[str, str] | None, license: str | None, reference: str | None
-) -> dict[str, Any]:
+def _public_origin(checkpoint: Checkpoint) -> str:
+    """The input as the card may name it. A run made before inputs were recorded without their path gets the
+    path's last part and the SHA-256 of its sentences (the run's input fingerprint)."""
+    origin = checkpoint.get_meta("input_origin") or "unknown"
+    if "(" not in origin and ("/" in origin or "\\" in origin):
+        fingerprint = (checkpoint.get_meta(GENERATION_KEY) or {}).get("input_sha256", "unknown")
+        origin = f"{Path(origin).name} (a local input; SHA-256 of its sentences {fingerprint})"
+    return origin
+
+
+def _manifest_extra(run: _Run, description: DatasetDescription) -> dict[str, Any]:
     """The manifest entries beyond the configs: what mteb's task metadata asks for."""
     extra: dict[str, Any] = {"sample_creation": SAMPLE_CREATION[run.generation["backend"]]}
-    if date:
-        extra["date"] = list(date)
+    if description.date:
+        extra["date"] = list(description.date)
     elif run.card.generated_span:
         extra["date"] = [run.card.generated_span[0][:10], run.card.generated_span[1][:10]]
-    if domains:
-        extra["domains"] = domains
-    extra["license"] = license or "not specified"
-    if reference:
-        extra["reference"] = reference
+    if description.domains:
+        extra["domains"] = list(description.domains)
+    extra["license"] = description.license or "not specified"
+    if description.reference:
+        extra["reference"] = description.reference
     return extra
 
 

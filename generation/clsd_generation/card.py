@@ -38,7 +38,8 @@ class CardInput:
     """What the card needs to know beyond the rows themselves."""
 
     pretty_name: str
-    input_origin: str
+    input_origin: str  # as a card may name it: a Hub id, or a local input's name and SHA-256, never its path
+    source_datasets: list[str]  # Hub ids only: the Hub reads this field as dataset ids
     id_explanation: str
     languages: tuple[Language, Language]
     generation: Mapping[str, Any]  # the checkpoint's generation fingerprint
@@ -92,11 +93,11 @@ def _front_matter_values(info: CardInput, total_rows: int) -> dict[str, Any]:
     """The Hub fields of the YAML header (the pivot configs add English)."""
     return {
         "pretty_name": info.pretty_name,
-        "hub_license": info.license or "unknown",
+        "hub_license": info.license,
         "hub_languages": sorted({language.code for language in info.languages} | ({"en"} if info.pivot_model else set())),
         "multilinguality": "multilingual",
         "size_category": size_category(total_rows),
-        "source_datasets": [info.input_origin],
+        "source_datasets": info.source_datasets,
     }
 
 
@@ -227,6 +228,7 @@ def _fill_template(values: Mapping[str, Any]) -> tuple[dict[str, Any], str]:
     header_values = {k: json.dumps(values[k], ensure_ascii=False) for k in _HEADER_KEYS}
     try:
         header = yaml.safe_load(string.Template(header_text).substitute(header_values)) or {}
+        header = {key: value for key, value in header.items() if value not in (None, [])}  # no licence, no source: no key
         body = string.Template(body.lstrip("\n")).substitute({k: str(v) for k, v in values.items()})
     except (KeyError, ValueError) as exc:
         raise CLSDError(f"{where}: unknown or malformed placeholder {exc}.") from exc

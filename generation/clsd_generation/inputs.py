@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -32,10 +32,14 @@ class ParallelPair:
 
 @dataclass(frozen=True)
 class ParallelCorpus:
-    origin: str  # what was read, for messages and the dataset card
+    origin: str  # what was read, as the user named it: for messages on this machine, never for a card
     columns: tuple[str, str]
     pairs: list[ParallelPair]
     id_column: str | None = None
+    # What a published card may say of the input: a Hub dataset's id, or a local input's name and the SHA-256 of
+    # its bytes (a file) or of its sentences (a folder), never the path, which tells the builder's folders.
+    public_origin: str = ""
+    hub_id: str | None = None  # the Hub dataset read, for the card's source_datasets
 
     @property
     def fingerprint(self) -> str:
@@ -76,7 +80,7 @@ def read_parallel(
     if columns[0] == columns[1]:
         raise CLSDError(f"the two language columns must differ (both are {columns[0]!r}).")
     path = Path(source).expanduser()
-    where = str(path)
+    where, hub_id = str(path), None
     if path.is_file():
         suffix = path.suffix.lower()
         if suffix in (".csv", ".tsv"):
@@ -92,12 +96,26 @@ def read_parallel(
     elif path.exists():
         raise DataError("neither a file nor a folder.", file=where)
     elif "/" in str(source) and not str(source).startswith((".", "/", "~")) and path.suffix.lower() not in _FILE_SUFFIXES:
-        where = f"{source} (Hub dataset, config {hub_config}, split {split})"
+        where, hub_id = f"{source} (Hub dataset, config {hub_config}, split {split})", str(source)
         records = _read_table_rows(_hub_rows(str(source), hub_config, split))
     else:
         raise DataError("no such file or folder (a Hub dataset is named owner/name).", file=where)
     pairs = _check(records, where, columns, id_column, limit)
-    return ParallelCorpus(origin=str(source), columns=columns, pairs=pairs, id_column=id_column)
+    corpus = ParallelCorpus(origin=str(source), columns=columns, pairs=pairs, id_column=id_column, hub_id=hub_id)
+    return replace(corpus, public_origin=_public_origin(corpus, path, hub_config, split))
+
+
+def _public_origin(corpus: ParallelCorpus, path: Path, hub_config: str | None, split: str) -> str:
+    """The input as a card names it: ``owner/name`` (config, split), or a local name with a SHA-256 to check it by."""
+    if corpus.hub_id is not None:
+        return f"{corpus.hub_id} (Hub dataset" + (f", config {hub_config}" if hub_config else "") + f", split {split})"
+    if path.is_file():
+        digest = hashlib.sha256()
+        with path.open("rb") as handle:
+            for block in iter(lambda: handle.read(1 << 20), b""):
+                digest.update(block)
+        return f"{path.name} (a local file, SHA-256 {digest.hexdigest()})"
+    return f"{path.name} (a local datasets folder, split {split}; SHA-256 of its sentences {corpus.fingerprint})"
 
 
 def _read_delimited(path: Path, delimiter: str) -> Iterator[_Record]:
