@@ -40,6 +40,7 @@ COMMAND_MODULES: dict[str, str | None] = {
     "clsd_cli.training": None,
     "clsd_cli.submission": None,
     "clsd_generation.cli": "generate",
+    "clsd_cli.build": "generate",
     "clsd_analysis.cli": "analysis",
 }
 

@@ -14,9 +14,9 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
+from clsd_cli.app import app
 from clsd_format import hub, schema
 from clsd_format.errors import CLSDError, DataError
-from clsd_generation.cli import app
 
 sys.path.insert(0, str(Path(__file__).parent))
 from generation_helpers.cli_runner import invoke

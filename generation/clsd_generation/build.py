@@ -18,11 +18,12 @@ import re
 import shutil
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from clsd_format import hub, schema
+from clsd_format.difficulty import Difficulty
 from clsd_format.errors import CLSDError, DataError
 from clsd_format.files import writing
 from clsd_format.hub import DirectionSpec
@@ -77,10 +78,22 @@ class DatasetDescription:
                 raise CLSDError(f"--source-dataset {repo!r}: give a Hub dataset id, owner/name.")
 
 
+Scorer = Callable[[Path], Difficulty]  # a written Hub-format folder -> its difficulty (the plugin's, passed in by the CLI)
+
+
 def build_dataset(
-    run_dir: Path, out_dir: Path, description: DatasetDescription, *, allow_incomplete: bool = False
+    run_dir: Path,
+    out_dir: Path,
+    description: DatasetDescription,
+    *,
+    allow_incomplete: bool = False,
+    scorer: Scorer | None = None,
 ) -> BuildSummary:
-    """Write the run's dataset into ``out_dir`` (new or empty) with its card, atomically."""
+    """Write the run's dataset into ``out_dir`` (new or empty) with its card, atomically.
+
+    ``scorer`` measures the written set before it is moved into place, for the card's section "Difficulty"
+    (the generator does not import the plugin: ``clsd build`` hands in :func:`clsd_mteb.difficulty.difficulty_of`).
+    """
     out_dir = Path(out_dir)
     prefix = task_prefix(description.name)
     if out_dir.exists() and (not out_dir.is_dir() or any(out_dir.iterdir())):
@@ -99,12 +112,13 @@ def build_dataset(
     extra = _manifest_extra(run, description)
     rows_per_config = {spec.config: len(rows) for spec, rows in configs}
 
-    def card(files: dict[str, Any]) -> str:  # rendered once the data files are written: it records their SHA-256
+    def card(files: dict[str, Any], difficulty: Difficulty | None) -> str:  # after the data files: it records their SHA-256
         manifest = {**extra, hub.FILES_KEY: files}
-        return render_generated_card(run.card, [s for s, _ in configs], rows_per_config, run.pairs, run.results, manifest)
+        info = replace(run.card, difficulty=difficulty)
+        return render_generated_card(info, [s for s, _ in configs], rows_per_config, run.pairs, run.results, manifest)
 
     with writing("the dataset folder", out_dir):
-        _write_folder(out_dir, configs, card)
+        _write_folder(out_dir, configs, card, scorer)
     return BuildSummary(out_dir, rows_per_config, run.unfinished, sum(pivot_dropped.values()))
 
 
@@ -257,11 +271,15 @@ def _manifest_extra(run: _Run, description: DatasetDescription) -> dict[str, Any
 
 
 def _write_folder(
-    out_dir: Path, configs: list[tuple[DirectionSpec, list[dict[str, Any]]]], card: Callable[[dict[str, Any]], str]
+    out_dir: Path,
+    configs: list[tuple[DirectionSpec, list[dict[str, Any]]]],
+    card: Callable[[dict[str, Any], Difficulty | None], str],
+    scorer: Scorer | None,
 ) -> None:
     """Write under a temporary name, check the card reads back, then rename: never a half-built folder.
 
-    ``card`` renders the card from the written data files' record (SHA-256 and rows, :func:`clsd_format.hub.file_records`).
+    ``card`` renders the card from the written data files' record (SHA-256 and rows, :func:`clsd_format.hub.file_records`)
+    and, once ``scorer`` has measured the written set, from its difficulty too.
     """
     staging = out_dir.parent / f".{out_dir.name}.building-{os.getpid()}"
     _remove_stale_staging(out_dir)
@@ -272,8 +290,10 @@ def _write_folder(
         for spec, rows in configs:
             hub.write_config(staging, spec, rows)
         files = hub.file_records(staging, [spec for spec, _ in configs])
-        (staging / hub.CARD_FILE).write_text(card(files), encoding="utf-8")
+        (staging / hub.CARD_FILE).write_text(card(files, None), encoding="utf-8")
         hub.read_manifest(staging)  # the card we wrote must read back
+        if scorer is not None:
+            (staging / hub.CARD_FILE).write_text(card(files, scorer(staging)), encoding="utf-8")
         if out_dir.exists():
             out_dir.rmdir()  # empty (checked by the caller)
         staging.replace(out_dir)

@@ -20,6 +20,7 @@ import yaml
 
 from clsd_format import hub
 from clsd_format.cards import CARDS_DIR, card_template
+from clsd_format.difficulty import Difficulty
 from clsd_format.errors import CLSDError
 from clsd_format.hub import DirectionSpec
 from clsd_format.languages import Language
@@ -50,6 +51,7 @@ class CardInput:
     license: str | None  # Hub licence id (cc-by-4.0, ...) or None
     pivot_model: str | None = None
     pivot_dropped: Counter[str] = field(default_factory=Counter)
+    difficulty: Difficulty | None = None  # scored by the plugin after the data was written; None: not measured
 
 
 def size_category(rows: int) -> str:
@@ -81,6 +83,7 @@ def render_generated_card(
         **_method_values(info),
         **_measured_facts_values(info.languages, pairs, results),
         "pivot_section": _pivot_section(info),
+        "difficulty_section": difficulty_section(info.difficulty),
         "license_text": info.license or "not specified by the dataset's author",
     }
     header, body = _fill_template(values)
@@ -214,6 +217,31 @@ def _pivot_section(info: CardInput) -> str:
         f"`{info.pivot_model}` (as the paper did with M2M-100 1.2B); models compare them monolingually. Translation can make a "
         "distractor identical to the translated target: such ties count as misses, as in the paper."
         + (f" {dropped} row(s) were left out because a translation came back empty." if dropped else "")
+        + "\n"
+    )
+
+
+def difficulty_section(difficulty: Difficulty | None) -> str:
+    """The section "Difficulty": each reference model's P@1 here, beside its P@1 on the release."""
+    if difficulty is None:
+        return "## Difficulty\n\nNot measured (built with `--no-score`): `clsd evaluate --data-dir <this folder>` scores it.\n"
+    rows = []
+    for score in difficulty.scores:
+        release = [r.precision_at_1 for r in difficulty.reference if r.model == score.model]
+        on_release = (
+            f"{100 * sum(release) / len(release):.2f} (4 tasks: {100 * min(release):.2f}-{100 * max(release):.2f})"
+            if release
+            else "n/a"
+        )
+        rows.append(f"| `{score.model}` | {score.task} | {score.rows} | {100 * score.precision_at_1:.2f} | {on_release} |")
+    return (
+        "## Difficulty\n\nP@1 (%) of two reference models on this set, and on the direct tasks of the CLSD release "
+        f"(GPT-4 distractors of WMT19/WMT21 news, German-French; measured with {difficulty.reference_source}). "
+        "Lower is harder. The character n-gram baseline knows no language: where it scores high, the distractors can "
+        "be told from the translation by spelling alone (a changed number or name is a string the source shares with "
+        "its translation), so the set measures copying of strings more than reading for meaning.\n\n"
+        "| model | task | rows | P@1 here | P@1 on the release, mean (range) |\n| --- | --- | --- | --- | --- |\n"
+        + "\n".join(rows)
         + "\n"
     )
 

@@ -290,47 +290,6 @@ def translate(
 
 
 @app.command()
-def build(
-    run_dir: RunDir,
-    out: Annotated[Path, typer.Option(help="New folder for the Hub-format dataset (must not exist or be empty).")],
-    name: Annotated[str, typer.Option(help="Dataset name used in task names: CLSD-<NAME>-DE-FR.")],
-    license: Annotated[
-        str | None, typer.Option(help="Licence of the dataset, a Hub licence id (cc-by-4.0, ...); default: not specified.")
-    ] = None,
-    domain: Annotated[list[str] | None, typer.Option(help="mteb domain of the texts (News, Legal, ...); repeatable.")] = None,
-    date_from: Annotated[str | None, typer.Option(help="Earliest date of the texts (ISO); default: generation dates.")] = None,
-    date_to: Annotated[str | None, typer.Option(help="Latest date of the texts (ISO).")] = None,
-    reference: Annotated[str | None, typer.Option(help="URL describing the corpus.")] = None,
-    source_dataset: Annotated[
-        list[str] | None, typer.Option(help="Hub id of the corpus (owner/name), for the card; repeatable.")
-    ] = None,
-    allow_incomplete: Annotated[
-        bool, typer.Option("--allow-incomplete", help="Build although some sentences are unfinished.")
-    ] = False,
-) -> None:
-    """Write a run's dataset with its card, ready to evaluate.
-
-    Both directions, plus the pivot configs when the run was translated; then `clsd evaluate --data-dir OUT`.
-    """
-    from clsd_generation.build import DatasetDescription, build_dataset
-
-    if (date_from is None) != (date_to is None):
-        raise CLSDError("give both --date-from and --date-to, or neither.")
-    description = DatasetDescription(
-        name,
-        license,
-        tuple(domain or ()),
-        (date_from, date_to) if date_from and date_to else None,
-        reference,
-        tuple(source_dataset or ()),
-    )
-    summary = build_dataset(run_dir, out, description, allow_incomplete=allow_incomplete)
-    for config, rows in summary.rows.items():
-        typer.echo(f"{config}: {rows} rows")
-    typer.echo(f"written: {summary.folder}\nnext: clsd evaluate --data-dir {summary.folder}")
-
-
-@app.command()
 def push(
     folder: Annotated[Path, typer.Argument(help="A folder written by `clsd build`.")],
     repo_id: Annotated[str, typer.Option(help="Hub dataset repository, owner/name.")],

@@ -1,10 +1,10 @@
-"""Run a ``clsd`` generation command in-process: errors the command raises come back raised, not swallowed."""
+"""Run a ``clsd`` command in-process: errors the command raises come back raised, not swallowed."""
 
 from __future__ import annotations
 
 from typer.testing import CliRunner
 
-from clsd_generation.cli import app
+from clsd_cli.app import app
 
 
 def invoke(*args: str) -> str:
