@@ -321,7 +321,7 @@ def tasks_from_hub(repo_id: str, revision: str) -> list[type[HubCLSDTask]]:
             f"could not fetch the dataset card of {repo_id}@{revision} from the Hugging Face Hub ({type(exc).__name__}: {exc}). "
             "Without network access, download the repository folder elsewhere and pass it with --data-dir."
         ) from exc
-    header = hub.parse_front_matter(Path(card).read_text(encoding="utf-8"), where=f"{repo_id}/{hub.CARD_FILE}")
+    header = hub.read_card_header(Path(card), where=f"{repo_id}/{hub.CARD_FILE}")
     dates = (header.get(hub.MANIFEST_KEY) or {}).get("date")
     if not dates:
         raise DataError(

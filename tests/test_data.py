@@ -22,6 +22,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from huggingface_hub import DatasetCard
 
 import clsd_mteb
 from clsd_format import hub, schema
@@ -357,6 +358,27 @@ def test_any_hub_folder_becomes_tasks(tmp_path):
     assert task.metadata.is_filled() and task.metadata.eval_langs == ["eng-Latn", "deu-Latn"]
     task.load_data()
     assert task.dataset["test"]["distractors"][2] == ["Der Hund saß auf Matte 2."]
+
+
+def test_a_card_value_holding_three_dashes_ends_no_header(tmp_path):
+    """The header ends at a line of its own, as the Hub reads it: a ``---`` inside a value keeps the keys after it."""
+    spec = hub.DirectionSpec("en-de", "CLSD-TOY-EN-DE", "eng-Latn", "deu-Latn")
+    header = hub.front_matter([spec], pretty_name="CLSD --- news", license="cc-by-4.0", language=["en", "de"])
+    (tmp_path / hub.CARD_FILE).write_text(hub.render_card(header, "# CLSD --- news\n\n---\n\nZürich\n"), encoding="utf-8")
+    assert hub.read_front_matter(tmp_path) == header
+    assert hub.read_manifest(tmp_path) == [spec]
+    card = DatasetCard.load(tmp_path / hub.CARD_FILE)  # the Hub's own reader agrees, body included
+    assert card.data.to_dict() == header and card.text == "# CLSD --- news\n\n---\n\nZürich\n"
+
+
+def test_a_card_without_a_header_or_with_a_list_for_one_is_named(tmp_path):
+    card = tmp_path / hub.CARD_FILE
+    card.write_text("# no header\n", encoding="utf-8")
+    with pytest.raises(DataError, match=r"README.md: dataset card has no YAML front matter"):
+        hub.read_front_matter(tmp_path)
+    card.write_text("---\n- a\n- b\n---\nbody\n", encoding="utf-8")
+    with pytest.raises(DataError, match="cannot parse the YAML front matter"):
+        hub.read_front_matter(tmp_path)
 
 
 def test_a_hub_dataset_without_network_says_how_to_use_a_local_copy():
