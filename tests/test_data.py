@@ -257,7 +257,7 @@ def release_mirror(release_dir, tmp_path):
         yield url
 
 
-def test_the_release_is_fetched_once_checked_and_cached(mirror, monkeypatch, tmp_path):
+def test_the_release_is_fetched_once_checked_and_cached(mirror, hub_online, monkeypatch, tmp_path):
     root, url = mirror
     monkeypatch.setenv(release.CACHE_DIR_ENV, str(tmp_path / "cache"))
     monkeypatch.setenv(release.BASE_URL_ENV, url)
@@ -273,7 +273,7 @@ def test_the_release_is_fetched_once_checked_and_cached(mirror, monkeypatch, tmp
     assert len(again.dataset["test"]) == FIXTURE_ROWS["WMT21"]
 
 
-def test_a_download_with_the_wrong_checksum_is_refused(mirror, monkeypatch, tmp_path):
+def test_a_download_with_the_wrong_checksum_is_refused(mirror, hub_online, monkeypatch, tmp_path):
     root, url = mirror
     monkeypatch.setenv(release.CACHE_DIR_ENV, str(tmp_path / "cache"))
     target = root / "evaluation_sets" / "CLSD_wmt2019_adversarial_dataset.csv"
@@ -282,9 +282,18 @@ def test_a_download_with_the_wrong_checksum_is_refused(mirror, monkeypatch, tmp_
     with pytest.raises(DataError, match=f"expected {expected[:8]}"):
         release.fetch("CLSD_wmt2019_adversarial_dataset.csv", base_url=url)
     assert not (release.cache_dir() / target.name).exists()
+    assert list(release.cache_dir().iterdir()) == []  # no partial download left behind
 
 
-def test_no_network_and_no_local_source_explains_how_to_set_one(monkeypatch, tmp_path):
+def test_offline_mode_fetches_nothing_and_says_so(mirror, monkeypatch, tmp_path):
+    root, url = mirror  # HF_HUB_OFFLINE=1 (conftest), as for every Hub download
+    monkeypatch.setenv(release.CACHE_DIR_ENV, str(tmp_path / "cache"))
+    (root / "evaluation_sets").rename(root / "moved")  # a request would now fail another way
+    with pytest.raises(DataSourceUnavailable, match=r"offline mode is on \(HF_HUB_OFFLINE\)\. Point at a local copy"):
+        release.fetch("CLSD_wmt2019_adversarial_dataset.csv", base_url=url)
+
+
+def test_no_network_and_no_local_source_explains_how_to_set_one(hub_online, monkeypatch, tmp_path):
     with socket.socket() as probe:  # a port nobody listens on
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
@@ -393,7 +402,7 @@ def test_a_hub_dataset_without_network_says_how_to_use_a_local_copy():
 def _quickstart(release_folder: Path, url: str, tmp_path: Path) -> tuple[subprocess.CompletedProcess[str], Path]:
     cache = tmp_path / "cache"
     env = {k: v for k, v in os.environ.items() if k != release.DATA_DIR_ENV}
-    env.update({release.CACHE_DIR_ENV: str(cache), release.BASE_URL_ENV: url})
+    env.update({release.CACHE_DIR_ENV: str(cache), release.BASE_URL_ENV: url, "HF_HUB_OFFLINE": "0"})
     done = subprocess.run(
         [
             "make",
