@@ -210,7 +210,7 @@ def _load_tasks(source: DataSource, names: list[str] | None, *, limit: int | Non
     """The run's tasks with their data read (the release: fetched and checked), then one line saying what was read."""
     from clsd_mteb import get_tasks
 
-    selected = get_tasks(names, data_dir=source, limit=limit, exact=exact)  # the source resolved once, not again
+    selected = get_tasks(names, source=source, limit=limit, exact=exact)  # the source resolved once, not again
     for task in selected:
         task.load_data()
     line = f"Data: {source.describe()}; {len(selected)} task(s)" + (f", first {limit} rows each" if limit else "")

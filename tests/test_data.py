@@ -26,6 +26,7 @@ from huggingface_hub import DatasetCard
 
 import clsd_mteb
 from clsd_format import hub, schema
+from clsd_format.data_source import resolve_data_source
 from clsd_format.errors import DataError, DataSourceUnavailable
 from clsd_mteb import release
 from clsd_mteb.export import export_release
@@ -346,6 +347,16 @@ def test_a_bad_hub_row_is_named(exported, tmp_path):
         hub.write_config(copy, spec, rows, overwrite=True)
 
 
+TOY_ROW = {
+    "id": "toy",
+    "source": "The cat sat on the mat.",
+    "target": "Die Katze saß auf der Matte.",
+    "distractors": ["Der Hund saß auf der Matte."],
+    "source_lang": "eng-Latn",
+    "target_lang": "deu-Latn",
+}
+
+
 def test_any_hub_folder_becomes_tasks(tmp_path):
     spec = hub.DirectionSpec("en-de", "CLSD-TOY-EN-DE", "eng-Latn", "deu-Latn")
     rows = [
@@ -367,6 +378,30 @@ def test_any_hub_folder_becomes_tasks(tmp_path):
     assert task.metadata.is_filled() and task.metadata.eval_langs == ["eng-Latn", "deu-Latn"]
     task.load_data()
     assert task.dataset["test"]["distractors"][2] == ["Der Hund saß auf Matte 2."]
+
+
+def test_the_source_is_resolved_once_and_every_task_gets_it(exported, tmp_path):
+    folder = Path(shutil.copytree(exported, tmp_path / "export"))
+    source = resolve_data_source(folder)
+    (folder / hub.CARD_FILE).unlink()  # the card was read when the source was resolved, and is not read again
+    tasks = clsd_mteb.get_tasks(source=source)
+    assert [t.metadata.name for t in tasks] == list(clsd_mteb.RELEASE_TASK_NAMES)
+    assert all(task.data_source is source for task in tasks)
+    tasks[0].load_data()
+    assert len(tasks[0].dataset["test"]) == FIXTURE_ROWS["WMT19"]
+    with pytest.raises(ValueError, match="not both"):
+        clsd_mteb.get_tasks(source=source, data_dir=folder)
+
+
+def test_a_generated_folder_s_tasks_come_from_the_card_read_at_resolution(tmp_path):
+    spec = hub.DirectionSpec("en-de", "CLSD-TOY-EN-DE", "eng-Latn", "deu-Latn")
+    hub.write_config(tmp_path, spec, [{**TOY_ROW, "id": f"toy-{i}"} for i in range(3)])
+    (tmp_path / hub.CARD_FILE).write_text(hub.render_card(hub.front_matter([spec], pretty_name="toy"), "toy\n"), encoding="utf-8")
+    source = resolve_data_source(tmp_path)
+    assert source.kind == "hub-folder" and source.task_names() == ("CLSD-TOY-EN-DE",)
+    (tmp_path / hub.CARD_FILE).write_text("no header any more\n", encoding="utf-8")
+    (task,) = clsd_mteb.get_tasks(source=source)
+    assert task.metadata.name == "CLSD-TOY-EN-DE"
 
 
 def test_a_card_value_holding_three_dashes_ends_no_header(tmp_path):
