@@ -3,7 +3,9 @@
 The four sources, first that applies wins:
 
 1. ``hub_dataset`` (``REPO_ID@REVISION``): a Hub-format dataset on the Hugging Face Hub, its card
-   fetched (``huggingface_hub``) when the source is resolved;
+   fetched (``huggingface_hub``) when the source is resolved; or the authors' own Hub copy of the four
+   direct test sets, ``Andrianos/clsd_wmt19_21`` (:mod:`clsd_format.authors_hub`), whose revision
+   defaults to the one mteb pinned;
 2. a local folder (``data_dir``, else ``$CLSD_DATA_DIR``) holding the release CSVs as published;
 3. a local Hub-format folder (a ``README.md`` with a ``clsd`` manifest): an export of the release
    (``clsd export-release``), or a generated dataset; its data files are checked against the SHA-256
@@ -26,13 +28,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from clsd_format import hub
+from clsd_format import authors_hub, hub
 from clsd_format.errors import CLSDError, DataError, UnknownTaskError
 from clsd_format.release import COMMIT, FILES, RELEASE_TASK_NAMES, REPOSITORY, resolve_data_dir
 
 logger = logging.getLogger(__name__)
 
-SourceKind = Literal["fetched-release", "release-csv-folder", "hub-folder", "hub-repository"]
+SourceKind = Literal["fetched-release", "release-csv-folder", "hub-folder", "hub-repository", "authors-hub"]
 
 
 @dataclass(frozen=True)
@@ -58,13 +60,15 @@ class DataSource:
 
     @property
     def holds_release(self) -> bool:
-        """Whether the source holds the released tasks: the release CSVs (fetched or local) or an export of them."""
+        """Whether the source holds released tasks: the release CSVs (fetched or local), an export of them, the authors' Hub copy."""
         if self.kind == "hub-folder":
             return {spec.task_name for spec in self.configs} <= set(RELEASE_TASK_NAMES)
-        return self.kind in ("fetched-release", "release-csv-folder")
+        return self.kind in ("fetched-release", "release-csv-folder", "authors-hub")
 
     def task_names(self) -> tuple[str, ...]:
         """The tasks the source defines."""
+        if self.kind == "authors-hub":
+            return authors_hub.TASK_NAMES
         if self.holds_release:
             return RELEASE_TASK_NAMES
         return tuple(spec.task_name for spec in self.configs)
@@ -86,6 +90,8 @@ class DataSource:
             return f"the CLSD release at {REPOSITORY}@{COMMIT[:12]} (each file's SHA-256 checked, kept in the release cache)"
         if self.kind == "hub-repository":
             return f"the Hub dataset {self.location}@{self.revision}"
+        if self.kind == "authors-hub":
+            return f"the authors' Hub dataset {self.location}@{self.revision} (the four direct test sets)"
         return f"{self.location} ({'release CSVs' if self.kind == 'release-csv-folder' else 'Hub-format folder'})"
 
 
@@ -110,8 +116,10 @@ def resolve_data_source(data_dir: str | os.PathLike[str] | None = None, hub_data
         if data_dir is not None:
             raise CLSDError("give either --data-dir or --hub-dataset, not both.")
         repo_id, _, revision = hub_dataset.partition("@")
+        if authors_hub.is_authors_repository(repo_id):
+            return DataSource("authors-hub", authors_hub.REPO_ID, revision or authors_hub.DEFAULT_REVISION)
         if not repo_id or not revision:
-            raise CLSDError("--hub-dataset needs a pinned revision: REPO_ID@COMMIT")
+            raise CLSDError(f"--hub-dataset needs a pinned revision: REPO_ID@COMMIT (only {authors_hub.REPO_ID} has a default).")
         return hub_repository_source(repo_id, revision)
     folder = resolve_data_dir(data_dir)
     if folder is None:

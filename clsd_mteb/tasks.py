@@ -21,9 +21,9 @@ from mteb.abstasks.task_metadata import TaskMetadata
 if TYPE_CHECKING:
     from mteb.abstasks.task_metadata import AnnotatorType, MetadataDatasetDict, SampleCreationMethod, TaskDomain
 
-from clsd_format import hub, schema
+from clsd_format import authors_hub, hub, schema
 from clsd_format.data_source import DataSource, choose_tasks, hub_repository_source, resolve_data_source
-from clsd_format.errors import DataError
+from clsd_format.errors import DataError, DataSourceUnavailable
 from clsd_format.hub import DirectionSpec
 from clsd_format.release import (
     COMMIT,
@@ -123,6 +123,8 @@ class ReleaseCLSDTask(AbsTaskCLSD):
             return self._rows_from_csv_folder(source.folder)
         if source.kind == "hub-folder":
             return self._rows_from_export(source)
+        if source.kind == "authors-hub":
+            return self._rows_from_authors_hub(str(source.location), str(source.revision))
         raise DataError(f"{self.metadata.name} reads the release, not {source.describe()}.")
 
     def _rows_from_csv_folder(self, folder: Path) -> list[dict[str, Any]]:
@@ -148,6 +150,24 @@ class ReleaseCLSDTask(AbsTaskCLSD):
         digest = record["sha256"] if record else release.sha256_of(hub.parquet_path(source.folder, config))
         self._use_local_revision(f"local-sha256-{digest[:16]}")
         return hub.read_config(source.folder, config, record)  # checked against the card's record, when it has one
+
+    def _rows_from_authors_hub(self, repo_id: str, revision: str) -> list[dict[str, Any]]:
+        """This task's config of the authors' Hub dataset, read by ``datasets``; results filed under that repository and revision."""
+        from datasets import load_dataset
+
+        config = authors_hub.config_name(self.released)
+        where = f"{repo_id}@{revision}/{config}"
+        try:
+            data = load_dataset(repo_id, config, revision=revision, split=authors_hub.SPLIT)
+        except Exception as exc:  # offline, missing-revision and HTTP errors come in several types
+            raise DataSourceUnavailable(
+                f"could not load {where} from the Hugging Face Hub ({type(exc).__name__}: {exc}). "
+                "Without network access, evaluate the release instead (--data-dir, or the fetched release)."
+            ) from exc
+        # the metadata describes the data read: that repository and revision, and the licence its card gives
+        dataset = {"path": repo_id, "revision": revision}
+        self.metadata = self.metadata.model_copy(update={"dataset": dataset, "license": authors_hub.CARD_LICENSE})
+        return authors_hub.task_rows(data.to_list(), self.released, where)
 
     def _use_local_revision(self, revision: str) -> None:
         """Record the data actually read, so results never claim the pinned release when they used other bytes."""

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from clsd_format import hub, schema
+from clsd_format import authors_hub, hub, schema
 from clsd_format.data_source import DataSource, resolve_data_source
 from clsd_format.errors import DataError
 from clsd_format.release import COMMIT, RELEASED_TASKS, REPOSITORY
@@ -73,6 +73,8 @@ def _negatives_origin(task: AbsTaskCLSD, source: DataSource) -> str:
     """Where one task's negatives come from, in words."""
     creation = task.metadata.sample_creation
     translated = " then machine-translated to English (M2M-100 1.2B)" if creation == "machine-translated" else ""
+    if source.kind == "authors-hub":
+        return f"GPT-4-generated distractors of the CLSD test sets as the authors' Hub dataset {source.location}@{source.revision} holds them, verified"
     if source.holds_release:
         revision = str(task.metadata.dataset["revision"])
         read = "" if revision == COMMIT else f" (read from local files, dataset revision {revision})"
@@ -82,6 +84,8 @@ def _negatives_origin(task: AbsTaskCLSD, source: DataSource) -> str:
 
 
 def _licence(source: DataSource) -> str:
+    if source.kind == "authors-hub":  # its card's; the same data carries three (docs/data-sources.md)
+        return authors_hub.CARD_LICENSE
     if source.holds_release:
         return RELEASE_LICENSE
     return str(source.card.get("license") or "unknown")
