@@ -57,9 +57,9 @@ def compare_model(model_name: str, args: argparse.Namespace, exact_first: bool) 
     outcome: dict[bool, dict[str, dict[str, dict]]] = {}
     with tempfile.TemporaryDirectory() as tmp:
         # warm-up (first-call allocations, lazy loading), timed for neither mode
-        _run(encoder, get_tasks(names, data_dir=source, limit=2), Path(tmp) / "warm-up", args.batch_size)
+        _run(encoder, get_tasks(names, source=source, limit=2), Path(tmp) / "warm-up", args.batch_size)
         for exact in (True, False) if exact_first else (False, True):
-            tasks = get_tasks(names, data_dir=source, limit=args.limit, exact=exact)
+            tasks = get_tasks(names, source=source, limit=args.limit, exact=exact)
             output = Path(tmp) / ("exact" if exact else "batched")
             seconds[exact] = _run(encoder, tasks, output, args.batch_size)
             folder = prediction_folder(output, encoder)

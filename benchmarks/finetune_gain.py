@@ -40,7 +40,10 @@ import time
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from clsd_format.data_source import DataSource
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
@@ -55,7 +58,7 @@ VARIANTS = {
 }
 
 
-def pivot_pairs(source: Any, out: Path, limit: int | None) -> Any:
+def pivot_pairs(source: DataSource, out: Path, limit: int | None) -> Any:
     """(a)'s rows: anchor, positive, negative_1..4 of the two WMT19 pivot tasks (first ``limit`` of each), WMT21 held out."""
     from datasets import concatenate_datasets, load_dataset
 
@@ -64,7 +67,7 @@ def pivot_pairs(source: Any, out: Path, limit: int | None) -> Any:
     parts = []
     for task in TRAIN_TASKS:
         folder = out / task
-        export = export_training(source, folder, tasks=[task], eval_tasks=list(EVAL_TASKS), split_by="corpus")
+        export = export_training(None, folder, source=source, tasks=[task], eval_tasks=list(EVAL_TASKS), split_by="corpus")
         rows = load_dataset(str(folder), split="train")
         print(
             f"{task}: {export.rows['train']} training rows, {export.negatives} negatives each, "
@@ -74,7 +77,7 @@ def pivot_pairs(source: Any, out: Path, limit: int | None) -> Any:
     return concatenate_datasets(parts)
 
 
-def rule_negatives(source: Any, positives: Sequence[str], seed: int) -> tuple[dict[str, list[str]], dict[str, Any]]:
+def rule_negatives(source: DataSource, positives: Sequence[str], seed: int) -> tuple[dict[str, list[str]], dict[str, Any]]:
     """Rule distractors of each distinct positive, kept as ``clsd generate --backend rules`` keeps them.
 
     Returns the kept distractors per sentence (all valid ones found, at most four) and a summary:
@@ -88,12 +91,12 @@ def rule_negatives(source: Any, positives: Sequence[str], seed: int) -> tuple[di
     from clsd_mteb import get_tasks
 
     english: list[str] = []
-    for task in get_tasks(list(TRAIN_TASKS), data_dir=source):  # the whole WMT19 English side: the vocabulary
+    for task in get_tasks(list(TRAIN_TASKS), source=source):  # the whole WMT19 English side: the vocabulary
         task.load_data()
         assert task.dataset is not None
         for row in task.dataset[schema.HUB_SPLIT]:
             english += [row[schema.SOURCE], row[schema.TARGET]]
-    (french_task,) = get_tasks([FRENCH_TASK], data_dir=source)
+    (french_task,) = get_tasks([FRENCH_TASK], source=source)
     french_task.load_data()
     assert french_task.dataset is not None
     french = [row[schema.TARGET] for row in french_task.dataset[schema.HUB_SPLIT]]
@@ -256,7 +259,7 @@ def parse_args() -> argparse.Namespace:
     return args
 
 
-def rule_variant(source: Any, pairs: Any, seed: int, report: dict[str, Any]) -> Any:
+def rule_variant(source: DataSource, pairs: Any, seed: int, report: dict[str, Any]) -> Any:
     """(b)'s training rows, with what making them took and left out (printed, and kept in ``report``)."""
     from clsd_generation.settings import DISTRACTORS_PER_SENTENCE
 

@@ -36,6 +36,7 @@ app = typer.Typer(
 # pyproject.toml their commands need (None: the base install).
 COMMAND_MODULES: dict[str, str | None] = {
     "clsd_cli.evaluate": None,
+    "clsd_cli.sources": None,
     "clsd_cli.mteb_cli": None,
     "clsd_cli.training": None,
     "clsd_cli.submission": None,

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Annotated, Literal
 
 import typer
 
-from clsd_format import defaults
+from clsd_format import authors_hub, defaults
 from clsd_format.release import DATA_DIR_ENV, RELEASE_TASK_NAMES
 
 if TYPE_CHECKING:
@@ -61,7 +61,12 @@ DataDirOption = Annotated[
 ]
 HubDatasetOption = Annotated[
     str | None,
-    typer.Option(metavar="REPO_ID@REVISION", help="A Hub-format CLSD dataset on the Hugging Face Hub, at a pinned revision."),
+    typer.Option(
+        metavar="REPO_ID@REVISION",
+        help="A CLSD dataset on the Hugging Face Hub at a pinned revision: one in the clsd-mteb Hub format, or the "
+        f"authors' {authors_hub.REPO_ID} (the four direct tasks; revision default {authors_hub.DEFAULT_REVISION[:12]}, "
+        "the one mteb pinned).",
+    ),
 ]
 OutputOption = Annotated[
     Path,
@@ -138,7 +143,8 @@ def _task_list(names: Sequence[str], per_line: int = 2) -> str:
     return "Tasks of the release (for --tasks):\n\n\b\n" + "\n".join(rows)
 
 
-def _split_names(values: list[str] | None) -> list[str] | None:
+def split_names(values: list[str] | None) -> list[str] | None:
+    """``--tasks`` as given (comma-separated, repeated) as one list of names; None when none were given."""
     if not values:
         return None
     return [name.strip() for value in values for name in value.split(",") if name.strip()]
@@ -177,7 +183,7 @@ def evaluate(
     if (endpoint_url or endpoint_model) and (model or not (endpoint_url and endpoint_model)):
         raise CLSDError("an endpoint needs both --endpoint-url and --endpoint-model, and no --model")
     source = resolve_data_source(data_dir, hub_dataset)
-    names = source.check_task_names(_split_names(tasks))
+    names = source.check_task_names(split_names(tasks))
     from clsd_analysis.tables import build_table1
     from clsd_cli.progress import ConsoleProgress
     from clsd_mteb.encoders.openai_endpoint import EndpointConfig
@@ -210,7 +216,7 @@ def _load_tasks(source: DataSource, names: list[str] | None, *, limit: int | Non
     """The run's tasks with their data read (the release: fetched and checked), then one line saying what was read."""
     from clsd_mteb import get_tasks
 
-    selected = get_tasks(names, data_dir=source, limit=limit, exact=exact)  # the source resolved once, not again
+    selected = get_tasks(names, source=source, limit=limit, exact=exact)  # the source resolved once, not again
     for task in selected:
         task.load_data()
     line = f"Data: {source.describe()}; {len(selected)} task(s)" + (f", first {limit} rows each" if limit else "")

@@ -2,16 +2,20 @@
 
 The four sources, first that applies wins:
 
-1. ``hub_dataset`` (``REPO_ID@REVISION``): a Hub-format dataset on the Hugging Face Hub;
+1. ``hub_dataset`` (``REPO_ID@REVISION``): a Hub-format dataset on the Hugging Face Hub, its card
+   fetched (``huggingface_hub``) when the source is resolved; or the authors' own Hub copy of the four
+   direct test sets, ``Andrianos/clsd_wmt19_21`` (:mod:`clsd_format.authors_hub`), whose revision
+   defaults to the one mteb pinned;
 2. a local folder (``data_dir``, else ``$CLSD_DATA_DIR``) holding the release CSVs as published;
 3. a local Hub-format folder (a ``README.md`` with a ``clsd`` manifest): an export of the release
    (``clsd export-release``), or a generated dataset; its data files are checked against the SHA-256
    its card records (:func:`check_hub_folder`);
 4. nothing chosen: the release fetched once from GitHub at the pinned commit (:mod:`clsd_mteb.release`).
 
-The decision is a :class:`DataSource`, which :func:`clsd_mteb.get_tasks` hands to every task it makes,
-so a run resolves its source once and reads a Hub-format folder's card once. ``clsd evaluate`` resolves
-it, and checks the task names against it, before it imports mteb: a mistake answers at once.
+The decision is a :class:`DataSource`, which :func:`clsd_mteb.get_tasks` hands to every task it makes
+(``source=``), so a run resolves its source once and reads a card, and the manifest in it, once.
+``clsd evaluate`` resolves it, and checks the task names against it, before it imports mteb: a
+mistake answers at once.
 """
 
 from __future__ import annotations
@@ -24,21 +28,21 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from clsd_format import hub
+from clsd_format import authors_hub, hub
 from clsd_format.errors import CLSDError, DataError, UnknownTaskError
 from clsd_format.release import COMMIT, FILES, RELEASE_TASK_NAMES, REPOSITORY, resolve_data_dir
 
 logger = logging.getLogger(__name__)
 
-SourceKind = Literal["fetched-release", "release-csv-folder", "hub-folder", "hub-repository"]
+SourceKind = Literal["fetched-release", "release-csv-folder", "hub-folder", "hub-repository", "authors-hub"]
 
 
 @dataclass(frozen=True)
 class DataSource:
     """A resolved data source: ``location`` is a folder, a Hub repo id, or None for the fetched release.
 
-    A Hub-format folder carries its card's YAML header (``card``) and the configs its ``clsd`` manifest
-    lists (``configs``), read when the source was resolved.
+    A Hub-format folder or repository carries its card's YAML header (``card``) and the configs its
+    ``clsd`` manifest lists (``configs``), read when the source was resolved.
     """
 
     kind: SourceKind
@@ -56,25 +60,29 @@ class DataSource:
 
     @property
     def holds_release(self) -> bool:
-        """Whether the source holds the released tasks: the release CSVs (fetched or local) or an export of them."""
+        """Whether the source holds released tasks: the release CSVs (fetched or local), an export of them, the authors' Hub copy."""
         if self.kind == "hub-folder":
             return {spec.task_name for spec in self.configs} <= set(RELEASE_TASK_NAMES)
-        return self.kind != "hub-repository"
+        return self.kind in ("fetched-release", "release-csv-folder", "authors-hub")
 
-    def task_names(self) -> tuple[str, ...] | None:
-        """The tasks the source defines; None for a Hub repository, whose card is fetched when its tasks are made."""
+    def task_names(self) -> tuple[str, ...]:
+        """The tasks the source defines."""
+        if self.kind == "authors-hub":
+            return authors_hub.TASK_NAMES
         if self.holds_release:
             return RELEASE_TASK_NAMES
-        if self.kind == "hub-folder":
-            return tuple(spec.task_name for spec in self.configs)
-        return None
+        return tuple(spec.task_name for spec in self.configs)
 
     def check_task_names(self, names: Sequence[str] | None) -> list[str] | None:
         """``names`` as given, once each is known to be a task of this source (:class:`UnknownTaskError` if not)."""
-        known = self.task_names()
-        if names and known is not None:
-            choose_tasks(names, known)
+        if names:
+            choose_tasks(names, self.task_names())
         return list(names) if names else None
+
+    @property
+    def card_file(self) -> str:
+        """How messages name the source's dataset card."""
+        return f"{self.location}/{hub.CARD_FILE}"
 
     def describe(self) -> str:
         """One line for the console: which data this run read (said once the data is loaded: the release is fetched then)."""
@@ -82,6 +90,8 @@ class DataSource:
             return f"the CLSD release at {REPOSITORY}@{COMMIT[:12]} (each file's SHA-256 checked, kept in the release cache)"
         if self.kind == "hub-repository":
             return f"the Hub dataset {self.location}@{self.revision}"
+        if self.kind == "authors-hub":
+            return f"the authors' Hub dataset {self.location}@{self.revision} (the four direct test sets)"
         return f"{self.location} ({'release CSVs' if self.kind == 'release-csv-folder' else 'Hub-format folder'})"
 
 
@@ -95,23 +105,22 @@ def choose_tasks(names: Sequence[str] | None, known: Sequence[str]) -> list[str]
     return list(names)
 
 
-def resolve_data_source(
-    data_dir: str | os.PathLike[str] | DataSource | None = None, hub_dataset: str | None = None
-) -> DataSource:
-    """Decide the data source of a run; an already resolved :class:`DataSource` is returned as is.
+def resolve_data_source(data_dir: str | os.PathLike[str] | None = None, hub_dataset: str | None = None) -> DataSource:
+    """Decide the data source of a run from the user's choice (module docstring).
 
     A bad choice fails here, before any model loads: a folder that does not exist or holds neither
-    the release CSVs nor a Hub-format dataset, or a Hub dataset without a pinned revision.
+    the release CSVs nor a Hub-format dataset, a Hub dataset without a pinned revision or whose card
+    cannot be had.
     """
-    if isinstance(data_dir, DataSource):
-        return data_dir
     if hub_dataset:
         if data_dir is not None:
             raise CLSDError("give either --data-dir or --hub-dataset, not both.")
         repo_id, _, revision = hub_dataset.partition("@")
+        if authors_hub.is_authors_repository(repo_id):
+            return DataSource("authors-hub", authors_hub.REPO_ID, revision or authors_hub.DEFAULT_REVISION)
         if not repo_id or not revision:
-            raise CLSDError("--hub-dataset needs a pinned revision: REPO_ID@COMMIT")
-        return DataSource("hub-repository", repo_id, revision)
+            raise CLSDError(f"--hub-dataset needs a pinned revision: REPO_ID@COMMIT (only {authors_hub.REPO_ID} has a default).")
+        return hub_repository_source(repo_id, revision)
     folder = resolve_data_dir(data_dir)
     if folder is None:
         return DataSource("fetched-release")
@@ -127,6 +136,25 @@ def resolve_data_source(
     configs = hub.read_manifest_from_header(card, where=str(folder / hub.CARD_FILE))
     check_hub_folder(folder, card)
     return DataSource("hub-folder", folder, configs=tuple(configs), card=card)
+
+
+def hub_repository_source(repo_id: str, revision: str) -> DataSource:
+    """A Hub-format dataset on the Hub: its card fetched at ``revision`` (``huggingface_hub``, so ``HF_ENDPOINT``,
+    ``HF_HUB_OFFLINE`` and the Hub cache apply) and its manifest read; the rows are fetched when a task loads them.
+    """
+    from huggingface_hub import hf_hub_download
+
+    where = f"{repo_id}/{hub.CARD_FILE}"
+    try:
+        card = hf_hub_download(repo_id, hub.CARD_FILE, repo_type="dataset", revision=revision)
+    except Exception as exc:  # offline, missing-repository and HTTP errors come in several types
+        raise DataError(
+            f"could not fetch the dataset card of {repo_id}@{revision} from the Hugging Face Hub ({type(exc).__name__}: {exc}). "
+            "Without network access, download the repository folder elsewhere and pass it with --data-dir."
+        ) from exc
+    header = hub.read_card_header(Path(card), where=where)
+    configs = hub.read_manifest_from_header(header, where=where)
+    return DataSource("hub-repository", repo_id, revision, configs=tuple(configs), card=header)
 
 
 def check_hub_folder(folder: Path, card: Mapping[str, Any]) -> None:

@@ -4,7 +4,9 @@ A CLSD dataset folder (= a Hugging Face dataset repository) holds one config per
 direction, each a single ``test`` split in ``<config>/test.parquet``, and a ``README.md`` whose YAML
 front matter lists the configs (``configs:``, which the Hub and ``datasets`` read) and, under
 ``clsd:``, the task each config defines (name and languages), so a task can be built without
-reading any data. No mteb or torch import here: the generation module writes this format too.
+reading any data. No mteb or torch import here: the generation module writes this format too. The
+header is read and written with ``huggingface_hub``'s repocard API, so this package and the Hub agree on
+where it ends (:func:`read_card_header`, :func:`render_card`).
 
 The ``clsd:`` block also records each data file's SHA-256 and row count (``files:``), written once the
 files are (:func:`file_records`). Readers check the files against it (:func:`check_files`,
@@ -149,27 +151,39 @@ def front_matter(specs: Iterable[DirectionSpec], **fields: Any) -> dict[str, Any
 
 
 def render_card(header: Mapping[str, Any], body: str) -> str:
-    return "---\n" + yaml.safe_dump(dict(header), sort_keys=False, allow_unicode=True) + "---\n" + body
+    """The card's text: ``header`` as its YAML block, keys in their order, then ``body``.
+
+    The YAML is written by ``huggingface_hub``'s repocard API (``DatasetCardData.to_yaml``), as the Hub's
+    own tools write a card, and framed as its documentation shows.
+    """
+    from huggingface_hub import DatasetCardData
+
+    return f"---\n{DatasetCardData(**dict(header)).to_yaml(original_order=list(header))}\n---\n{body}"
 
 
-def parse_front_matter(text: str, where: str) -> dict[str, Any]:
-    if not text.startswith("---"):
-        raise DataError("dataset card has no YAML front matter (--- ... ---).", file=where)
+def read_card_header(card: Path, where: str | None = None) -> dict[str, Any]:
+    """The YAML header of the dataset card in file ``card`` (``where``: how errors name it; default: its path).
+
+    Read by ``huggingface_hub``'s repocard reader (``metadata_load``), so the header ends where the Hub
+    ends it: at a line that is ``---``, never at a ``---`` inside a value.
+    """
+    from huggingface_hub import metadata_load
+
+    where = where or str(card)
     try:
-        _, header, _ = text.split("---", 2)
-        parsed = yaml.safe_load(header) or {}
-    except (ValueError, yaml.YAMLError) as exc:
+        header = metadata_load(card)
+    except (ValueError, yaml.YAMLError) as exc:  # ValueError: a header that is not a mapping, or not UTF-8
         raise DataError(f"cannot parse the YAML front matter: {exc}", file=where) from exc
-    if not isinstance(parsed, dict):
-        raise DataError("YAML front matter is not a mapping.", file=where)
-    return parsed
+    if header is None:
+        raise DataError("dataset card has no YAML front matter (--- ... ---).", file=where)
+    return header
 
 
 def read_front_matter(folder: Path) -> dict[str, Any]:
     card = Path(folder) / CARD_FILE
     if not card.is_file():
         raise DataError("no dataset card; a CLSD Hub-format folder needs README.md with a YAML header.", file=str(card))
-    return parse_front_matter(card.read_text(encoding="utf-8"), where=str(card))
+    return read_card_header(card)
 
 
 def read_manifest_from_header(header: Mapping[str, Any], where: str) -> list[DirectionSpec]:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from importlib.metadata import version as _installed_version
 
+from clsd_format.release import RELEASE_TASK_NAMES
 from clsd_mteb.abstask import AbsTaskCLSD
 from clsd_mteb.benchmark import make_benchmarks
 from clsd_mteb.embedding_cache import SharedEmbeddingCache
@@ -25,12 +26,12 @@ from clsd_mteb.registry import register_benchmarks, register_models, register_ta
 from clsd_mteb.tasks import (
     CITATION,
     PAPER_URL,
-    RELEASE_TASK_NAMES,
     RELEASE_TASKS,
     get_tasks,
     make_clsd_task,
     tasks_from_folder,
     tasks_from_hub,
+    tasks_from_source,
 )
 
 __version__ = _installed_version("clsd-mteb")  # written once, in pyproject.toml
@@ -59,4 +60,5 @@ __all__ = [
     "register_tasks",
     "tasks_from_folder",
     "tasks_from_hub",
+    "tasks_from_source",
 ]

@@ -8,6 +8,7 @@ statistics are shared here.
 from __future__ import annotations
 
 import logging
+import os
 from abc import abstractmethod
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, cast
@@ -17,6 +18,7 @@ from mteb.abstasks.abstask import AbsTask
 from mteb.models import EncoderProtocol
 
 from clsd_format import schema
+from clsd_format.data_source import DataSource, resolve_data_source
 from clsd_mteb.encoding import encoding_record
 from clsd_mteb.evaluator import EVALUATOR_VERSION, EVALUATOR_VERSION_KEY, CLSDEvaluator
 from clsd_mteb.metrics import clsd_metrics
@@ -27,8 +29,6 @@ if TYPE_CHECKING:
     from mteb.timing import TimingStack
     from mteb.types import EncodeKwargs, ScoresDict
     from mteb.types.statistics import DescriptiveStatistics
-
-    from clsd_format.data_source import DataSource
 
 logger = logging.getLogger(__name__)
 
@@ -41,9 +41,11 @@ class AbsTaskCLSD(AbsTask):
     T and a distractor counting as a miss.
 
     Args:
-        data_dir: a local folder to read instead of the task's default source, or a source already
-            resolved by :func:`clsd_format.data_source.resolve_data_source`; ``CLSD_DATA_DIR`` sets the
-            same for every task.
+        data_dir: a local folder to read instead of the task's default source; ``CLSD_DATA_DIR`` sets
+            the same for every task.
+        source: instead of ``data_dir``, a source already resolved by
+            :func:`clsd_format.data_source.resolve_data_source` (:func:`clsd_mteb.get_tasks` hands its
+            own to every task it makes).
         limit: keep only the first ``limit`` rows (smoke tests, benchmarks).
         exact: encode each text in a batch of its own, so that no score depends on the batch size
             (slower; see :mod:`clsd_mteb.encoding`). By default texts go in the batches the caller
@@ -54,17 +56,28 @@ class AbsTaskCLSD(AbsTask):
 
     def __init__(
         self,
-        data_dir: str | Path | DataSource | None = None,
+        data_dir: str | os.PathLike[str] | None = None,
         limit: int | None = None,
         seed: int = 42,
         *,
         exact: bool = False,
+        source: DataSource | None = None,
         **kwargs: Any,
     ) -> None:
+        if source is not None and data_dir is not None:
+            raise ValueError("give a task data_dir or a resolved source, not both")
         super().__init__(seed=seed, **kwargs)
         self.data_dir = data_dir
         self.limit = limit
         self.exact = exact
+        self._source = source
+
+    @property
+    def data_source(self) -> DataSource:
+        """Where the rows come from: the source the task was given, else the one ``data_dir`` names, resolved once."""
+        if self._source is None:
+            self._source = resolve_data_source(self.data_dir)
+        return self._source
 
     @abstractmethod
     def load_rows(self) -> list[dict[str, Any]]:

@@ -26,7 +26,7 @@ def export_release(out: Path, data_dir: str | Path | None = None) -> Path:
     source = resolve_data_source(data_dir)
     counts = {}
     for task_class in RELEASE_TASKS:
-        task = task_class(data_dir=source)
+        task = task_class(source=source)
         rows = task.load_rows()
         hub.write_config(out, specs[task.metadata.name], rows)
         counts[task.metadata.name] = len(rows)

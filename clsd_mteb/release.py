@@ -4,19 +4,24 @@ What the release is (repository, commit, files and their SHA-256, tasks) is writ
 :mod:`clsd_format.release`; which source a run reads, in :mod:`clsd_format.data_source`. With no local
 folder chosen, a task fetches its file here into the cache (``CLSD_CACHE_DIR``, default
 ``~/.cache/clsd_mteb``), each file checked against its SHA-256.
+
+The download is ``huggingface_hub``'s (its HTTP client, retries and resumption, progress bar), checked
+with ``hashlib`` and moved into place only once it matches. Pooch, the usual known-hash fetcher, would do
+the same, but it brings two more distributions (pooch and platformdirs) than the base install may add
+(tests/test_packaging.py), while ``huggingface_hub`` is there already. It also makes the release follow
+the Hub's switches, as every mteb task's data does: with ``HF_HUB_OFFLINE=1`` nothing is fetched, and
+``HF_HUB_DOWNLOAD_TIMEOUT`` bounds a request.
 """
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import os
-import tempfile
-import urllib.error
-import urllib.request
 from pathlib import Path
+from typing import BinaryIO
 
 from clsd_format.errors import DataError, DataSourceUnavailable
+from clsd_format.files import new_temp_file
 from clsd_format.hub import sha256_of as sha256_of  # kept importable from here
 from clsd_format.release import COMMIT, DATA_DIR_ENV, FILES, REPOSITORY
 from clsd_format.release import resolve_data_dir as resolve_data_dir  # kept importable from here
@@ -51,7 +56,7 @@ def is_pristine(path: Path) -> bool:
     return expected is not None and sha256_of(path) == expected
 
 
-def fetch(file_name: str, *, base_url: str | None = None, timeout: float = 30.0) -> Path:
+def fetch(file_name: str, *, base_url: str | None = None) -> Path:
     """Return the cached, checksum-verified release file, downloading it once if needed.
 
     The download goes to a temporary file that is renamed into place only after the checksum
@@ -70,22 +75,32 @@ def fetch(file_name: str, *, base_url: str | None = None, timeout: float = 30.0)
     url = f"{base}/{folder}/{file_name}"
     logger.info("Fetching %s", url)
     target.parent.mkdir(parents=True, exist_ok=True)
+    partial = new_temp_file(target.parent, ".part")
     try:
-        with urllib.request.urlopen(url, timeout=timeout) as response:
-            payload = response.read()
-    except (urllib.error.URLError, TimeoutError, OSError) as exc:
+        with partial.open("wb") as handle:
+            _download(url, handle, file_name)
+        actual = sha256_of(partial)
+        if actual != expected:
+            raise DataError(f"downloaded content has SHA-256 {actual}, expected {expected}; refusing to use it.", file=url)
+        partial.replace(target)
+    finally:
+        partial.unlink(missing_ok=True)
+    return target
+
+
+def _download(url: str, handle: BinaryIO, file_name: str) -> None:
+    """``url`` into ``handle`` with ``huggingface_hub``'s downloader; any failure says how to use a local copy instead."""
+    from huggingface_hub import constants
+    from huggingface_hub.file_download import http_get
+
+    if constants.HF_HUB_OFFLINE:
+        raise DataSourceUnavailable(
+            f"Could not fetch the CLSD release file {file_name} from {url}: offline mode is on (HF_HUB_OFFLINE). "
+            + HOW_TO_SET_A_SOURCE
+        )
+    try:
+        http_get(url, handle, displayed_filename=file_name)
+    except Exception as exc:  # the HTTP errors' types depend on huggingface_hub's version (requests, httpx)
         raise DataSourceUnavailable(
             f"Could not fetch the CLSD release file {file_name} from {url} ({exc}). {HOW_TO_SET_A_SOURCE}"
         ) from exc
-    actual = hashlib.sha256(payload).hexdigest()
-    if actual != expected:
-        raise DataError(
-            f"downloaded content has SHA-256 {actual}, expected {expected}; refusing to use it.",
-            file=url,
-        )
-    with tempfile.NamedTemporaryFile(dir=target.parent, delete=False) as tmp:
-        tmp.write(payload)
-        tmp.flush()
-        os.fsync(tmp.fileno())
-    Path(tmp.name).replace(target)
-    return target

@@ -32,7 +32,6 @@ from clsd_mteb.metrics import clsd_metrics
 if TYPE_CHECKING:
     from sentence_transformers import SentenceTransformer
 
-    from clsd_format.data_source import DataSource
     from clsd_mteb.abstask import AbsTaskCLSD
 
 logger = logging.getLogger(__name__)
@@ -125,7 +124,7 @@ class CLSDSentenceEvaluator(SentenceEvaluator):
         cls,
         task: str | AbsTaskCLSD,
         *,
-        data_dir: str | os.PathLike[str] | DataSource | None = None,
+        data_dir: str | os.PathLike[str] | None = None,
         limit: int | None = None,
         **kwargs: Any,
     ) -> CLSDSentenceEvaluator:

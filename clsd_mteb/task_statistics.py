@@ -29,7 +29,7 @@ from mteb.abstasks.task_metadata import TaskMetadata
 from mteb.types.statistics import SplitDescriptiveStatistics, TextStatistics
 
 if TYPE_CHECKING:
-    from clsd_mteb.abstask import AbsTaskCLSD
+    from mteb.abstasks.abstask import AbsTask
 
 STATS_DIR = Path(__file__).parent / "descriptive_stats"
 
@@ -99,8 +99,12 @@ class CLSDTaskMetadata(TaskMetadata):
         return STATS_DIR / str(self.revision) / f"{self.name}.json"
 
 
-def write_statistics(task: AbsTaskCLSD, folder: Path) -> Path:
-    """Compute ``task``'s statistics and write them to ``folder/<revision>/<name>.json``; never replaces a file."""
+def write_statistics(task: AbsTask, folder: Path) -> Path:
+    """Compute ``task``'s statistics and write them to ``folder/<revision>/<name>.json``; never replaces a file.
+
+    Typed with mteb's ``AbsTask``, whose method it calls: the CLSD task class imports this module, and
+    this module does not import it back.
+    """
     stats = task.calculate_descriptive_statistics(overwrite_results=True)
     path = Path(folder) / str(task.metadata.revision) / f"{task.metadata.name}.json"
     if path.exists():

@@ -21,14 +21,13 @@ from mteb.abstasks.task_metadata import TaskMetadata
 if TYPE_CHECKING:
     from mteb.abstasks.task_metadata import AnnotatorType, MetadataDatasetDict, SampleCreationMethod, TaskDomain
 
-from clsd_format import hub, schema
-from clsd_format.data_source import DataSource, check_hub_folder, choose_tasks, resolve_data_source
-from clsd_format.errors import DataError
+from clsd_format import authors_hub, hub, schema
+from clsd_format.data_source import DataSource, choose_tasks, hub_repository_source, resolve_data_source
+from clsd_format.errors import DataError, DataSourceUnavailable
 from clsd_format.hub import DirectionSpec
 from clsd_format.release import (
     COMMIT,
     PIVOT_LANGUAGE,
-    RELEASE_TASK_NAMES,
     RELEASED_TASKS,
     REPOSITORY,
     ReleasedTask,
@@ -117,32 +116,58 @@ class ReleaseCLSDTask(AbsTaskCLSD):
         )
 
     def load_rows(self) -> list[dict[str, Any]]:
-        source = resolve_data_source(self.data_dir)
+        source = self.data_source
         if source.kind == "fetched-release":
             return self._rows_from_csv(release.fetch(self.released.file))
-        if source.kind not in ("release-csv-folder", "hub-folder"):
-            raise DataError(f"{self.metadata.name} reads the release, not {source.describe()}.")
-        folder = source.folder
         if source.kind == "release-csv-folder":
-            csv_path = folder / self.released.file
-            if not csv_path.is_file():
-                raise DataError(f"holds other release CSVs but not {self.released.file}.", file=str(folder))
-            if not release.is_pristine(csv_path):
-                digest = release.sha256_of(csv_path)
-                _warn_once(
-                    f"{csv_path} differs from the release at {COMMIT} (SHA-256 {digest}): "
-                    "results are filed under a local dataset revision."
-                )
-                self._use_local_revision(f"local-sha256-{digest[:16]}")
-            return self._rows_from_csv(csv_path)
-        configs = {spec.task_name: spec.config for spec in source.configs}  # a Hub-format export, its card read once
+            return self._rows_from_csv_folder(source.folder)
+        if source.kind == "hub-folder":
+            return self._rows_from_export(source)
+        if source.kind == "authors-hub":
+            return self._rows_from_authors_hub(str(source.location), str(source.revision))
+        raise DataError(f"{self.metadata.name} reads the release, not {source.describe()}.")
+
+    def _rows_from_csv_folder(self, folder: Path) -> list[dict[str, Any]]:
+        """The release CSV in a local folder; one that differs from the release is filed under its own revision."""
+        csv_path = folder / self.released.file
+        if not csv_path.is_file():
+            raise DataError(f"holds other release CSVs but not {self.released.file}.", file=str(folder))
+        if not release.is_pristine(csv_path):
+            digest = release.sha256_of(csv_path)
+            _warn_once(
+                f"{csv_path} differs from the release at {COMMIT} (SHA-256 {digest}): results are filed under a local dataset revision."
+            )
+            self._use_local_revision(f"local-sha256-{digest[:16]}")
+        return self._rows_from_csv(csv_path)
+
+    def _rows_from_export(self, source: DataSource) -> list[dict[str, Any]]:
+        """This task's config of a Hub-format export of the release, by the card read when the source was resolved."""
+        configs = {spec.task_name: spec.config for spec in source.configs}
         if self.metadata.name not in configs:
-            raise DataError(f"this Hub-format folder defines no task {self.metadata.name}.", file=str(folder / hub.CARD_FILE))
+            raise DataError(f"this Hub-format folder defines no task {self.metadata.name}.", file=source.card_file)
         config = configs[self.metadata.name]
-        record = hub.recorded_file(source.card, config, where=str(folder / hub.CARD_FILE))
-        digest = record["sha256"] if record else release.sha256_of(hub.parquet_path(folder, config))
+        record = hub.recorded_file(source.card, config, where=source.card_file)
+        digest = record["sha256"] if record else release.sha256_of(hub.parquet_path(source.folder, config))
         self._use_local_revision(f"local-sha256-{digest[:16]}")
-        return hub.read_config(folder, config, record)  # checked against the card's record, when it has one
+        return hub.read_config(source.folder, config, record)  # checked against the card's record, when it has one
+
+    def _rows_from_authors_hub(self, repo_id: str, revision: str) -> list[dict[str, Any]]:
+        """This task's config of the authors' Hub dataset, read by ``datasets``; results filed under that repository and revision."""
+        from datasets import load_dataset
+
+        config = authors_hub.config_name(self.released)
+        where = f"{repo_id}@{revision}/{config}"
+        try:
+            data = load_dataset(repo_id, config, revision=revision, split=authors_hub.SPLIT)
+        except Exception as exc:  # offline, missing-revision and HTTP errors come in several types
+            raise DataSourceUnavailable(
+                f"could not load {where} from the Hugging Face Hub ({type(exc).__name__}: {exc}). "
+                "Without network access, evaluate the release instead (--data-dir, or the fetched release)."
+            ) from exc
+        # the metadata describes the data read: that repository and revision, and the licence its card gives
+        dataset = {"path": repo_id, "revision": revision}
+        self.metadata = self.metadata.model_copy(update={"dataset": dataset, "license": authors_hub.CARD_LICENSE})
+        return authors_hub.task_rows(data.to_list(), self.released, where)
 
     def _use_local_revision(self, revision: str) -> None:
         """Record the data actually read, so results never claim the pinned release when they used other bytes."""
@@ -258,52 +283,62 @@ def make_clsd_task(
     )
 
 
-def _tasks_from_card(
-    source: str | Path, header: dict[str, Any], revision: str | None, default_date: str
-) -> list[type[HubCLSDTask]]:
-    """Task classes for every config in a parsed card; optional ``clsd:`` keys fill the metadata.
+def _hub_task_classes(source: DataSource, default_date: str) -> list[type[HubCLSDTask]]:
+    """Task classes for every config a Hub-format source's manifest lists; optional ``clsd:`` keys fill the metadata.
 
-    Optional keys: ``date`` (pair of ISO dates; default: when the card was written), ``domains``,
-    ``license``, ``reference``, ``citation``, ``sample_creation`` (direct configs; pivot configs
-    are "machine-translated"). Without ``revision`` (a local folder), ``files`` records each data
-    file's SHA-256, which names the data and is checked when a task reads it.
+    Optional keys: ``date`` (pair of ISO dates; default: ``default_date``), ``domains``, ``license``,
+    ``reference``, ``citation``, ``sample_creation`` (direct configs; pivot configs are
+    "machine-translated"). A local folder has no revision; ``files`` records each data file's SHA-256,
+    which names the data and is checked when a task reads it.
     """
-    extra = header.get(hub.MANIFEST_KEY) or {}
-    where = f"{source}/{hub.CARD_FILE}"
-    specs = hub.read_manifest_from_header(header, where=where)
+    extra = source.card.get(hub.MANIFEST_KEY) or {}
+    local = source.kind == "hub-folder"
     return [
         make_clsd_task(
-            source,
+            source.folder if local else str(source.location),
             config=spec.config,
             name=spec.task_name,
             languages=spec.languages,
-            revision=revision,
-            description=f"CLSD task {spec.task_name} from {header.get('pretty_name') or source} (config {spec.config}).",
+            revision=None if local else source.revision,
+            description=f"CLSD task {spec.task_name} from {source.card.get('pretty_name') or source.location} (config {spec.config}).",
             date=tuple(extra.get("date") or (default_date, default_date)),
             sample_creation="machine-translated" if spec.pivot else extra.get("sample_creation", "LM-generated and verified"),
             domains=extra.get("domains"),
             license=extra.get("license") or "not specified",
             reference=extra.get("reference") or PAPER_URL,
             bibtex_citation=extra.get("citation") or CITATION,
-            file_record=hub.recorded_file(header, spec.config, where) if revision is None else None,
+            file_record=hub.recorded_file(source.card, spec.config, source.card_file) if local else None,
         )
-        for spec in specs
+        for spec in source.configs
     ]
 
 
-def tasks_from_folder(folder: str | Path, header: dict[str, Any] | None = None) -> list[type[HubCLSDTask]]:
-    """One task class per config listed in a local Hub-format folder's card (``header``: the card's, when already read).
+def tasks_from_source(source: DataSource) -> list[type[HubCLSDTask]]:
+    """One task class per config of a resolved Hub-format source, a local folder or a Hub repository.
 
-    When the card is read here (no ``header``), the data files are checked at once against the
-    checksums it records (:func:`clsd_format.data_source.check_hub_folder`); each task checks its own
-    file again when it reads it.
+    Made from the card read when the source was resolved; nothing is read again. A Hub repository's
+    card must give the tasks' dates (``clsd: date:``); a folder's default to the day its card was written.
     """
-    folder = Path(folder)
-    if header is None:
-        header = hub.read_front_matter(folder)
-        check_hub_folder(folder, header)
-    written = datetime.date.fromtimestamp((folder / hub.CARD_FILE).stat().st_mtime).isoformat()
-    return _tasks_from_card(folder, header, None, written)
+    if source.kind == "hub-folder":
+        written = datetime.date.fromtimestamp((source.folder / hub.CARD_FILE).stat().st_mtime).isoformat()
+        return _hub_task_classes(source, written)
+    if source.kind != "hub-repository":
+        raise DataError(f"{source.describe()} is not a Hub-format dataset (a {hub.CARD_FILE} with a 'clsd' manifest).")
+    dates = (source.card.get(hub.MANIFEST_KEY) or {}).get("date")
+    if not dates:
+        raise DataError(
+            "the card's 'clsd:' block has no 'date' (pair of ISO dates) for the task metadata.", file=source.card_file
+        )
+    return _hub_task_classes(source, str(dates[0]))
+
+
+def tasks_from_folder(folder: str | Path) -> list[type[HubCLSDTask]]:
+    """One task class per config listed in a local Hub-format folder's card.
+
+    The data files are checked at once against the checksums the card records
+    (:func:`clsd_format.data_source.check_hub_folder`); each task checks its own file again when it reads it.
+    """
+    return tasks_from_source(resolve_data_source(folder))
 
 
 def tasks_from_hub(repo_id: str, revision: str) -> list[type[HubCLSDTask]]:
@@ -312,22 +347,7 @@ def tasks_from_hub(repo_id: str, revision: str) -> list[type[HubCLSDTask]]:
     Only the card is fetched here (``huggingface_hub``); rows are fetched by ``datasets`` when a
     task loads its data. Offline, the error says so.
     """
-    from huggingface_hub import hf_hub_download
-
-    try:
-        card = hf_hub_download(repo_id, hub.CARD_FILE, repo_type="dataset", revision=revision)
-    except Exception as exc:  # offline and missing-repo errors come in several types
-        raise DataError(
-            f"could not fetch the dataset card of {repo_id}@{revision} from the Hugging Face Hub ({type(exc).__name__}: {exc}). "
-            "Without network access, download the repository folder elsewhere and pass it with --data-dir."
-        ) from exc
-    header = hub.parse_front_matter(Path(card).read_text(encoding="utf-8"), where=f"{repo_id}/{hub.CARD_FILE}")
-    dates = (header.get(hub.MANIFEST_KEY) or {}).get("date")
-    if not dates:
-        raise DataError(
-            "the card's 'clsd:' block has no 'date' (pair of ISO dates) for the task metadata.", file=f"{repo_id}/{hub.CARD_FILE}"
-        )
-    return _tasks_from_card(repo_id, header, revision, str(dates[0]))
+    return tasks_from_source(hub_repository_source(repo_id, revision))
 
 
 def _eval_langs(task: type[ReleaseCLSDTask]) -> list[str]:
@@ -355,8 +375,9 @@ def release_direction_specs() -> list[DirectionSpec]:
 def get_tasks(
     names: Sequence[str] | None = None,
     *,
-    data_dir: str | os.PathLike[str] | DataSource | None = None,
+    data_dir: str | os.PathLike[str] | None = None,
     hub_dataset: str | None = None,
+    source: DataSource | None = None,
     limit: int | None = None,
     exact: bool = False,
 ) -> list[AbsTaskCLSD]:
@@ -364,21 +385,20 @@ def get_tasks(
 
     The source is decided once, by :func:`clsd_format.data_source.resolve_data_source`: ``hub_dataset``
     (``REPO_ID@REVISION``), else the folder ``data_dir`` (the release CSVs, a Hub-format export of them,
-    or a generated dataset), else ``$CLSD_DATA_DIR``, else the release fetched from GitHub. ``data_dir``
-    may also be a source already resolved; every task gets it, so nothing is decided or read twice.
-    A name the source does not define raises :class:`clsd_format.errors.UnknownTaskError` (also a
-    ``KeyError``), listing the names it does.
+    or a generated dataset), else ``$CLSD_DATA_DIR``, else the release fetched from GitHub. A caller that
+    has resolved it already passes it as ``source`` instead; every task gets it, so nothing is decided
+    or read twice. A name the source does not define raises :class:`clsd_format.errors.UnknownTaskError`
+    (also a ``KeyError``), listing the names it does.
 
     ``limit`` keeps the first rows of each task; ``exact`` encodes one text per batch, so that no
     score depends on the batch size (see :class:`AbsTaskCLSD`).
     """
-    source = resolve_data_source(data_dir, hub_dataset)
+    if source is None:
+        source = resolve_data_source(data_dir, hub_dataset)
+    elif data_dir is not None or hub_dataset is not None:
+        raise ValueError("give the data as data_dir or hub_dataset, or as a resolved source, not both")
     if source.holds_release:  # the release's own classes, reading the source given
         by_name: dict[str, type[AbsTaskCLSD]] = {cls.metadata.name: cls for cls in RELEASE_TASKS}
-        return [by_name[name](data_dir=source, limit=limit, exact=exact) for name in choose_tasks(names, RELEASE_TASK_NAMES)]
-    if source.kind == "hub-repository":
-        classes = tasks_from_hub(str(source.location), str(source.revision))
-    else:  # a generated dataset: a Hub-format folder that is not an export of the release
-        classes = tasks_from_folder(source.folder, dict(source.card))
-    by_name = {cls.metadata.name: cls for cls in classes}
+        return [by_name[name](source=source, limit=limit, exact=exact) for name in choose_tasks(names, source.task_names())]
+    by_name = {cls.metadata.name: cls for cls in tasks_from_source(source)}
     return [by_name[name](limit=limit, exact=exact) for name in choose_tasks(names, list(by_name))]

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from clsd_format import hub, schema
+from clsd_format import authors_hub, hub, schema
 from clsd_format.data_source import DataSource, resolve_data_source
 from clsd_format.errors import DataError
 from clsd_format.release import COMMIT, RELEASED_TASKS, REPOSITORY
@@ -73,6 +73,8 @@ def _negatives_origin(task: AbsTaskCLSD, source: DataSource) -> str:
     """Where one task's negatives come from, in words."""
     creation = task.metadata.sample_creation
     translated = " then machine-translated to English (M2M-100 1.2B)" if creation == "machine-translated" else ""
+    if source.kind == "authors-hub":
+        return f"GPT-4-generated distractors of the CLSD test sets as the authors' Hub dataset {source.location}@{source.revision} holds them, verified"
     if source.holds_release:
         revision = str(task.metadata.dataset["revision"])
         read = "" if revision == COMMIT else f" (read from local files, dataset revision {revision})"
@@ -82,6 +84,8 @@ def _negatives_origin(task: AbsTaskCLSD, source: DataSource) -> str:
 
 
 def _licence(source: DataSource) -> str:
+    if source.kind == "authors-hub":  # its card's; the same data carries three (docs/data-sources.md)
+        return authors_hub.CARD_LICENSE
     if source.holds_release:
         return RELEASE_LICENSE
     return str(source.card.get("license") or "unknown")
@@ -94,7 +98,7 @@ def _rows(task: AbsTaskCLSD) -> list[dict[str, Any]]:
 
 
 def export_training(
-    data: str | os.PathLike[str] | DataSource | None,
+    data: str | os.PathLike[str] | None,
     out: str | os.PathLike[str],
     *,
     tasks: Sequence[str] | None = None,
@@ -102,12 +106,14 @@ def export_training(
     split_by: str = "corpus",
     negatives: int | None = None,
     hub_dataset: str | None = None,
+    source: DataSource | None = None,
     described_as: str | None = None,
 ) -> TrainingExport:
     """Write the rows of ``tasks`` (default: the release's four direct tasks, else every task of the source) for training.
 
     ``data``: the release CSVs, a Hub-format folder (an export of the release or a generated
-    dataset), ``None`` for ``$CLSD_DATA_DIR`` or the fetched release; ``hub_dataset``: ``REPO@REVISION``.
+    dataset), ``None`` for ``$CLSD_DATA_DIR`` or the fetched release; ``hub_dataset``: ``REPO@REVISION``;
+    ``source``: instead of both, a source already resolved (:func:`clsd_format.data_source.resolve_data_source`).
     ``eval_tasks`` and ``split_by``: the held-out ``eval`` split (module docstring). ``negatives``: k,
     rows with fewer distractors left out (default: the fewest any row has, no row left out).
     ``described_as``: how the card names the source (default: the data source itself), for a folder that is
@@ -115,17 +121,15 @@ def export_training(
     ``out`` must not exist or be empty: finished work is never overwritten.
     """
     out = Path(out)
-    if out.exists() and (not out.is_dir() or any(out.iterdir())):
-        raise DataError("exists and is not empty; refusing to overwrite (choose a new folder).", file=str(out))
-    if split_by not in SPLIT_BY:
-        raise ValueError(f"split_by must be one of {SPLIT_BY}, got {split_by!r}")
-    if negatives is not None and negatives < 1:
-        raise ValueError(f"negatives must be at least 1, got {negatives}")
-    source = resolve_data_source(data, hub_dataset)
+    _check_choices(out, split_by, negatives)
+    if source is None:
+        source = resolve_data_source(data, hub_dataset)
+    elif data is not None or hub_dataset is not None:
+        raise ValueError("give the data as data or hub_dataset, or as a resolved source, not both")
     if tasks is None:
         tasks = DIRECT_RELEASE_TASKS if source.holds_release else None
-    train_tasks = get_tasks(tasks, data_dir=source)
-    held_tasks = get_tasks(list(eval_tasks), data_dir=source) if eval_tasks else []
+    train_tasks = get_tasks(tasks, source=source)
+    held_tasks = get_tasks(list(eval_tasks), source=source) if eval_tasks else []
     held = {task.metadata.name: _rows(task) for task in held_tasks}
     held_groups = {_group(t, row, split_by) for t in held_tasks for row in held[t.metadata.name]}
     splits: dict[str, list[dict[str, Any]]] = {TRAIN_SPLIT: [], EVAL_SPLIT: []}
@@ -147,6 +151,16 @@ def export_training(
     described = described_as or source.describe()
     _write(out, {n: rows for n, rows in splits.items() if rows}, export, split_by, origins, source, described)
     return export
+
+
+def _check_choices(out: Path, split_by: str, negatives: int | None) -> None:
+    """Stop before any data is read: an ``out`` holding work already, or a choice that cannot be met."""
+    if out.exists() and (not out.is_dir() or any(out.iterdir())):
+        raise DataError("exists and is not empty; refusing to overwrite (choose a new folder).", file=str(out))
+    if split_by not in SPLIT_BY:
+        raise ValueError(f"split_by must be one of {SPLIT_BY}, got {split_by!r}")
+    if negatives is not None and negatives < 1:
+        raise ValueError(f"negatives must be at least 1, got {negatives}")
 
 
 def _keep_rows_with_k_negatives(splits: dict[str, list[dict[str, Any]]], negatives: int | None, export: TrainingExport) -> None:

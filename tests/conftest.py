@@ -130,6 +130,18 @@ def _isolated_caches(tmp_path_factory: pytest.TempPathFactory) -> None:
     os.environ.pop("CLSD_DATA_DIR", None)
 
 
+@pytest.fixture
+def hub_online(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``HF_HUB_OFFLINE`` off in this process, for a test whose downloads go to a server on 127.0.0.1 that it started.
+
+    ``huggingface_hub`` reads the variable once, when imported (here, after this file set it to 1), so the
+    setting it read is what changes; a subprocess gets ``HF_HUB_OFFLINE=0`` in its environment instead.
+    """
+    from huggingface_hub import constants
+
+    monkeypatch.setattr(constants, "HF_HUB_OFFLINE", False)
+
+
 def write_release_slice(release_dir: Path, target: Path, rows: int) -> Path:
     """The first ``rows`` data rows of each release-format CSV of ``release_dir`` (header kept), as a data folder."""
     target.mkdir(parents=True, exist_ok=True)

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
+from huggingface_hub import DatasetCard
 
 import clsd_mteb
 from clsd_format import hub
@@ -67,10 +67,9 @@ def _tamper(folder: Path, config: str) -> Path:
 
 def _edit_card(folder: Path, change) -> None:
     card = folder / hub.CARD_FILE
-    _, header_text, body = card.read_text(encoding="utf-8").split("---", 2)
-    header = yaml.safe_load(header_text)
+    header = hub.read_front_matter(folder)
     change(header[hub.MANIFEST_KEY])
-    card.write_text(hub.render_card(header, body.lstrip("\n")), encoding="utf-8")
+    card.write_text(hub.render_card(header, DatasetCard.load(card).text), encoding="utf-8")
 
 
 def clsd(*args: str) -> subprocess.CompletedProcess[str]:

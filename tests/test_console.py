@@ -113,6 +113,7 @@ def test_no_data_line_before_the_data_was_read(tmp_path):
         ["evaluate", "--model", BASELINE, "--tasks", TASKS[0], "--output", str(tmp_path / "out")],
         tmp_path,
         CLSD_RELEASE_URL=closed,
+        HF_HUB_OFFLINE="0",  # online, so the fetch is tried and fails
     )
     assert done.returncode == 2
     assert "Data:" not in done.stdout + done.stderr

@@ -22,9 +22,11 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from huggingface_hub import DatasetCard
 
 import clsd_mteb
 from clsd_format import hub, schema
+from clsd_format.data_source import resolve_data_source
 from clsd_format.errors import DataError, DataSourceUnavailable
 from clsd_mteb import release
 from clsd_mteb.export import export_release
@@ -256,7 +258,7 @@ def release_mirror(release_dir, tmp_path):
         yield url
 
 
-def test_the_release_is_fetched_once_checked_and_cached(mirror, monkeypatch, tmp_path):
+def test_the_release_is_fetched_once_checked_and_cached(mirror, hub_online, monkeypatch, tmp_path):
     root, url = mirror
     monkeypatch.setenv(release.CACHE_DIR_ENV, str(tmp_path / "cache"))
     monkeypatch.setenv(release.BASE_URL_ENV, url)
@@ -272,7 +274,7 @@ def test_the_release_is_fetched_once_checked_and_cached(mirror, monkeypatch, tmp
     assert len(again.dataset["test"]) == FIXTURE_ROWS["WMT21"]
 
 
-def test_a_download_with_the_wrong_checksum_is_refused(mirror, monkeypatch, tmp_path):
+def test_a_download_with_the_wrong_checksum_is_refused(mirror, hub_online, monkeypatch, tmp_path):
     root, url = mirror
     monkeypatch.setenv(release.CACHE_DIR_ENV, str(tmp_path / "cache"))
     target = root / "evaluation_sets" / "CLSD_wmt2019_adversarial_dataset.csv"
@@ -281,9 +283,18 @@ def test_a_download_with_the_wrong_checksum_is_refused(mirror, monkeypatch, tmp_
     with pytest.raises(DataError, match=f"expected {expected[:8]}"):
         release.fetch("CLSD_wmt2019_adversarial_dataset.csv", base_url=url)
     assert not (release.cache_dir() / target.name).exists()
+    assert list(release.cache_dir().iterdir()) == []  # no partial download left behind
 
 
-def test_no_network_and_no_local_source_explains_how_to_set_one(monkeypatch, tmp_path):
+def test_offline_mode_fetches_nothing_and_says_so(mirror, monkeypatch, tmp_path):
+    root, url = mirror  # HF_HUB_OFFLINE=1 (conftest), as for every Hub download
+    monkeypatch.setenv(release.CACHE_DIR_ENV, str(tmp_path / "cache"))
+    (root / "evaluation_sets").rename(root / "moved")  # a request would now fail another way
+    with pytest.raises(DataSourceUnavailable, match=r"offline mode is on \(HF_HUB_OFFLINE\)\. Point at a local copy"):
+        release.fetch("CLSD_wmt2019_adversarial_dataset.csv", base_url=url)
+
+
+def test_no_network_and_no_local_source_explains_how_to_set_one(hub_online, monkeypatch, tmp_path):
     with socket.socket() as probe:  # a port nobody listens on
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
@@ -336,6 +347,16 @@ def test_a_bad_hub_row_is_named(exported, tmp_path):
         hub.write_config(copy, spec, rows, overwrite=True)
 
 
+TOY_ROW = {
+    "id": "toy",
+    "source": "The cat sat on the mat.",
+    "target": "Die Katze saß auf der Matte.",
+    "distractors": ["Der Hund saß auf der Matte."],
+    "source_lang": "eng-Latn",
+    "target_lang": "deu-Latn",
+}
+
+
 def test_any_hub_folder_becomes_tasks(tmp_path):
     spec = hub.DirectionSpec("en-de", "CLSD-TOY-EN-DE", "eng-Latn", "deu-Latn")
     rows = [
@@ -359,6 +380,51 @@ def test_any_hub_folder_becomes_tasks(tmp_path):
     assert task.dataset["test"]["distractors"][2] == ["Der Hund saß auf Matte 2."]
 
 
+def test_the_source_is_resolved_once_and_every_task_gets_it(exported, tmp_path):
+    folder = Path(shutil.copytree(exported, tmp_path / "export"))
+    source = resolve_data_source(folder)
+    (folder / hub.CARD_FILE).unlink()  # the card was read when the source was resolved, and is not read again
+    tasks = clsd_mteb.get_tasks(source=source)
+    assert [t.metadata.name for t in tasks] == list(clsd_mteb.RELEASE_TASK_NAMES)
+    assert all(task.data_source is source for task in tasks)
+    tasks[0].load_data()
+    assert len(tasks[0].dataset["test"]) == FIXTURE_ROWS["WMT19"]
+    with pytest.raises(ValueError, match="not both"):
+        clsd_mteb.get_tasks(source=source, data_dir=folder)
+
+
+def test_a_generated_folder_s_tasks_come_from_the_card_read_at_resolution(tmp_path):
+    spec = hub.DirectionSpec("en-de", "CLSD-TOY-EN-DE", "eng-Latn", "deu-Latn")
+    hub.write_config(tmp_path, spec, [{**TOY_ROW, "id": f"toy-{i}"} for i in range(3)])
+    (tmp_path / hub.CARD_FILE).write_text(hub.render_card(hub.front_matter([spec], pretty_name="toy"), "toy\n"), encoding="utf-8")
+    source = resolve_data_source(tmp_path)
+    assert source.kind == "hub-folder" and source.task_names() == ("CLSD-TOY-EN-DE",)
+    (tmp_path / hub.CARD_FILE).write_text("no header any more\n", encoding="utf-8")
+    (task,) = clsd_mteb.get_tasks(source=source)
+    assert task.metadata.name == "CLSD-TOY-EN-DE"
+
+
+def test_a_card_value_holding_three_dashes_ends_no_header(tmp_path):
+    """The header ends at a line of its own, as the Hub reads it: a ``---`` inside a value keeps the keys after it."""
+    spec = hub.DirectionSpec("en-de", "CLSD-TOY-EN-DE", "eng-Latn", "deu-Latn")
+    header = hub.front_matter([spec], pretty_name="CLSD --- news", license="cc-by-4.0", language=["en", "de"])
+    (tmp_path / hub.CARD_FILE).write_text(hub.render_card(header, "# CLSD --- news\n\n---\n\nZürich\n"), encoding="utf-8")
+    assert hub.read_front_matter(tmp_path) == header
+    assert hub.read_manifest(tmp_path) == [spec]
+    card = DatasetCard.load(tmp_path / hub.CARD_FILE)  # the Hub's own reader agrees, body included
+    assert card.data.to_dict() == header and card.text == "# CLSD --- news\n\n---\n\nZürich\n"
+
+
+def test_a_card_without_a_header_or_with_a_list_for_one_is_named(tmp_path):
+    card = tmp_path / hub.CARD_FILE
+    card.write_text("# no header\n", encoding="utf-8")
+    with pytest.raises(DataError, match=r"README.md: dataset card has no YAML front matter"):
+        hub.read_front_matter(tmp_path)
+    card.write_text("---\n- a\n- b\n---\nbody\n", encoding="utf-8")
+    with pytest.raises(DataError, match="cannot parse the YAML front matter"):
+        hub.read_front_matter(tmp_path)
+
+
 def test_a_hub_dataset_without_network_says_how_to_use_a_local_copy():
     # HF_HUB_OFFLINE=1 (conftest): the card cannot be fetched, and the error says what to do instead
     with pytest.raises(DataError, match="pass it with --data-dir"):
@@ -371,7 +437,7 @@ def test_a_hub_dataset_without_network_says_how_to_use_a_local_copy():
 def _quickstart(release_folder: Path, url: str, tmp_path: Path) -> tuple[subprocess.CompletedProcess[str], Path]:
     cache = tmp_path / "cache"
     env = {k: v for k, v in os.environ.items() if k != release.DATA_DIR_ENV}
-    env.update({release.CACHE_DIR_ENV: str(cache), release.BASE_URL_ENV: url})
+    env.update({release.CACHE_DIR_ENV: str(cache), release.BASE_URL_ENV: url, "HF_HUB_OFFLINE": "0"})
     done = subprocess.run(
         [
             "make",

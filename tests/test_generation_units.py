@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -22,6 +23,7 @@ from clsd_generation.llm_backend import retry_after_seconds
 from clsd_generation.parsing import parse_answer
 from clsd_generation.prompts import PAPER_PROMPT, PromptSettings, load_prompt_settings
 from clsd_generation.rules import ALL_RULES, RuleGenerator, rules_for
+from clsd_generation.run_lock import PID_FILE, run_folder_lock
 from clsd_generation.settings import ValidationBounds
 from clsd_generation.validation import check_candidates, normalise
 
@@ -302,3 +304,18 @@ def test_human_check_round_trip(tmp_path: Path) -> None:
     assert caught.value.row == 2 and caught.value.column == CRITERIA[0]
     with pytest.raises(DataError, match="refusing to overwrite"):
         export_sample(tmp_path / "run", tmp_path / "sheet.csv")
+
+
+# --- run-folder lock --------------------------------------------------------------------------
+def test_a_held_run_folder_refuses_a_second_holder_naming_the_pid_and_is_free_once_let_go(tmp_path: Path) -> None:
+    run_dir = tmp_path / "run"
+    with run_folder_lock(run_dir):
+        assert (run_dir / PID_FILE).read_text(encoding="ascii").strip() == str(os.getpid())
+        with pytest.raises(CLSDError, match=rf"run folder {run_dir} is in use by another clsd process \(pid {os.getpid()}\)"):
+            with run_folder_lock(run_dir):
+                pass
+    assert not (run_dir / PID_FILE).exists()
+    with run_folder_lock(run_dir, create=False):  # free again
+        pass
+    with run_folder_lock(tmp_path / "missing", create=False):
+        assert not (tmp_path / "missing").exists()  # not created: the command reports the missing checkpoint

@@ -3,11 +3,13 @@
 ``clsd_format`` <- ``clsd_mteb`` <- ``clsd_analysis`` and ``clsd_format`` <- ``clsd_generation``; the
 ``clsd`` command (``clsd_cli``) sits on top and may use all four.
 Read from the source with ``ast`` (every ``import`` and ``from ... import``, also inside functions and
-``TYPE_CHECKING`` blocks), so a lazy import cannot hide a cycle.
+``TYPE_CHECKING`` blocks), so neither a lazy import nor one for typing only can hide a cycle.
 
-Between modules (also inside one package) the graph holds the imports that run: those at module level
-and those inside functions (a lazy import still runs, only later), not those under
-``if TYPE_CHECKING:``, which only the type checker reads. An edge goes to the module named:
+Between modules (also inside one package) the graph holds every import: at module level, inside
+functions (a lazy import still runs, only later) and under ``if TYPE_CHECKING:``. A circle that only
+the type checker follows still ties two modules into one: neither can be read, tested or moved
+without the other, and it turns into an import error the day one of those imports is needed at run
+time. An edge goes to the module named:
 ``from clsd_mteb.tasks import X`` and ``from clsd_mteb import tasks`` to ``clsd_mteb.tasks``;
 ``import clsd_mteb`` and ``from clsd_mteb import get_tasks`` to the package's ``__init__``. Importing
 ``clsd_mteb.tasks`` also runs ``clsd_mteb/__init__.py`` first, but that implicit step is no edge:
@@ -113,28 +115,8 @@ def _module_files() -> dict[str, Path]:
     return modules
 
 
-def _is_type_checking(test: ast.expr) -> bool:
-    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
-        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
-    )
-
-
-def _runtime_nodes(tree: ast.AST) -> list[ast.AST]:
-    """Every node of ``tree`` except those under ``if TYPE_CHECKING:`` (its ``else`` branch runs and is kept)."""
-    found: list[ast.AST] = []
-    stack = [tree]
-    while stack:
-        node = stack.pop()
-        found.append(node)
-        if isinstance(node, ast.If) and _is_type_checking(node.test):
-            stack.extend(node.orelse)
-            continue
-        stack.extend(ast.iter_child_nodes(node))
-    return found
-
-
-def _runtime_imports(name: str, path: Path, known: set[str]) -> set[str]:
-    """The modules among ``known`` that module ``name`` (file ``path``) imports when it runs (module docstring)."""
+def _module_imports(name: str, path: Path, known: set[str]) -> set[str]:
+    """The modules among ``known`` that module ``name`` (file ``path``) imports, for typing too (module docstring)."""
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     targets: set[str] = set()
 
@@ -144,7 +126,7 @@ def _runtime_imports(name: str, path: Path, known: set[str]) -> set[str]:
         if module:
             targets.add(module)
 
-    for node in _runtime_nodes(ast.parse(path.read_text(encoding="utf-8"), filename=str(path))):
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), filename=str(path))):
         if isinstance(node, ast.Import):
             for alias in node.names:
                 add(alias.name)
@@ -169,7 +151,7 @@ def _runtime_imports(name: str, path: Path, known: set[str]) -> set[str]:
 
 def _module_graph() -> dict[str, set[str]]:
     files = _module_files()
-    return {name: _runtime_imports(name, path, set(files)) for name, path in files.items()}
+    return {name: _module_imports(name, path, set(files)) for name, path in files.items()}
 
 
 def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
@@ -211,10 +193,10 @@ def test_there_is_no_import_cycle_between_modules() -> None:
     graph = _module_graph()
     cycles = _cycles(graph)
     described = ["; ".join(f"{m} imports {sorted(graph[m] & set(cycle))}" for m in cycle) for cycle in cycles]
-    assert not cycles, "modules that import each other at run time: " + " | ".join(described)
+    assert not cycles, "modules that import each other (typing imports included): " + " | ".join(described)
 
 
-def test_the_module_graph_counts_lazy_imports_and_the_own_package_but_not_type_checking(tmp_path: Path) -> None:
+def test_the_module_graph_counts_lazy_typing_and_own_package_imports(tmp_path: Path) -> None:
     package = tmp_path / "pkg"
     package.mkdir()
     (package / "__init__.py").write_text("from pkg.a import f\n")
@@ -225,15 +207,18 @@ def test_the_module_graph_counts_lazy_imports_and_the_own_package_but_not_type_c
     )
     (package / "b.py").write_text("import importlib\nimportlib.import_module('pkg.a')\n")
     (package / "c.py").write_text("from pkg.a import f\n")
-    known = {"pkg", "pkg.a", "pkg.b", "pkg.c"}
-    graph = {
-        name: _runtime_imports(name, path, known)
-        for name, path in [
-            ("pkg", package / "__init__.py"),
-            ("pkg.a", package / "a.py"),
-            ("pkg.b", package / "b.py"),
-            ("pkg.c", package / "c.py"),
-        ]
+    (package / "d.py").write_text("import typing\nif typing.TYPE_CHECKING:\n    from pkg.e import E\n")
+    (package / "e.py").write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from pkg import d\n")
+    names = ["pkg", "pkg.a", "pkg.b", "pkg.c", "pkg.d", "pkg.e"]
+    files = [package / "__init__.py", *(package / f"{n.split('.')[1]}.py" for n in names[1:])]
+    graph = {name: _module_imports(name, path, set(names)) for name, path in zip(names, files, strict=True)}
+    assert graph == {
+        "pkg": {"pkg.a"},
+        "pkg.a": {"pkg", "pkg.b", "pkg.c"},
+        "pkg.b": {"pkg.a"},
+        "pkg.c": {"pkg.a"},
+        "pkg.d": {"pkg.e"},
+        "pkg.e": {"pkg.d"},
     }
-    assert graph == {"pkg": {"pkg.a"}, "pkg.a": {"pkg", "pkg.b"}, "pkg.b": {"pkg.a"}, "pkg.c": {"pkg.a"}}
-    assert _cycles(graph) == [["pkg", "pkg.a", "pkg.b"]]
+    # a circle of typing imports alone (d <-> e) fails like one that runs
+    assert _cycles(graph) == [["pkg", "pkg.a", "pkg.b", "pkg.c"], ["pkg.d", "pkg.e"]]

@@ -237,7 +237,8 @@ def run(bin_dir: Path, args: list[str], cwd: Path, status: int = 0) -> subproces
 def imported_from(bin_dir: Path, modules: Iterable[str], cwd: Path) -> dict[str, str | None]:
     """Where the environment's python finds each module (None: not installed there), without importing it."""
     code = f"import importlib.util as u, json; print(json.dumps({{m: getattr(u.find_spec(m), 'origin', None) for m in {sorted(modules)!r}}}))"
-    done = subprocess.run([str(bin_dir / "python"), "-c", code], cwd=cwd, capture_output=True, text=True, check=True)
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}  # a checkout on the path would shadow the wheel
+    done = subprocess.run([str(bin_dir / "python"), "-c", code], cwd=cwd, capture_output=True, text=True, check=True, env=env)
     return json.loads(done.stdout)
 
 

@@ -95,7 +95,7 @@ class TaskCatalog:
             if name in self._folder_tasks:
                 data = TaskData(name, self._folder_tasks[name])
             elif name in RELEASE_TASK_NAMES:
-                (task,) = clsd_mteb.get_tasks([name], data_dir=self._release_source)
+                (task,) = clsd_mteb.get_tasks([name], source=self._release_source)
                 data = TaskData(name, task)
             else:
                 self.problems[name] = (

@@ -1,26 +1,33 @@
 """One process per run folder: ``clsd generate``, ``translate`` and ``build`` hold an exclusive lock on it.
 
 Two commands on one checkpoint at once would both do (and pay for) the same work, and the later one
-would fail on a duplicate answer. The lock is ``fcntl.flock`` on ``run.lock`` in the run folder: it
-belongs to the open file, so the kernel releases it when its process ends, however it ends
-(``kill -9`` included), and a stale lock cannot exist. The file stays; it holds the pid of the last
-holder, which a refused command names. A second command stops at once, before any request, with
-one line naming the folder and that pid.
+would fail on a duplicate answer. The lock is a :class:`filelock.FileLock` on ``run.lock`` in the run
+folder (``flock`` on POSIX, ``msvcrt`` locking on Windows): the operating system holds it for the open
+file and releases it when its process ends, however it ends (``kill -9`` included), so a stale lock
+cannot exist. A second command stops at once, before any request, with one line naming the folder and
+the holder's pid.
+
+The pid is kept beside the lock, in ``run.pid``: written by the holder as soon as it holds the lock,
+removed when it lets go. It cannot live in ``run.lock`` itself, which filelock 3 truncates each time
+a process tries the lock. A holder that was killed leaves its pid there; the next holder
+replaces it.
 """
 
 from __future__ import annotations
 
-import fcntl
 import os
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from filelock import FileLock, Timeout
+
 from clsd_format.errors import CLSDError
-from clsd_format.files import writing
+from clsd_format.files import new_temp_file, writing
 
 LOCK_FILE = "run.lock"
+PID_FILE = "run.pid"
 
 
 @contextmanager
@@ -34,28 +41,41 @@ def run_folder_lock(run_dir: Path, *, create: bool = True) -> Iterator[None]:
     if not create and not run_dir.is_dir():
         yield
         return
+    lock = FileLock(run_dir / LOCK_FILE, timeout=0)  # timeout 0: one try, never a wait
     with writing("the run folder", run_dir):
         run_dir.mkdir(parents=True, exist_ok=True)
-        fd = os.open(run_dir / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o666)
-    try:
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
+            lock.acquire()
+        except Timeout:  # an OSError too: caught here, before `writing` reads it as a write failure
             raise CLSDError(
-                f"run folder {run_dir} is in use by another clsd process (pid {_holder(fd)}): "
+                f"run folder {run_dir} is in use by another clsd process (pid {_holder(run_dir)}): "
                 "wait for it to finish or stop it, then run the command again."
             ) from None
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, f"{os.getpid()}\n".encode("ascii"), 0)
+    try:
+        with writing("the run folder", run_dir):
+            _write_pid(run_dir)
         yield
     finally:
-        os.close(fd)  # releases the lock
+        try:
+            (run_dir / PID_FILE).unlink(missing_ok=True)
+        finally:
+            lock.release()
 
 
-def _holder(fd: int) -> str:
+def _write_pid(run_dir: Path) -> None:
+    """This process's pid in ``run.pid``, written whole (a temporary file renamed), so a reader never sees half."""
+    tmp = new_temp_file(run_dir, ".pid.tmp")
+    tmp.write_text(f"{os.getpid()}\n", encoding="ascii")
+    tmp.replace(run_dir / PID_FILE)
+
+
+def _holder(run_dir: Path) -> str:
     """The pid the holder wrote; it writes it just after taking the lock, so wait a moment for it."""
     for _ in range(20):
-        pid = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
+        try:
+            pid = (run_dir / PID_FILE).read_text(encoding="ascii", errors="replace").strip()
+        except OSError:
+            pid = ""
         if pid.isdigit():
             return pid
         time.sleep(0.05)

@@ -1,0 +1,197 @@
+"""Hub datasets as sources: the authors' ``Andrianos/clsd_wmt19_21`` for the four direct tasks, and the project's own
+Hub format by repository and commit.
+
+The real Hub cannot be reached from the tests. The mapping is tested on rows in the authors' layout
+written from the project's fixture files (tests/data/clsd-mini), and the whole path (``huggingface_hub``
+and ``datasets`` finding a revision, downloading, caching, then reading offline from the cache) against
+olah, a Hub-compatible server on 127.0.0.1 serving git repositories the test writes (tests/hub_mirror.py).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from clsd_format import authors_hub
+from clsd_format.data_source import resolve_data_source
+from clsd_format.errors import DataError
+from clsd_format.release import RELEASED_TASKS, ReleasedTask
+from clsd_mteb.compare import compare_rows
+from clsd_mteb.export import export_release
+from clsd_mteb.release_csv import release_direction_rows
+from tests import hub_mirror
+
+DIRECT = [task for task in RELEASED_TASKS if not task.pivot]
+EXPORT_REPO = "clsd-tests/clsd-release-export"
+TEXTS = ("source", "target", "distractors")
+
+
+def _csv_rows(folder: Path, released: ReleasedTask) -> list[dict[str, Any]]:
+    return release_direction_rows(
+        folder / released.file, dataset=released.dataset.name.lower(), source=released.source, target=released.target
+    )
+
+
+def _authors_records(folder: Path, released: ReleasedTask) -> list[dict[str, Any]]:
+    """One direction of the fixture CSVs in the authors' Hub layout (``lang``: the source language, never read)."""
+    return [
+        {
+            authors_hub.SOURCE: row["source"],
+            authors_hub.TARGET: row["target"],
+            **dict(zip(authors_hub.DISTRACTORS, row["distractors"], strict=True)),
+            authors_hub.LANG: released.source.code,
+        }
+        for row in _csv_rows(folder, released)
+    ]
+
+
+def _texts(rows: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
+    return [tuple(row[column] for column in TEXTS) for row in rows]
+
+
+# --- the mapping, without a server ----------------------------------------------------------------
+
+
+def test_each_config_is_a_direct_task_source_language_first() -> None:
+    assert authors_hub.CONFIGS == {
+        "CLSD-WMT19-DE-FR": "wmt19.de.fr",
+        "CLSD-WMT19-FR-DE": "wmt19.fr.de",
+        "CLSD-WMT21-DE-FR": "wmt21.de.fr",
+        "CLSD-WMT21-FR-DE": "wmt21.fr.de",
+    }
+    pivot = next(task for task in RELEASED_TASKS if task.pivot)
+    with pytest.raises(DataError, match="direct test sets only"):
+        authors_hub.config_name(pivot)
+
+
+def test_the_authors_dataset_is_named_with_or_without_a_revision() -> None:
+    by_default = resolve_data_source(hub_dataset="Andrianos/clsd_wmt19_21")
+    assert (by_default.kind, by_default.location, by_default.revision) == (
+        "authors-hub",
+        authors_hub.REPO_ID,
+        authors_hub.DEFAULT_REVISION,
+    )
+    assert by_default.task_names() == tuple(authors_hub.CONFIGS)
+    chosen = resolve_data_source(hub_dataset="andrianos/CLSD_WMT19_21@0123abc")  # the Hub ignores case in names
+    assert (chosen.location, chosen.revision) == (authors_hub.REPO_ID, "0123abc")
+
+
+def test_rows_map_onto_the_task_and_a_config_in_the_other_direction_is_refused(small_release: Path) -> None:
+    de_fr, fr_de = (next(t for t in DIRECT if t.name == name) for name in ("CLSD-WMT21-DE-FR", "CLSD-WMT21-FR-DE"))
+    rows = authors_hub.task_rows(_authors_records(small_release, de_fr), de_fr, "wmt21.de.fr")
+    assert _texts(rows) == _texts(_csv_rows(small_release, de_fr))
+    assert rows[0]["id"] == "wmt21.de.fr-0" and (rows[0]["source_lang"], rows[0]["target_lang"]) == ("deu-Latn", "fra-Latn")
+    with pytest.raises(DataError, match=r"column 'Source': reads as French, but config wmt21\.de\.fr should hold German"):
+        authors_hub.task_rows(_authors_records(small_release, fr_de), de_fr, "wmt21.de.fr")
+
+
+def test_rows_are_compared_in_order_on_the_texts() -> None:
+    row = {"id": "a", "source": "s", "target": "t", "distractors": ["d"]}
+    other = [dict(row, id="b"), dict(row, target="T"), dict(row)]
+    comparison = compare_rows("X", [row, row, row, row], other)
+    assert comparison.rows == (4, 3) and comparison.differences == [(1, "target")] and not comparison.equal
+    assert "4 / 3 rows (the counts differ); 1 of the first 3 rows differ, first row 1 (target)" in comparison.summary()
+
+
+# --- through a Hub-compatible server ---------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def hub(small_release: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]]:
+    """olah serving the authors' layout (two commits: the fixture rows, then one row changed) and an export of them."""
+    root = tmp_path_factory.mktemp("hub")
+    authors = root / "mirrors" / "datasets" / authors_hub.REPO_ID
+    configs = {authors_hub.config_name(t): _authors_records(small_release, t) for t in DIRECT}
+    hub_mirror.write_pushed_layout(authors, configs, license=authors_hub.CARD_LICENSE)
+    commits = {"authors": hub_mirror.commit(authors)}
+    configs["wmt19.fr.de"][5][authors_hub.TARGET] += " (changed)"
+    hub_mirror.write_pushed_layout(authors, configs, license=authors_hub.CARD_LICENSE)
+    commits["authors-changed"] = hub_mirror.commit(authors, "one row changed")
+    export = root / "mirrors" / "datasets" / EXPORT_REPO
+    shutil.copytree(export_release(root / "export", data_dir=small_release), export)
+    commits["export"] = hub_mirror.commit(export)
+    with hub_mirror.serve(root / "mirrors", root, ready_repository=authors_hub.REPO_ID) as url:
+        yield {"url": url, "home": str(root / "hf-home"), **commits}
+
+
+READ_TASKS = """
+import json, sys
+import clsd_mteb
+out = {}
+for task in clsd_mteb.get_tasks(hub_dataset=sys.argv[1]):
+    task.load_data()
+    rows = [[r["source"], r["target"], r["distractors"]] for r in task.dataset["test"]]
+    out[task.metadata.name] = {"dataset": dict(task.metadata.dataset), "license": task.metadata.license, "texts": rows}
+print(json.dumps(out))
+"""
+
+
+def _read_tasks(hub: dict[str, str], hub_dataset: str, *, offline: bool = False) -> dict[str, Any]:
+    env = hub_mirror.client_env(hub["url"], Path(hub["home"]), offline=offline)
+    done = subprocess.run([sys.executable, "-c", READ_TASKS, hub_dataset], capture_output=True, text=True, env=env, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return json.loads(done.stdout.splitlines()[-1])
+
+
+def _clsd(hub: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+    env = hub_mirror.client_env(hub["url"], Path(hub["home"]))
+    return subprocess.run([sys.executable, "-m", "clsd_cli", *args], capture_output=True, text=True, env=env, timeout=600)
+
+
+@pytest.mark.slow
+def test_the_authors_dataset_by_name_and_revision_gives_the_release_rows_then_from_the_cache(hub, small_release) -> None:
+    hub_dataset = f"{authors_hub.REPO_ID}@{hub['authors']}"
+    for offline in (False, True):  # the second time HF_HUB_OFFLINE=1: from the Hub cache the first run filled
+        tasks = _read_tasks(hub, hub_dataset, offline=offline)
+        assert list(tasks) == list(authors_hub.CONFIGS)
+        for released in DIRECT:
+            read = tasks[released.name]
+            assert read["dataset"] == {"path": authors_hub.REPO_ID, "revision": hub["authors"]}  # never the release's
+            assert read["license"] == authors_hub.CARD_LICENSE
+            assert [tuple(t) for t in read["texts"]] == _texts(_csv_rows(small_release, released))
+
+
+@pytest.mark.slow
+def test_the_project_s_hub_format_by_repository_and_commit(hub, small_release) -> None:
+    tasks = _read_tasks(hub, f"{EXPORT_REPO}@{hub['export']}")
+    assert len(tasks) == 8 and tasks["CLSD-WMT19-FR-DE"]["dataset"] == {"path": EXPORT_REPO, "revision": hub["export"]}
+    for released in DIRECT:
+        assert [tuple(t) for t in tasks[released.name]["texts"]] == _texts(_csv_rows(small_release, released))
+
+
+@pytest.mark.slow
+def test_compare_sources_says_where_the_release_and_the_hub_dataset_differ(hub, small_release) -> None:
+    same = _clsd(
+        hub, "compare-sources", "--data-dir", str(small_release), "--hub-dataset", f"{authors_hub.REPO_ID}@{hub['authors']}"
+    )
+    assert same.returncode == 0, same.stderr
+    assert same.stdout.count("the same texts in the same order") == 4
+    changed = _clsd(
+        hub,
+        "compare-sources",
+        "--data-dir",
+        str(small_release),
+        "--hub-dataset",
+        f"{authors_hub.REPO_ID}@{hub['authors-changed']}",
+    )
+    assert changed.returncode == 3, changed.stderr
+    assert "CLSD-WMT19-FR-DE: 24 / 24 rows; 1 of the first 24 rows differ, first row 5 (target)" in changed.stdout
+
+
+@pytest.mark.slow
+def test_evaluate_on_the_hub_dataset_scores_as_on_the_release_and_files_its_own_revision(hub, small_release, tmp_path) -> None:
+    common = ["evaluate", "--model", "clsd-baselines/char-ngram-tf", "--tasks", "CLSD-WMT21-FR-DE", "--format", "csv"]
+    from_hub = _clsd(hub, *common, "--hub-dataset", f"{authors_hub.REPO_ID}@{hub['authors']}", "--output", str(tmp_path / "hub"))
+    from_csv = _clsd(hub, *common, "--data-dir", str(small_release), "--output", str(tmp_path / "csv"))
+    assert from_hub.returncode == 0 and from_csv.returncode == 0, from_hub.stderr + from_csv.stderr
+    assert from_hub.stdout == from_csv.stdout  # the same rows, the same scores
+    (result,) = (tmp_path / "hub" / "results").rglob("CLSD-WMT21-FR-DE.json")
+    assert json.loads(result.read_text())["dataset_revision"] == hub["authors"]
+    assert f"Data: the authors' Hub dataset {authors_hub.REPO_ID}@{hub['authors']}" in from_hub.stderr
