@@ -67,7 +67,7 @@ def pivot_pairs(source: DataSource, out: Path, limit: int | None) -> Any:
     parts = []
     for task in TRAIN_TASKS:
         folder = out / task
-        export = export_training(None, folder, source=source, tasks=[task], eval_tasks=list(EVAL_TASKS), split_by="corpus")
+        export = export_training(source, folder, tasks=[task], eval_tasks=list(EVAL_TASKS), split_by="corpus")
         rows = load_dataset(str(folder), split="train")
         print(
             f"{task}: {export.rows['train']} training rows, {export.negatives} negatives each, "

@@ -14,9 +14,10 @@ import logging
 import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, TypedDict, cast
 
 from mteb.abstasks.task_metadata import TaskMetadata
+from typing_extensions import Unpack
 
 if TYPE_CHECKING:
     from mteb.abstasks.task_metadata import AnnotatorType, MetadataDatasetDict, SampleCreationMethod, TaskDomain
@@ -52,19 +53,20 @@ CITATION = r"""@inproceedings{michail-etal-2025-examining,
 }"""
 
 
+class TaskFields(TypedDict, total=False):
+    """TaskMetadata fields a CLSD task may set beyond its name, languages, data and dates (else the defaults here)."""
+
+    description: str  # default: "CLSD task <name>"
+    sample_creation: str  # default: "LM-generated and verified"
+    reference: str  # default: the paper
+    bibtex_citation: str  # default: the paper's
+    license: str  # default: the release's AGPL-3.0
+    domains: list[str] | None  # default: News, Written
+    annotations_creators: str  # default: "LM-generated and reviewed"
+
+
 def clsd_metadata(
-    *,
-    name: str,
-    description: str,
-    dataset: dict[str, str],
-    eval_langs: list[str],
-    date: tuple[str, str],
-    sample_creation: str,
-    reference: str = PAPER_URL,
-    bibtex_citation: str = CITATION,
-    license: str = AGPL_URL,
-    domains: list[str] | None = None,
-    annotations_creators: str = "LM-generated and reviewed",
+    *, name: str, dataset: dict[str, str], eval_langs: list[str], date: tuple[str, str], **fields: Unpack[TaskFields]
 ) -> TaskMetadata:
     """A complete ``TaskMetadata`` for a CLSD task; the constants every CLSD task shares live here.
 
@@ -74,8 +76,8 @@ def clsd_metadata(
     """
     return CLSDTaskMetadata(
         name=name,
-        description=description,
-        reference=reference,
+        description=fields.get("description", f"CLSD task {name}"),
+        reference=fields.get("reference", PAPER_URL),
         # Plain strings from cards and callers; mteb's pydantic model validates them at run time.
         dataset=cast("MetadataDatasetDict", dataset),
         type="Reranking",
@@ -85,13 +87,13 @@ def clsd_metadata(
         eval_langs=eval_langs,
         main_score="precision_at_1",
         date=date,
-        domains=cast("list[TaskDomain]", domains or ["News", "Written"]),
+        domains=cast("list[TaskDomain]", fields.get("domains") or ["News", "Written"]),
         task_subtypes=["Cross-Lingual Semantic Discrimination"],
-        license=license,
-        annotations_creators=cast("AnnotatorType", annotations_creators),
+        license=fields.get("license", AGPL_URL),
+        annotations_creators=cast("AnnotatorType", fields.get("annotations_creators", "LM-generated and reviewed")),
         dialect=[],
-        sample_creation=cast("SampleCreationMethod", sample_creation),
-        bibtex_citation=bibtex_citation,
+        sample_creation=cast("SampleCreationMethod", fields.get("sample_creation", "LM-generated and verified")),
+        bibtex_citation=fields.get("bibtex_citation", CITATION),
     )
 
 
@@ -247,10 +249,8 @@ def make_clsd_task(
     languages: list[str],
     revision: str | None = None,
     date: tuple[str, str],
-    description: str | None = None,
-    sample_creation: str = "LM-generated and verified",
     file_record: Mapping[str, Any] | None = None,
-    **metadata_fields: Any,
+    **metadata_fields: Unpack[TaskFields],
 ) -> type[HubCLSDTask]:
     """Build a CLSD task class from a Hub repo id + revision, or from a local Hub-format folder.
 
@@ -267,14 +267,9 @@ def make_clsd_task(
             raise ValueError("a Hub dataset needs an explicit revision (commit hash), so results are reproducible")
         digest = file_record["sha256"] if file_record else release.sha256_of(hub.parquet_path(Path(source), config))
         revision = "local-sha256-" + digest[:16]
+    metadata_fields.setdefault("description", f"CLSD task on config {config!r} of {source}.")
     metadata = clsd_metadata(
-        name=name,
-        description=description or f"CLSD task on config {config!r} of {source}.",
-        dataset={"path": str(source), "revision": revision},
-        eval_langs=languages,
-        date=date,
-        sample_creation=sample_creation,
-        **metadata_fields,
+        name=name, dataset={"path": str(source), "revision": revision}, eval_langs=languages, date=date, **metadata_fields
     )
     return type(
         name.replace("-", "_"),

@@ -98,7 +98,7 @@ def _rows(task: AbsTaskCLSD) -> list[dict[str, Any]]:
 
 
 def export_training(
-    data: str | os.PathLike[str] | None,
+    data: str | os.PathLike[str] | DataSource | None,
     out: str | os.PathLike[str],
     *,
     tasks: Sequence[str] | None = None,
@@ -106,14 +106,13 @@ def export_training(
     split_by: str = "corpus",
     negatives: int | None = None,
     hub_dataset: str | None = None,
-    source: DataSource | None = None,
     described_as: str | None = None,
 ) -> TrainingExport:
     """Write the rows of ``tasks`` (default: the release's four direct tasks, else every task of the source) for training.
 
     ``data``: the release CSVs, a Hub-format folder (an export of the release or a generated
-    dataset), ``None`` for ``$CLSD_DATA_DIR`` or the fetched release; ``hub_dataset``: ``REPO@REVISION``;
-    ``source``: instead of both, a source already resolved (:func:`clsd_format.data_source.resolve_data_source`).
+    dataset), ``None`` for ``$CLSD_DATA_DIR`` or the fetched release, or a source already resolved
+    (:func:`clsd_format.data_source.resolve_data_source`); ``hub_dataset``: ``REPO@REVISION``.
     ``eval_tasks`` and ``split_by``: the held-out ``eval`` split (module docstring). ``negatives``: k,
     rows with fewer distractors left out (default: the fewest any row has, no row left out).
     ``described_as``: how the card names the source (default: the data source itself), for a folder that is
@@ -122,10 +121,12 @@ def export_training(
     """
     out = Path(out)
     _check_choices(out, split_by, negatives)
-    if source is None:
+    if isinstance(data, DataSource):
+        if hub_dataset is not None:
+            raise ValueError("give the data as a resolved source or as hub_dataset, not both")
+        source = data
+    else:
         source = resolve_data_source(data, hub_dataset)
-    elif data is not None or hub_dataset is not None:
-        raise ValueError("give the data as data or hub_dataset, or as a resolved source, not both")
     if tasks is None:
         tasks = DIRECT_RELEASE_TASKS if source.holds_release else None
     train_tasks = get_tasks(tasks, source=source)
