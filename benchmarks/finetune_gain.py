@@ -111,7 +111,7 @@ def rule_negatives(source: DataSource, positives: Sequence[str], seed: int) -> t
         result = None
         while result is None:  # as clsd_generation.rules_backend.run_rules
             candidates = generator.candidates(sentence, attempt=state.attempts + 1)
-            result = state.absorb(candidates, bounds, DEFAULT_MAX_ATTEMPTS)
+            result = state.absorb(candidates, bounds, DEFAULT_MAX_ATTEMPTS, [generator.rule_of[text] for text in candidates])
         status[result[0]] += 1
         if result[0] == "ok":
             kept[sentence] = list(result[1])

@@ -35,6 +35,13 @@ def build(
     allow_incomplete: Annotated[
         bool, typer.Option("--allow-incomplete", help="Build although some sentences are unfinished.")
     ] = False,
+    drop_invalid: Annotated[
+        bool,
+        typer.Option(
+            "--drop-invalid",
+            help="Leave out every sentence with a distractor `clsd judge` found invalid (the card counts them; unjudged ones stay).",
+        ),
+    ] = False,
     no_score: Annotated[
         bool,
         typer.Option("--no-score", help="Do not score the set for the card (character n-gram baseline and default model)."),
@@ -60,7 +67,9 @@ def build(
         tuple(source_dataset or ()),
     )
     scorer = None if no_score else difficulty_of
-    summary = build_dataset(run_dir, out, description, allow_incomplete=allow_incomplete, scorer=scorer)
+    summary = build_dataset(
+        run_dir, out, description, allow_incomplete=allow_incomplete, drop_invalid=drop_invalid, scorer=scorer
+    )
     for config, rows in summary.rows.items():
         typer.echo(f"{config}: {rows} rows")
     typer.echo(f"written: {summary.folder}\nnext: clsd evaluate --data-dir {summary.folder}")

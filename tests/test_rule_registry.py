@@ -10,6 +10,7 @@ import csv
 import json
 import sqlite3
 import sys
+from collections import Counter
 from pathlib import Path
 
 import pyarrow.parquet as pq
@@ -95,7 +96,9 @@ def test_the_sample_sheet_names_the_stored_rule(rule_run: Path, tmp_path: Path) 
     assert {r["rule"] for r in rows if r["language"] == "fr"} <= set(DEFAULT_RULES)
 
 
-def test_a_version_1_checkpoint_gains_empty_rule_columns(tmp_path: Path) -> None:
+def test_a_version_1_checkpoint_gains_the_later_columns_empty(tmp_path: Path) -> None:
+    from clsd_generation.checkpoint import SCHEMA_VERSION, Answer
+
     path = tmp_path / "checkpoint.sqlite"
     with sqlite3.connect(path) as db:
         db.executescript(
@@ -107,11 +110,16 @@ def test_a_version_1_checkpoint_gains_empty_rule_columns(tmp_path: Path) -> None
             " created TEXT NOT NULL, PRIMARY KEY (pair_id, lang, attempt));"
             "INSERT INTO meta VALUES ('schema_version', '1');"
             "INSERT INTO results VALUES ('r1', 'de', 'ok', '[\"a\", \"b\"]', NULL, 1, '2026-01-01');"
+            "INSERT INTO attempts VALUES ('r2', 'de', 1, 'x', '[\"x\"]', 'live:m', 1, 1, '2026-01-01');"
         )
     with Checkpoint(path) as checkpoint:
         (result,) = checkpoint.results()
         assert result.distractors == ["a", "b"] and result.rules == ()
-        assert checkpoint.get_meta("schema_version") == 2
+        assert checkpoint.get_meta("schema_version") == SCHEMA_VERSION == 3
+        (stored,) = checkpoint.stored_answers()[("r2", "de")]
+        assert stored.candidates == ["x"] and stored.by_llm and not stored.cut
+        checkpoint.record("r2", "de", answer=Answer(2, "y", ["y"], "live:m", finish_reason="length", rejections=["empty"]))
+        assert checkpoint.cut_answers() == 1 and checkpoint.rejections() == {"de": Counter({"empty": 1})}
 
 
 def test_a_failure_says_why_in_words_and_a_rule_run_counts_no_attempts() -> None:

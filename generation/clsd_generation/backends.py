@@ -70,6 +70,8 @@ class LLMBackend:
             "prompts": {language.code: self.prompts.template_for(language.code) for language in languages},
             "temperature": self.prompts.temperature,
             "top_p": self.prompts.top_p,
+            "max_tokens": self.llm.max_tokens,
+            "structured": self.llm.structured,
         }
 
     def endpoint(self) -> str | None:

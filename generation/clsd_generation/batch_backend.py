@@ -24,7 +24,7 @@ from tqdm.auto import tqdm
 from clsd_format.errors import CLSDError
 from clsd_generation.checkpoint import Answer, record_collected_batch
 from clsd_generation.jobs import FinalResult, JobState
-from clsd_generation.llm_backend import EndpointRun, chat_request_body, classify_api_error
+from clsd_generation.llm_backend import RESPONSE_FORMATS, EndpointRun, chat_request_body, classify_api_error
 from clsd_generation.report import RunReport
 from clsd_generation.settings import BatchSettings
 
@@ -93,7 +93,9 @@ class BatchGenerator(EndpointRun):
                     "custom_id": custom_id(s),
                     "method": "POST",
                     "url": ENDPOINT,
-                    "body": chat_request_body(self.settings, self.prompts, s),
+                    "body": chat_request_body(
+                        self.settings, self.prompts, s, RESPONSE_FORMATS[0] if self.settings.structured else None
+                    ),
                 },
                 ensure_ascii=False,
             )
@@ -152,8 +154,7 @@ class BatchGenerator(EndpointRun):
             if response.get("status_code") != 200:
                 self.report.errors[f"batch request status {response.get('status_code')}"] += 1
                 continue  # not an answer: asked again next round
-            text, usage, candidates, result = self.judge(state, response.get("body"))
-            answer = Answer(state.attempts, text, candidates, f"batch:{batch_id}", usage)
+            answer, result = self.judge(state, response.get("body"), f"batch:{batch_id}")
             entries.append((state.job.pair_id, state.job.language.code, answer, result))
             if result is not None:
                 finished.add(state.job.key)

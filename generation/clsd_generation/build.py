@@ -29,8 +29,9 @@ from clsd_format.files import writing
 from clsd_format.hub import DirectionSpec
 from clsd_format.languages import ENGLISH, Language
 from clsd_generation.card import CardInput, render_generated_card
-from clsd_generation.checkpoint import GENERATION_KEY, TRANSLATION_KEY, Checkpoint, Result
+from clsd_generation.checkpoint import GENERATION_KEY, JUDGE_KEY, TRANSLATION_KEY, TRANSLATOR_KEY, Checkpoint, Result
 from clsd_generation.inputs import ParallelPair
+from clsd_generation.judge import invalid_sentences, judge_card_section
 from clsd_generation.languages import languages_of
 from clsd_generation.pivot import texts_to_translate
 from clsd_generation.rules.registry import RULE_BY_NAME
@@ -87,12 +88,14 @@ def build_dataset(
     description: DatasetDescription,
     *,
     allow_incomplete: bool = False,
+    drop_invalid: bool = False,
     scorer: Scorer | None = None,
 ) -> BuildSummary:
     """Write the run's dataset into ``out_dir`` (new or empty) with its card, atomically.
 
-    ``scorer`` measures the written set before it is moved into place, for the card's section "Difficulty"
-    (the generator does not import the plugin: ``clsd build`` hands in :func:`clsd_mteb.difficulty.difficulty_of`).
+    ``drop_invalid``: leave out every sentence with a distractor ``clsd judge`` found invalid. ``scorer`` measures
+    the written set before it is moved into place, for the card's section "Difficulty" (the generator does not
+    import the plugin: ``clsd build`` hands in :func:`clsd_mteb.difficulty.difficulty_of`).
     """
     out_dir = Path(out_dir)
     prefix = task_prefix(description.name)
@@ -101,7 +104,7 @@ def build_dataset(
             "already exists and is not empty; refusing to overwrite finished work (choose another folder).", file=str(out_dir)
         )
     with run_folder_lock(run_dir, create=False):
-        run = _read_run(run_dir, description, allow_incomplete=allow_incomplete)
+        run = _read_run(run_dir, description, allow_incomplete=allow_incomplete, drop_invalid=drop_invalid)
     configs, pivot_dropped = _direction_configs(run, prefix)
     empty = [spec.config for spec, rows in configs if not rows]
     if empty:
@@ -138,7 +141,7 @@ class _Run:
     card: CardInput
 
 
-def _read_run(run_dir: Path, description: DatasetDescription, *, allow_incomplete: bool) -> _Run:
+def _read_run(run_dir: Path, description: DatasetDescription, *, allow_incomplete: bool, drop_invalid: bool = False) -> _Run:
     with Checkpoint.existing(run_dir) as checkpoint:
         languages = languages_of(checkpoint)
         pairs = checkpoint.pairs()
@@ -153,18 +156,29 @@ def _read_run(run_dir: Path, description: DatasetDescription, *, allow_incomplet
         pivot_model = (checkpoint.get_meta(TRANSLATION_KEY) or {}).get("model")
         translations = _translations(checkpoint, run_dir) if pivot_model else {}
         card = _card_input(checkpoint, description, languages=languages, pivot_model=pivot_model)
+        invalid = _judged_invalid(checkpoint, run_dir) if drop_invalid else set()
+        card.extra_sections = judge_card_section(checkpoint, len(invalid) if drop_invalid else None)
         return _Run(
             generation=checkpoint.get_meta(GENERATION_KEY),
             languages=languages,
             pairs=pairs,
             results=results,
             unfinished=unfinished,
-            distractors={(r.pair_id, r.lang): r.distractors for r in results if r.status == "ok"},
+            distractors={
+                (r.pair_id, r.lang): r.distractors for r in results if r.status == "ok" and (r.pair_id, r.lang) not in invalid
+            },
             rules={(r.pair_id, r.lang): r.rules for r in results if r.status == "ok" and r.rules},
             pivot_model=pivot_model,
             translations=translations,
             card=card,
         )
+
+
+def _judged_invalid(checkpoint: Checkpoint, run_dir: Path) -> set[tuple[str, str]]:
+    """The sentences ``--drop-invalid`` leaves out: those with a distractor the judge found invalid."""
+    if not checkpoint.get_meta(JUDGE_KEY):
+        raise CLSDError(f"--drop-invalid needs the judge's verdicts: run `clsd judge --run-dir {run_dir}` first.")
+    return invalid_sentences(checkpoint)
 
 
 def _translations(checkpoint: Checkpoint, run_dir: Path) -> dict[str, dict[str, str]]:
@@ -201,6 +215,9 @@ def _card_input(
         built=datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         license=description.license,
         pivot_model=pivot_model,
+        pivot_translator=checkpoint.get_meta(TRANSLATOR_KEY),
+        rejections=checkpoint.rejections(),
+        cut_answers=checkpoint.cut_answers(),
     )
 
 

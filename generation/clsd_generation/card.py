@@ -50,8 +50,12 @@ class CardInput:
     built: str
     license: str | None  # Hub licence id (cc-by-4.0, ...) or None
     pivot_model: str | None = None
+    pivot_translator: str | None = None  # an LLM translator as the card names it (model, endpoint, prompt); None: M2M-100/NLLB
     pivot_dropped: Counter[str] = field(default_factory=Counter)
     difficulty: Difficulty | None = None  # scored by the plugin after the data was written; None: not measured
+    rejections: Mapping[str, Counter[str]] = field(default_factory=dict)  # per language: every answer's rejections by kind
+    cut_answers: int = 0  # LLM answers stopped by the token limit (asked again)
+    extra_sections: str = ""  # sections written by later steps (the judge's reading), Markdown
 
 
 def size_category(rows: int) -> str:
@@ -84,6 +88,8 @@ def render_generated_card(
         **_measured_facts_values(info.languages, pairs, results),
         "pivot_section": _pivot_section(info),
         "difficulty_section": difficulty_section(info.difficulty),
+        "rejections_section": _rejections_section(info),
+        "extra_sections": info.extra_sections,
         "license_text": info.license or "not specified by the dataset's author",
     }
     header, body = _fill_template(values)
@@ -121,7 +127,7 @@ def _method_values(info: CardInput) -> dict[str, Any]:
     return {
         "backend": backend_name,
         "backend_details": details,
-        "validation_details": validation_details(generation["validation"]),
+        "validation_details": validation_details(generation["validation"], by_llm=generation["backend"] == "llm"),
         "generated_from": info.generated_span[0] if info.generated_span else "n/a",
         "generated_to": info.generated_span[1] if info.generated_span else "n/a",
         "built": info.built,
@@ -140,8 +146,33 @@ def _llm_details(info: CardInput) -> str:
     )
     return (
         f"- LLM: `{generation['model']}` through an OpenAI-compatible endpoint ({_endpoint(info.endpoint)}), chat completion, "
-        f"temperature {generation['temperature']}, top_p {generation['top_p']}, other parameters default; one user message per "
-        f"original sentence, monolingually.\n{prompt_lines}- Tokens used: {info.usage_tokens[0]} prompt + {info.usage_tokens[1]} completion."
+        f"temperature {generation['temperature']}, top_p {generation['top_p']}, {_limits(generation)}, other parameters "
+        f"default; one user message per original sentence, monolingually.\n{prompt_lines}- Tokens used: {info.usage_tokens[0]} "
+        f"prompt + {info.usage_tokens[1]} completion."
+        + (f" {info.cut_answers} answer(s) stopped at the token limit and were asked again." if info.cut_answers else "")
+    )
+
+
+def _limits(generation: Mapping[str, Any]) -> str:
+    """The token limit and the answer format (runs made before either was recorded had neither)."""
+    limit = f"max_tokens {generation['max_tokens']}" if generation.get("max_tokens") else "no token limit"
+    return limit + (", the distractors asked for as JSON (response_format, JSON schema)" if generation.get("structured") else "")
+
+
+def _rejections_section(info: CardInput) -> str:
+    """How many candidates each check refused (or, paper protocol, would have refused), per language."""
+    kinds = sorted({kind for counts in info.rejections.values() for kind in counts})
+    if not kinds:
+        return ""
+    codes = [language.code for language in info.languages]
+    rows = [
+        f"| {_cell(kind)} | " + " | ".join(str(info.rejections.get(code, Counter())[kind]) for code in codes) + " |"
+        for kind in sorted(kinds, key=lambda k: -sum(c[k] for c in info.rejections.values()))
+    ]
+    return (
+        "\n### Candidates refused, by reason\n\nEvery candidate of every answer the checks refused (a reason starting with "
+        "'kept unchecked' is an item the paper protocol kept that the named check would have refused):\n\n"
+        f"| reason | {' | '.join(codes)} |\n| --- | {' | '.join('---' for _ in codes)} |\n" + "\n".join(rows) + "\n"
     )
 
 
@@ -212,9 +243,14 @@ def _pivot_section(info: CardInput) -> str:
     if not info.pivot_model:
         return ""
     dropped = sum(info.pivot_dropped.values())
+    translator = (
+        f"{info.pivot_translator} (the paper used M2M-100 1.2B)"
+        if info.pivot_translator
+        else f"`{info.pivot_model}` (as the paper did with M2M-100 1.2B)"
+    )
     return (
         f"\n## English pivot\n\nThe `-pivot-en` configs hold the same rows with every text machine-translated to English by "
-        f"`{info.pivot_model}` (as the paper did with M2M-100 1.2B); models compare them monolingually. Translation can make a "
+        f"{translator}; models compare them monolingually. Translation can make a "
         "distractor identical to the translated target: such ties count as misses, as in the paper."
         + (f" {dropped} row(s) were left out because a translation came back empty." if dropped else "")
         + "\n"
@@ -267,15 +303,17 @@ def _row(values: Sequence[Any]) -> str:
     return " | ".join(str(v) for v in values)
 
 
-def validation_details(bounds: Mapping[str, Any]) -> str:
+def validation_details(bounds: Mapping[str, Any], by_llm: bool = False) -> str:
     """The card's account of how answers became distractors, per protocol (older runs have none: validated)."""
     needed = bounds["needed"]
+    reading = bounds.get("reading") if by_llm else None
     if bounds.get("protocol", "validated") == "paper":
         return (
             "- Protocol: **paper** (as in Michail et al. 2025): the first "
             f"{needed} items parsed from one answer were kept as they are, with no similarity, length or duplicate check. "
             f"Only an answer with fewer than {needed} parsed items was asked again (each such answer is counted in the failure "
             "reasons below when a sentence never got a parseable one)."
+            + (" The answer checks did not refuse anything; what they would have refused is counted below." if reading else "")
         )
     return (
         "- Protocol: **validated**. Every distractor is plain text (no HTML/XML tag or comment, code fence, template "
@@ -284,6 +322,24 @@ def validation_details(bounds: Mapping[str, Any]) -> str:
         f"[{bounds['min_jaccard']}, {bounds['max_jaccard']}] and a length ratio (characters) in "
         f"[{bounds['min_length_ratio']}, {bounds['max_length_ratio']}]. A sentence with fewer than {needed} valid "
         "distractors was asked again, up to its attempt limit, and otherwise recorded as failed (below)."
+        + (_reading_details(reading) if reading else "")
+    )
+
+
+def _reading_details(reading: Mapping[str, Any]) -> str:
+    """The answer checks an LLM run's candidates went through."""
+    checks = [
+        "in the target language (py3langid)" if reading["language"] else "",
+        f"not the original up to {reading['near_copy_edits']} character edits with no new real word"
+        if reading["near_copy_edits"]
+        else "",
+        f"less than {reading['max_unknown_share']} of its words and fewer than {reading['max_unknown_lowercase']} lower-case words "
+        "unknown to the language's word-frequency lexicon (wordfreq)",
+    ]
+    return (
+        " Each LLM candidate was also read for what a careful reader refuses: "
+        + "; ".join(check for check in checks if check)
+        + "; a leading label or list number and a trailing remark in another language were stripped first."
     )
 
 

@@ -14,11 +14,13 @@ validation bounds): opening it with anything else is refused, so results are nev
 from __future__ import annotations
 
 import datetime
+import errno
 import json
 import sqlite3
+from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import astuple, dataclass
 from pathlib import Path
 from typing import Any
 
@@ -26,9 +28,14 @@ from clsd_format.errors import CLSDError
 from clsd_generation.inputs import ParallelCorpus, ParallelPair
 
 CHECKPOINT_FILE = "checkpoint.sqlite"
-SCHEMA_VERSION = 2  # 2: the rule behind each candidate and distractor (a version-1 file gains the columns, empty)
+# 2: the rule behind each candidate and distractor; 3: each answer's finish reason and the rejections it caused, and the
+# judge's verdicts. An older file gains the new columns (empty) and tables when opened.
+SCHEMA_VERSION = 3
 GENERATION_KEY = "generation"
 TRANSLATION_KEY = "translation"
+JUDGE_KEY = "judge"  # the judge's model, questions and how it is asked (clsd judge)
+JUDGE_SAMPLE_KEY = "judge_sample"  # which distractors the latest judge run covered: all, or a seeded sample
+TRANSLATOR_KEY = "translator"  # an LLM translator as the card names it (model, endpoint, prompt)
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -39,6 +46,7 @@ CREATE TABLE IF NOT EXISTS attempts (
     answer TEXT NOT NULL, candidates TEXT NOT NULL, origin TEXT NOT NULL,
     prompt_tokens INTEGER NOT NULL, completion_tokens INTEGER NOT NULL, created TEXT NOT NULL,
     candidate_rules TEXT NOT NULL DEFAULT '[]',
+    finish_reason TEXT, rejections TEXT NOT NULL DEFAULT '[]',
     PRIMARY KEY (pair_id, lang, attempt));
 CREATE TABLE IF NOT EXISTS results (
     pair_id TEXT NOT NULL, lang TEXT NOT NULL, status TEXT NOT NULL CHECK (status IN ('ok', 'failed')),
@@ -50,7 +58,56 @@ CREATE TABLE IF NOT EXISTS batches (
     submitted TEXT NOT NULL, collected INTEGER NOT NULL DEFAULT 0);
 CREATE TABLE IF NOT EXISTS translations (
     lang TEXT NOT NULL, text TEXT NOT NULL, translation TEXT NOT NULL, PRIMARY KEY (lang, text));
+CREATE TABLE IF NOT EXISTS judgments (
+    lang TEXT NOT NULL, source TEXT NOT NULL, target TEXT NOT NULL, distractor TEXT NOT NULL, question TEXT NOT NULL,
+    verdict TEXT NOT NULL, answer TEXT NOT NULL, asked INTEGER NOT NULL, created TEXT NOT NULL,
+    PRIMARY KEY (lang, source, target, distractor, question));
 """
+_ADDED_COLUMNS = (  # (table, column, declaration) added since schema version 1
+    ("attempts", "candidate_rules", "TEXT NOT NULL DEFAULT '[]'"),
+    ("results", "distractor_rules", "TEXT NOT NULL DEFAULT '[]'"),
+    ("attempts", "finish_reason", "TEXT"),
+    ("attempts", "rejections", "TEXT NOT NULL DEFAULT '[]'"),
+)
+
+
+# SQLite's result codes of a write the file system refused: no space left, or the disk (a file-size limit, a quota, a
+# failing device) refused the write. The user's to fix, not a bug.
+_DISK_FULL = "SQLITE_FULL"
+_DISK_REFUSED = ("SQLITE_IOERR", "SQLITE_CANTOPEN")
+
+
+def disk_refusal(exc: sqlite3.Error) -> str | None:
+    """Why the disk refused a SQLite write (no space, a file-size limit, a quota, a failing device); None for other errors."""
+    name = getattr(exc, "sqlite_errorname", "") or ""
+    if name == _DISK_FULL or "disk is full" in str(exc):
+        return "No space left on device"
+    if name.startswith(_DISK_REFUSED):
+        return f"the disk refused a write ({exc}: a file-size limit, a quota or a failing device)"
+    return None
+
+
+@contextmanager
+def checkpoint_writes(run_dir: Path) -> Iterator[None]:
+    """Inside, a checkpoint write the disk refuses becomes one :class:`CLSDError` line naming the run folder.
+
+    A full disk is the user's to fix, not a bug. Every answer is its own committed transaction, so what
+    was recorded before the disk filled stays intact and the same command resumes once there is space
+    (or from a copy of the folder elsewhere).
+    """
+    try:
+        yield
+    except (sqlite3.OperationalError, OSError) as exc:
+        if isinstance(exc, OSError):
+            reason = exc.strerror if exc.errno in (errno.ENOSPC, errno.EDQUOT) else None
+        else:
+            reason = disk_refusal(exc)
+        if reason is None:
+            raise
+        raise CLSDError(
+            f"cannot write in the run folder {run_dir}: {reason}. What was recorded is intact: make room "
+            "(or copy the folder elsewhere) and run the same command again to resume."
+        ) from exc
 
 
 def now() -> str:
@@ -75,6 +132,12 @@ class StoredAnswer:
 
     candidates: list[str]
     rules: list[str]
+    origin: str = "rules"  # "rules", "live:<model>", "batch:<id>": an LLM's answer is read by the answer checks too
+    cut: bool = False  # the answer stopped at the token limit: its candidates are not used
+
+    @property
+    def by_llm(self) -> bool:
+        return self.origin != "rules"
 
 
 @dataclass(frozen=True)
@@ -91,6 +154,20 @@ class Usage:
 
 
 @dataclass(frozen=True)
+class Judgment:
+    """The judge's settled answer to one question about one distractor (``verdict``: yes, no or unclear)."""
+
+    lang: str
+    source: str
+    target: str
+    distractor: str
+    question: str
+    verdict: str
+    answer: str  # the judge's text as it came
+    asked: int  # requests it took
+
+
+@dataclass(frozen=True)
 class Answer:
     """One answer as stored: the attempt it answers, its raw text, the candidates parsed from it and what made it."""
 
@@ -100,6 +177,8 @@ class Answer:
     origin: str  # "rules", "live:<served model>", "batch:<batch id>"
     usage: Usage = Usage()
     candidate_rules: Sequence[str] = ()  # the rule behind each candidate (rule backend)
+    finish_reason: str | None = None  # as the endpoint said ("stop", "length"); None for the rules
+    rejections: Sequence[str] = ()  # the kind of each rejection (or, paper protocol, flag) this answer caused
 
 
 class Checkpoint:
@@ -114,10 +193,12 @@ class Checkpoint:
             self._db.execute(f"PRAGMA synchronous={'FULL' if durable_against_power_loss else 'NORMAL'}")
             self._db.executescript(_SCHEMA)
         except sqlite3.DatabaseError as exc:
+            if disk_refusal(exc) is not None:
+                raise  # the disk's fault, not the file's: see checkpoint_writes
             raise CLSDError(f"checkpoint {self.path}: not a usable SQLite file ({exc}).") from exc
         version = self.get_meta("schema_version")
-        if version == 1:
-            self._upgrade_from_version_1()
+        if version in (1, 2):
+            self._upgrade()
         elif version is None:
             self.set_meta("schema_version", SCHEMA_VERSION)
         elif version != SCHEMA_VERSION:
@@ -125,12 +206,12 @@ class Checkpoint:
                 f"checkpoint {self.path} has schema version {version}; this clsd-mteb reads version {SCHEMA_VERSION}."
             )
 
-    def _upgrade_from_version_1(self) -> None:
-        """Add the rules columns (empty: a version-1 run did not store its rules); nothing else changed."""
+    def _upgrade(self) -> None:
+        """Add the columns later versions store (empty: an older run did not record them); nothing else changed."""
         with self.transaction() as db:
-            for table, column in (("attempts", "candidate_rules"), ("results", "distractor_rules")):
+            for table, column, declaration in _ADDED_COLUMNS:
                 if column not in {row[1] for row in db.execute(f"PRAGMA table_info({table})")}:
-                    db.execute(f"ALTER TABLE {table} ADD COLUMN {column} TEXT NOT NULL DEFAULT '[]'")
+                    db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {declaration}")
             db.execute("INSERT OR REPLACE INTO meta VALUES ('schema_version', ?)", (json.dumps(SCHEMA_VERSION),))
 
     @classmethod
@@ -230,11 +311,13 @@ class Checkpoint:
     def stored_answers(self) -> dict[tuple[str, str], list[StoredAnswer]]:
         """Every stored answer of every unfinished sentence, in attempt order."""
         answers: dict[tuple[str, str], list[StoredAnswer]] = {}
-        for pair_id, lang, candidates, rules in self._db.execute(
-            "SELECT a.pair_id, a.lang, a.candidates, a.candidate_rules FROM attempts a LEFT JOIN results r "
-            "ON a.pair_id = r.pair_id AND a.lang = r.lang WHERE r.pair_id IS NULL ORDER BY a.pair_id, a.lang, a.attempt"
+        for pair_id, lang, candidates, rules, origin, finish_reason in self._db.execute(
+            "SELECT a.pair_id, a.lang, a.candidates, a.candidate_rules, a.origin, a.finish_reason FROM attempts a "
+            "LEFT JOIN results r ON a.pair_id = r.pair_id AND a.lang = r.lang WHERE r.pair_id IS NULL "
+            "ORDER BY a.pair_id, a.lang, a.attempt"
         ):
-            answers.setdefault((pair_id, lang), []).append(StoredAnswer(json.loads(candidates), json.loads(rules)))
+            stored = StoredAnswer(json.loads(candidates), json.loads(rules), origin, finish_reason == "length")
+            answers.setdefault((pair_id, lang), []).append(stored)
         return answers
 
     def attempt_numbers(self) -> dict[tuple[str, str], list[int]]:
@@ -254,6 +337,17 @@ class Checkpoint:
             )
         ]
 
+    def rejections(self) -> dict[str, Counter[str]]:
+        """Per language, every answer's rejections (or paper-protocol flags) by kind, over the whole run."""
+        counts: dict[str, Counter[str]] = {}
+        for lang, rejections in self._db.execute("SELECT lang, rejections FROM attempts"):
+            counts.setdefault(lang, Counter()).update(json.loads(rejections))
+        return counts
+
+    def cut_answers(self) -> int:
+        """Answers that stopped at the token limit (asked again)."""
+        return int(self._db.execute("SELECT COUNT(*) FROM attempts WHERE finish_reason = 'length'").fetchone()[0])
+
     def usage(self) -> Usage:
         prompt, completion = self._db.execute(
             "SELECT COALESCE(SUM(prompt_tokens), 0), COALESCE(SUM(completion_tokens), 0) FROM attempts"
@@ -263,6 +357,26 @@ class Checkpoint:
     def time_span(self) -> tuple[str, str] | None:
         first, last = self._db.execute("SELECT MIN(created), MAX(created) FROM attempts").fetchone()
         return (first, last) if first else None
+
+    # --- the judge ------------------------------------------------------------------------------
+    def add_judgment(self, judgment: Judgment) -> None:
+        self._db.execute(
+            "INSERT INTO judgments VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (*astuple(judgment), now()),
+        )
+
+    def judged_questions(self) -> set[tuple[str, str, str, str, str]]:
+        """(lang, source, target, distractor, question) of every settled question."""
+        return set(self._db.execute("SELECT lang, source, target, distractor, question FROM judgments"))
+
+    def judgments(self) -> dict[tuple[str, str, str, str], dict[str, str]]:
+        """(lang, source, target, distractor) -> question -> verdict."""
+        verdicts: dict[tuple[str, str, str, str], dict[str, str]] = {}
+        for lang, source, target, distractor, question, verdict in self._db.execute(
+            "SELECT lang, source, target, distractor, question, verdict FROM judgments"
+        ):
+            verdicts.setdefault((lang, source, target, distractor), {})[question] = verdict
+        return verdicts
 
     # --- Batch API ----------------------------------------------------------------------------
     def add_batch(self, batch_id: str, round_number: int, input_file_id: str) -> None:
@@ -304,7 +418,8 @@ def record_collected_batch(
 
 def _insert_attempt(db: sqlite3.Connection, pair_id: str, lang: str, answer: Answer) -> None:
     db.execute(
-        "INSERT INTO attempts VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "INSERT INTO attempts (pair_id, lang, attempt, answer, candidates, origin, prompt_tokens, completion_tokens, created, "
+        "candidate_rules, finish_reason, rejections) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
             pair_id,
             lang,
@@ -316,6 +431,8 @@ def _insert_attempt(db: sqlite3.Connection, pair_id: str, lang: str, answer: Ans
             answer.usage.completion_tokens,
             now(),
             json.dumps(list(answer.candidate_rules), ensure_ascii=False),
+            answer.finish_reason,
+            json.dumps(list(answer.rejections), ensure_ascii=False),
         ),
     )
 

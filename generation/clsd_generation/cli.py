@@ -22,6 +22,7 @@ from clsd_generation.settings import (
     VALIDATED,
     BatchSettings,
     LLMSettings,
+    ReadingChecks,
     TranslationSettings,
     ValidationBounds,
 )
@@ -114,6 +115,31 @@ ProtocolName = Annotated[
         "first four parsed items kept unchecked, re-asked only when unparseable (needs --backend llm)."
     ),
 ]
+MaxTokens = Annotated[
+    int,
+    typer.Option(
+        help="Completion tokens per answer (default: over twice the release's longest set of four); a cut answer is asked again."
+    ),
+]
+Structured = Annotated[
+    bool,
+    typer.Option(
+        "--structured",
+        help="Ask for the four distractors as JSON (response_format with a JSON schema); a server that refuses it is asked for text.",
+    ),
+]
+LanguageCheck = Annotated[
+    bool, typer.Option(help="Refuse an LLM candidate that is not in the target language (py3langid; LLM answers only).")
+]
+NearCopyEdits = Annotated[
+    int, typer.Option(help="Refuse an LLM candidate this many character edits from the original with no new real word (0: off).")
+]
+MaxUnknownShare = Annotated[
+    float, typer.Option(help="Refuse an LLM candidate from this share of words the language's lexicon does not know (wordfreq).")
+]
+MaxUnknownLowercase = Annotated[
+    int, typer.Option(help="Refuse an LLM candidate from this many unknown words that start lower-case (0: off).")
+]
 RulesSeed = Annotated[int, typer.Option(help="Seed of the rule backend.")]
 RuleNames = Annotated[
     str,
@@ -157,6 +183,12 @@ def generate(
     min_length_ratio: MinLengthRatio = ValidationBounds.min_length_ratio,
     max_length_ratio: MaxLengthRatio = ValidationBounds.max_length_ratio,
     protocol: ProtocolName = VALIDATED,
+    max_tokens: MaxTokens = LLMSettings.max_tokens,
+    structured: Structured = False,
+    language_check: LanguageCheck = ReadingChecks.language,
+    near_copy_edits: NearCopyEdits = ReadingChecks.near_copy_edits,
+    max_unknown_share: MaxUnknownShare = ReadingChecks.max_unknown_share,
+    max_unknown_lowercase: MaxUnknownLowercase = ReadingChecks.max_unknown_lowercase,
     seed: RulesSeed = DEFAULT_RULES_SEED,
     rules: RuleNames = "default",
     quiet: Quiet = False,
@@ -170,17 +202,15 @@ def generate(
         raise CLSDError(f"unknown backend {backend!r}; use one of {', '.join(BACKEND_NAMES)}.")
     languages = _parse_languages(source_lang, target_lang)
     _check_protocol(protocol, backend, prompt_file, temperature, top_p)
-    bounds = ValidationBounds(min_jaccard, max_jaccard, min_length_ratio, max_length_ratio, protocol=protocol)
-    llm = _llm_settings(backend, batch, model, base_url, api_key_env, concurrency, timeout, max_retries)
+    reading = ReadingChecks(language_check, near_copy_edits, max_unknown_share, max_unknown_lowercase)
+    bounds = ValidationBounds(min_jaccard, max_jaccard, min_length_ratio, max_length_ratio, protocol=protocol, reading=reading)
+    endpoint = LLMSettings(model or "", base_url, api_key_env, concurrency, timeout, max_retries, max_tokens, structured)
+    llm = _llm_settings(backend, batch, endpoint)
     prompts = load_prompt_settings(prompt_file, temperature=temperature, top_p=top_p)
-    report = generate_distractors(
-        _read_corpus(input, (source_column, target_column), id_column, split, hub_config, limit),
-        languages,
-        run_dir,
-        _choose_backend(llm, prompts, BatchSettings(poll_interval=poll_interval) if batch else None, seed, rules),
-        bounds,
-        RunOptions(max_attempts=max_attempts, progress=not quiet, announce=typer.echo),
-    )
+    corpus = _read_corpus(input, (source_column, target_column), id_column, split, hub_config, limit)
+    chosen = _choose_backend(llm, prompts, BatchSettings(poll_interval=poll_interval) if batch else None, seed, rules)
+    options = RunOptions(max_attempts=max_attempts, progress=not quiet, announce=typer.echo)
+    report = generate_distractors(corpus, languages, run_dir, chosen, bounds, options)
     _print_outcome(report, run_dir)
 
 
@@ -224,26 +254,14 @@ def _check_protocol(protocol: str, backend: str, prompt_file: Path | None, tempe
         )
 
 
-def _llm_settings(
-    backend: str,
-    batch: bool,
-    model: str | None,
-    base_url: str | None,
-    api_key_env: str,
-    concurrency: int,
-    timeout: float,
-    max_retries: int,
-) -> LLMSettings | None:
+def _llm_settings(backend: str, batch: bool, llm: LLMSettings) -> LLMSettings | None:
     """The endpoint of --backend llm, checked (model named, API key set) before the input is read; None for rules."""
     if backend != "llm":
         if batch:
             raise CLSDError("--batch needs --backend llm.")
         return None
-    if not model:
+    if not llm.model:
         raise CLSDError("--backend llm needs --model (e.g. gpt-4-0613, or the name your server gives its model).")
-    llm = LLMSettings(
-        model=model, base_url=base_url, api_key_env=api_key_env, concurrency=concurrency, timeout=timeout, max_retries=max_retries
-    )
     llm.api_key()
     return llm
 
@@ -265,28 +283,104 @@ def _print_outcome(report: RunReport, run_dir: Path) -> None:
     typer.echo(f"next: clsd build --run-dir {run_dir} --out <folder> --name <NAME>")
 
 
+TRANSLATION_BACKENDS = ("m2m", "llm")
+
+
 @app.command()
 def translate(
     run_dir: RunDir,
+    backend: Annotated[
+        str, typer.Option(help="'m2m': an M2M-100 or NLLB model (GPU advised). 'llm': any OpenAI-compatible endpoint, no GPU.")
+    ] = "m2m",
     model: Annotated[
-        str, typer.Option(help="M2M-100 or NLLB model: Hub name or local folder (paper: facebook/m2m100_1.2B).")
+        str,
+        typer.Option(
+            help="M2M-100 or NLLB model: Hub name or local folder (paper: facebook/m2m100_1.2B); with --backend llm, the LLM."
+        ),
     ] = TranslationSettings.model,
     batch_size: Annotated[int, typer.Option(help="Texts per forward pass.")] = TranslationSettings.batch_size,
     num_beams: Annotated[int | None, typer.Option(help="Beam size (default: the model's generation config).")] = None,
-    max_new_tokens: Annotated[int, typer.Option(help="Longest translation, in tokens.")] = TranslationSettings.max_new_tokens,
+    max_new_tokens: Annotated[
+        int, typer.Option(help="Longest translation, in tokens (both backends).")
+    ] = TranslationSettings.max_new_tokens,
     device: Annotated[str | None, typer.Option(help="cpu, cuda, cuda:1 ... (default: CUDA if available).")] = None,
+    base_url: BaseUrl = None,
+    api_key_env: ApiKeyEnv = LLMSettings.api_key_env,
+    concurrency: Concurrency = LLMSettings.concurrency,
+    timeout: Timeout = LLMSettings.timeout,
+    max_retries: MaxRetries = LLMSettings.max_retries,
     quiet: Quiet = False,
 ) -> None:
     """Translate a run's texts to English (the pivot setting).
 
-    Every source, target and distractor, as in the paper's pivot setting. Resumable: translations are
-    stored after every batch; run again to continue. `clsd build` then adds the -pivot-en configs.
+    Every source, target and distractor, as in the paper's pivot setting, by M2M-100/NLLB or (--backend llm) by an
+    LLM with a fixed prompt. Resumable: translations are stored as they come; run again to continue. `clsd build`
+    then adds the -pivot-en configs.
     """
-    from clsd_generation.pivot import translate_run
+    from clsd_generation.pivot import translate_run, untranslated_count
 
-    done = translate_run(run_dir, TranslationSettings(model, batch_size, num_beams, max_new_tokens, device), progress=not quiet)
+    if backend not in TRANSLATION_BACKENDS:
+        raise CLSDError(f"unknown translation backend {backend!r}; use one of {', '.join(TRANSLATION_BACKENDS)}.")
+    llm = None
+    if backend == "llm":
+        if model == TranslationSettings.model:
+            raise CLSDError("--backend llm needs --model: the name your endpoint gives the LLM that translates.")
+        llm = LLMSettings(model, base_url, api_key_env, concurrency, timeout, max_retries, max_new_tokens)
+        llm.api_key()
+    settings = TranslationSettings(model, batch_size, num_beams, max_new_tokens, device)
+    done = translate_run(run_dir, settings, progress=not quiet, llm=llm)
     for code, count in done.items():
         typer.echo(f"{code}->en: {count} texts translated in this run")
+    left = untranslated_count(run_dir)
+    if left:
+        raise CLSDError(f"{left} text(s) are untranslated after retries; run the same command again to continue.")
+
+
+@app.command()
+def judge(
+    run_dir: RunDir,
+    model: Annotated[str, typer.Option(help="The judge LLM, as your endpoint names it.")],
+    base_url: BaseUrl = None,
+    api_key_env: ApiKeyEnv = LLMSettings.api_key_env,
+    concurrency: Concurrency = LLMSettings.concurrency,
+    timeout: Timeout = LLMSettings.timeout,
+    max_retries: MaxRetries = LLMSettings.max_retries,
+    max_tokens: Annotated[int, typer.Option(help="Completion tokens per verdict.")] = 16,
+    max_attempts: Annotated[
+        int, typer.Option(help="Answers asked per question until it is yes or no; then 'unclear'.")
+    ] = DEFAULT_MAX_ATTEMPTS,
+    structured: Structured = False,
+    sample: Annotated[
+        int | None, typer.Option(help="Judge a seeded sample of N distractors per language (default: all).")
+    ] = None,
+    seed: Annotated[int, typer.Option(help="Sampling seed.")] = 0,
+    against: Annotated[
+        Path | None, typer.Option(help="A sheet filled by annotators (`clsd sample`): report the judge's agreement with it.")
+    ] = None,
+    quiet: Quiet = False,
+) -> None:
+    """Judge each distractor by the paper's criteria.
+
+    Prints the judged valid share per language with a 95% Wilson interval. Three yes/no questions per distractor (fluent; a correct translation of the source, then invalid; a small edit of
+    the target). Resumable: each verdict is stored as it arrives. `clsd build` writes the shares into the card.
+    """
+    from clsd_generation.judge import JudgeSettings, judge_run
+
+    llm = LLMSettings(model, base_url, api_key_env, concurrency, timeout, max_retries, max_tokens, structured)
+    llm.api_key()
+    settings = JudgeSettings(llm, max_attempts)
+    if against is not None:
+        from clsd_generation.judge_calibration import calibrate
+
+        for line in calibrate(run_dir, against, settings, progress=not quiet).lines():
+            typer.echo(line)
+        return
+    share, asked, left = judge_run(run_dir, settings, per_language=sample, seed=seed, progress=not quiet)
+    for line in share.lines(model):
+        typer.echo(line)
+    typer.echo(f"questions asked in this run: {asked}")
+    if left:
+        raise CLSDError(f"{left} question(s) are unanswered after retries; run the same command again to continue.")
 
 
 @app.command()

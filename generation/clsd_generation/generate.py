@@ -9,7 +9,7 @@ from pathlib import Path
 from clsd_format.errors import CLSDError
 from clsd_format.languages import Language
 from clsd_generation.backend import DistractorBackend, RunContext
-from clsd_generation.checkpoint import CHECKPOINT_FILE, GENERATION_KEY, Checkpoint
+from clsd_generation.checkpoint import CHECKPOINT_FILE, GENERATION_KEY, Checkpoint, checkpoint_writes
 from clsd_generation.inputs import ParallelCorpus
 from clsd_generation.jobs import make_jobs, pending_states
 from clsd_generation.report import RunReport
@@ -32,13 +32,19 @@ class RunOptions:
 def generation_fingerprint(
     corpus: ParallelCorpus, languages: tuple[Language, Language], backend: DistractorBackend, bounds: ValidationBounds
 ) -> dict[str, object]:
-    """Everything that decides what a finished sentence holds; a resumed run must match all of it."""
+    """Everything that decides what a finished sentence holds; a resumed run must match all of it.
+
+    The answer checks (``bounds.reading``) read an LLM's answers only, so a rule run's fingerprint leaves them out.
+    """
+    validation = asdict(bounds)
+    if backend.name == "rules":
+        del validation["reading"]
     return {
         "input_sha256": corpus.fingerprint,
         "columns": list(corpus.columns),
         "languages": [asdict(language) for language in languages],
         "backend": backend.name,
-        "validation": asdict(bounds),
+        "validation": validation,
     } | backend.fingerprint(languages)
 
 
@@ -66,6 +72,7 @@ def generate_distractors(
     fingerprint = generation_fingerprint(corpus, languages, backend, bounds)
     resumed = (Path(run_dir) / CHECKPOINT_FILE).exists()
     with (
+        checkpoint_writes(run_dir),
         run_folder_lock(run_dir),
         Checkpoint.in_folder(run_dir, durable_against_power_loss=options.durable_against_power_loss) as checkpoint,
     ):

@@ -109,17 +109,26 @@ class CheckReport:
         return meeting / judged if judged else float("nan")
 
 
-def import_sample(sheet: Path) -> CheckReport:
-    """Read a filled sheet; every criterion cell must be a yes or a no (a blank is reported)."""
+@dataclass(frozen=True)
+class SheetRow:
+    """One annotated distractor: its language, pair and text, and whether it meets all three criteria."""
+
+    language: str
+    pair_id: str
+    distractor: str
+    meets: bool
+
+
+def read_sheet(sheet: Path) -> list[SheetRow]:
+    """Every row of a filled sheet; every criterion cell must be a yes or a no (a blank is reported)."""
     sheet = Path(sheet)
+    rows = []
     try:
         with sheet.open(encoding="utf-8-sig", newline="") as handle:
             reader = csv.DictReader(handle)
-            missing = [c for c in ("language", *CRITERIA) if c not in (reader.fieldnames or [])]
+            missing = [c for c in ("language", "pair_id", "distractor", *CRITERIA) if c not in (reader.fieldnames or [])]
             if missing:
                 raise DataError("missing column", file=str(sheet), column=missing[0])
-            judged: dict[str, int] = {}
-            meeting: dict[str, int] = {}
             for number, row in enumerate(reader, start=1):
                 answers = []
                 for criterion in CRITERIA:
@@ -129,11 +138,19 @@ def import_sample(sheet: Path) -> CheckReport:
                             f"expected yes or no, found {row.get(criterion)!r}", file=str(sheet), row=number, column=criterion
                         )
                     answers.append(value in YES)
-                code = row["language"]
-                judged[code] = judged.get(code, 0) + 1
-                meeting[code] = meeting.get(code, 0) + all(answers)
+                rows.append(SheetRow(row["language"], row["pair_id"], row["distractor"], all(answers)))
     except (OSError, UnicodeDecodeError, csv.Error) as exc:
         raise DataError(f"cannot read the sheet ({exc})", file=str(sheet)) from exc
-    if not judged:
+    if not rows:
         raise DataError("the sheet has no rows.", file=str(sheet))
+    return rows
+
+
+def import_sample(sheet: Path) -> CheckReport:
+    """Read a filled sheet: per language, how many distractors were judged and how many meet all criteria."""
+    judged: dict[str, int] = {}
+    meeting: dict[str, int] = {}
+    for row in read_sheet(sheet):
+        judged[row.language] = judged.get(row.language, 0) + 1
+        meeting[row.language] = meeting.get(row.language, 0) + row.meets
     return CheckReport(judged, meeting)

@@ -14,9 +14,10 @@ from clsd_format.languages import Language
 from clsd_generation.checkpoint import Checkpoint
 from clsd_generation.inputs import ParallelPair
 from clsd_generation.settings import ValidationBounds
-from clsd_generation.validation import Verdict, check_candidates, revalidate
+from clsd_generation.validation import Verdict, check_candidates
 
 FinalResult = tuple[str, list[str], str | None, int]  # status, distractors, reason, attempts
+CUT_BY_LIMIT = "answer cut by the token limit"
 
 
 @dataclass(frozen=True)
@@ -38,20 +39,36 @@ class JobState:
     rule_of: dict[str, str] = field(default_factory=dict)  # candidate text -> the rule that made it (rule backend)
 
     def absorb(
-        self, candidates: Sequence[str], bounds: ValidationBounds, max_attempts: int, rules: Sequence[str] | None = None
+        self,
+        candidates: Sequence[str],
+        bounds: ValidationBounds,
+        max_attempts: int,
+        rules: Sequence[str] | None = None,
+        cut: bool = False,
     ) -> FinalResult | None:
-        """Count one answer (``rules``: the rule behind each candidate, when the rule backend made them); the final
-        result once the sentence is settled, else None (ask again)."""
+        """Count one answer (``rules``: the rule behind each candidate, when the rule backend made them; ``cut``: an
+        LLM answer stopped by the token limit); the final result once the sentence is settled, else None (ask again)."""
 
         self.attempts += 1
         self.remember_rules(candidates, rules or ())
-        check_candidates(self.job.sentence, candidates, bounds, self.verdict)
+        self.read(candidates, bounds, by_llm=rules is None, cut=cut)
         if self.verdict.complete(bounds):
             return ("ok", self.verdict.kept[: bounds.needed], None, self.attempts)
         if self.attempts >= max_attempts:
             reason = self.verdict.failure_reason(bounds, self.attempts, deterministic=rules is not None)
             return ("failed", [], reason, self.attempts)
         return None
+
+    def read(self, candidates: Sequence[str], bounds: ValidationBounds, *, by_llm: bool, cut: bool = False) -> None:
+        """Judge one answer's candidates into the verdict; an LLM's are read by the answer checks too.
+
+        A cut answer's candidates are not used: its last item is a sentence stopped midway, which the surface checks
+        could take for a shorter sentence of another meaning.
+        """
+        if cut:
+            self.verdict.rejected.append(("", CUT_BY_LIMIT))
+            return
+        check_candidates(self.job.sentence, candidates, bounds, self.verdict, self.job.language.code if by_llm else None)
 
     def remember_rules(self, candidates: Sequence[str], rules: Sequence[str]) -> None:
         for candidate, rule in zip(candidates, rules, strict=False):
@@ -81,8 +98,9 @@ def pending_states(jobs: Sequence[Job], checkpoint: Checkpoint, bounds: Validati
         if job.key in finished:
             continue
         answers = stored.get(job.key, [])
-        state = JobState(job, revalidate(job.sentence, [a.candidates for a in answers], bounds), len(answers))
+        state = JobState(job, Verdict(), len(answers))
         for answer in answers:
             state.remember_rules(answer.candidates, answer.rules)
+            state.read(answer.candidates, bounds, by_llm=answer.by_llm, cut=answer.cut)
         states.append(state)
     return states, len(jobs) - len(states)

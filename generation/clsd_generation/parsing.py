@@ -3,11 +3,15 @@
 Answers come as numbered or bulleted lists, often wrapped in chatter ("Sure! Here are four..."),
 with quotes around each sentence, bold markers, or an English translation in brackets after it.
 The parser keeps list items only when there are any, and strips that decoration; deciding what is a
-good distractor is :mod:`clsd_generation.validation`'s job.
+good distractor is :mod:`clsd_generation.validation`'s job. A reasoning block (``<think>...</think>``,
+as reasoning models write before answering) is never an answer: it is removed first, and an unclosed
+one takes the rest of the text with it. A structured answer (``--structured``) is a JSON object whose
+``distractors`` list is taken as it is; one that is not JSON is parsed as text.
 """
 
 from __future__ import annotations
 
+import json
 import re
 
 _ITEM = re.compile(
@@ -50,6 +54,26 @@ def _drop_trailing_note(text: str) -> str:
 _QUOTES = "\"'“”„‟«»‹›‚‘’`"
 
 
+_REASONING = re.compile(r"<(think|thinking|reasoning)>.*?(?:</\1>|\Z)", re.IGNORECASE | re.DOTALL)
+
+
+def strip_reasoning(answer: str) -> str:
+    """The answer without its reasoning blocks; an unclosed block runs to the end (the answer never came)."""
+    return _REASONING.sub("", answer)
+
+
+def parse_structured(answer: str) -> list[str] | None:
+    """The ``distractors`` of a JSON answer (or a bare JSON list of strings); None when the answer is not such JSON."""
+    try:
+        loaded = json.loads(answer)
+    except ValueError:
+        return None
+    items = loaded.get("distractors") if isinstance(loaded, dict) else loaded
+    if not isinstance(items, list) or not all(isinstance(item, str) for item in items):
+        return None
+    return [item.strip() for item in items if item.strip()]
+
+
 def _strip_decoration(text: str) -> str:
     text = text.strip()
     text = re.sub(r"^\*\*(.+?)\*\*", r"\1", text)  # **bold sentence**
@@ -58,11 +82,12 @@ def _strip_decoration(text: str) -> str:
     while previous != text:
         previous = text
         text = _drop_trailing_note(text).strip()
-        text = _trim_quotes(text)
+        text = trim_quotes(text)
     return text
 
 
-def _trim_quotes(text: str) -> str:
+def trim_quotes(text: str) -> str:
+    """The text without quotes around it ("Foo." and „Foo“. -> Foo.); quotes inside or only at one end stay."""
     if len(text) >= 2 and text[0] in _QUOTES:
         closing = max(text.rfind(q) for q in _QUOTES)
         if closing > 0:
@@ -78,8 +103,14 @@ def _number(line: str) -> int:
     return int(found.group(1)) if found else -10
 
 
-def parse_answer(answer: str) -> list[str]:
-    """Candidate sentences in answer order; list items if the answer has any, else its plain lines."""
+def parse_answer(answer: str, structured: bool = False) -> list[str]:
+    """Candidate sentences in answer order; list items if the answer has any, else its plain lines.
+
+    ``structured``: the answer was asked for as JSON; its ``distractors`` are taken when it is such JSON.
+    """
+    answer = strip_reasoning(answer)
+    if structured and (json_items := parse_structured(answer.strip())) is not None:
+        return json_items
     lines = [line for line in answer.replace("\r\n", "\n").split("\n") if line.strip()]
     items: list[str] = []
     for line in lines:

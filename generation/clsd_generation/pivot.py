@@ -1,7 +1,8 @@
 """English pivot: translate every source, target and distractor to English, as the paper did.
 
 The paper used M2M-100 1.2B (``facebook/m2m100_1.2B``); any M2M-100 or NLLB checkpoint works, by
-Hub name or local path. The only module that imports torch and transformers, and only when called.
+Hub name or local path; or, without a GPU, any OpenAI-compatible endpoint (:mod:`clsd_generation.llm_translate`).
+The only module that imports torch and transformers, and only when called.
 Translations are stored in the run's checkpoint after every batch, so a killed run re-translates
 at most one batch; each distinct text is translated once.
 """
@@ -17,10 +18,10 @@ from tqdm.auto import tqdm
 
 from clsd_format.errors import CLSDError
 from clsd_format.languages import ENGLISH, Language
-from clsd_generation.checkpoint import TRANSLATION_KEY, Checkpoint
+from clsd_generation.checkpoint import TRANSLATION_KEY, Checkpoint, checkpoint_writes
 from clsd_generation.languages import languages_of
 from clsd_generation.run_lock import run_folder_lock
-from clsd_generation.settings import TranslationSettings
+from clsd_generation.settings import LLMSettings, TranslationSettings
 
 
 def texts_to_translate(checkpoint: Checkpoint) -> dict[str, list[str]]:
@@ -40,22 +41,28 @@ def texts_to_translate(checkpoint: Checkpoint) -> dict[str, list[str]]:
 
 
 def translate_run(
-    run_dir: Path, settings: TranslationSettings = TranslationSettings(), *, progress: bool = True
+    run_dir: Path, settings: TranslationSettings = TranslationSettings(), *, progress: bool = True, llm: LLMSettings | None = None
 ) -> dict[str, int]:
-    """Translate what is not translated yet; returns how many texts per language were translated now."""
-    with run_folder_lock(run_dir, create=False), Checkpoint.existing(run_dir) as checkpoint:
+    """Translate what is not translated yet, by M2M-100/NLLB (``settings``) or an LLM endpoint (``llm``).
+
+    Returns how many texts per language were translated now; a text an endpoint did not answer after its
+    retries stays untranslated (:func:`untranslated` counts them; the same command asks them again).
+    """
+    with checkpoint_writes(run_dir), run_folder_lock(run_dir, create=False), Checkpoint.existing(run_dir) as checkpoint:
+        languages = {language.code: language for language in languages_of(checkpoint)}
+        if llm is not None:
+            from clsd_generation.llm_translate import translate_with_llm
+
+            done, _ = translate_with_llm(checkpoint, languages, untranslated(checkpoint), llm, progress)
+            return done
         checkpoint.bind(
             TRANSLATION_KEY, {k: v for k, v in asdict(settings).items() if k in ("model", "num_beams", "max_new_tokens")}
         )
-        languages = {language.code: language for language in languages_of(checkpoint)}
-        todo = {}
-        for code, texts in texts_to_translate(checkpoint).items():
-            known = checkpoint.translations(code)
-            todo[code] = [text for text in texts if text not in known]
+        todo = untranslated(checkpoint)
         if not any(todo.values()):
             return {code: 0 for code in todo}
         translator = Translator(settings)
-        done: dict[str, int] = {}
+        done = {}
         for code, texts in todo.items():
             bar = tqdm(total=len(texts), desc=f"pivot {code}->en", unit="text", disable=not progress)
             # Long texts together: less padding per batch.
@@ -67,6 +74,21 @@ def translate_run(
             bar.close()
             done[code] = len(texts)
         return done
+
+
+def untranslated_count(run_dir: Path) -> int:
+    """How many texts of a run's pivot have no translation yet."""
+    with Checkpoint.existing(run_dir) as checkpoint:
+        return sum(len(texts) for texts in untranslated(checkpoint).values())
+
+
+def untranslated(checkpoint: Checkpoint) -> dict[str, list[str]]:
+    """Per language code, the texts of the pivot that have no stored translation yet."""
+    todo = {}
+    for code, texts in texts_to_translate(checkpoint).items():
+        known = checkpoint.translations(code)
+        todo[code] = [text for text in texts if text not in known]
+    return todo
 
 
 class Translator:

@@ -27,6 +27,11 @@ class RunReport:
     rule_output: Counter[str] = field(default_factory=Counter)
     # LLM answers: ("refused" or "kept", kind of markup) -> candidates this run (clsd_generation.validation.MARKUP).
     markup: Counter[tuple[str, str]] = field(default_factory=Counter)
+    # LLM answers: candidates refused this run by reason kind (validated), and kept items an answer check would
+    # refuse (paper protocol); answers cut by the token limit (asked again).
+    rejections: Counter[str] = field(default_factory=Counter)
+    unchecked: Counter[str] = field(default_factory=Counter)
+    cut: int = 0
 
     def lines(self) -> list[str]:
         out = [
@@ -41,6 +46,12 @@ class RunReport:
             out.append(f"tokens this run: {usage.prompt_tokens} prompt + {usage.completion_tokens} completion = {usage.total}")
         if self.errors:
             out.append("errors after retries: " + ", ".join(f"{k} x{v}" for k, v in self.errors.most_common()))
+        if self.cut:
+            out.append(f"cut by the token limit: {self.cut} answer(s), asked again")
+        if self.rejections:
+            out.append("candidates refused this run: " + _by_count(self.rejections))
+        if self.unchecked:
+            out.append("kept unchecked (paper protocol), an answer check would refuse: " + _by_count(self.unchecked))
         out.extend(self.markup_lines())
         out.extend(self.rule_check_lines())
         return out
@@ -73,3 +84,8 @@ class RunReport:
             mix = ", ".join(f"{rule} {n} ({100 * n / total:.1f}%)" for rule, n in self.rule_output.most_common())
             out.append(f"distractors this run by rule: {mix}")
         return out
+
+
+def _by_count(counts: Counter[str]) -> str:
+    """``kind n`` pairs, most frequent first: "Jaccard out of bounds 12, wrong language 3"."""
+    return ", ".join(f"{kind} {n}" for kind, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))

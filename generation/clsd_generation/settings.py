@@ -16,6 +16,12 @@ DEFAULT_MAX_ATTEMPTS = 3  # answers asked per sentence before it is recorded as 
 DEFAULT_RULES_SEED = 0  # seed of the rule backend
 DEFAULT_TRANSLATION_MODEL = "facebook/m2m100_1.2B"  # the paper's pivot model
 
+# Completion tokens one answer may use. The release's longest set of four distractors, written as a numbered list, is
+# 933 tokens in SmolLM2's tokenizer (2,521 characters; median 214 tokens); GPT-4's tokenizer needs fewer for German
+# and French. 2,048 is over twice the longest and ten times the median: room for chatter around the list, and a
+# stop for an answer that runs on (one of SmolLM2's ran to 2,009 tokens).
+DEFAULT_MAX_TOKENS = 2048
+
 DISTRACTORS_PER_SENTENCE = 4
 # What happens to an answer (see clsd_generation.validation); part of the checkpoint fingerprint and the card.
 VALIDATED = "validated"
@@ -33,6 +39,12 @@ class LLMSettings:
     concurrency: int = 16
     timeout: float = 120.0  # seconds per request attempt
     max_retries: int = 6  # transport retries per request, done by the openai client
+    max_tokens: int = DEFAULT_MAX_TOKENS  # completion tokens per answer; an answer cut there is asked again
+    structured: bool = False  # ask for the distractors as JSON through response_format (JSON schema)
+
+    def __post_init__(self) -> None:
+        if self.max_tokens < 1:
+            raise CLSDError(f"--max-tokens must be at least 1 (got {self.max_tokens}).")
 
     def api_key(self) -> str:
         key = os.environ.get(self.api_key_env)
@@ -43,6 +55,27 @@ class LLMSettings:
             )
         register_secret(key)  # redacted from every error line and log record from now on
         return key
+
+
+@dataclass(frozen=True)
+class ReadingChecks:
+    """What a careful reader checks in an LLM's candidate (:mod:`clsd_generation.answer_checks`); not for rule-made ones.
+
+    Measured on the released GPT-4 distractors (18,928; docs/generation.md): the language check keeps
+    all but 4 (GPT-4 answers that carry an English translation), the near-copy check all but 0 and an
+    unknown-word share of 0.25 all but 1. Under the paper protocol these are counted, not refused.
+    """
+
+    language: bool = True  # the candidate is in the target language (or in the language the original reads as)
+    near_copy_edits: int = 2  # the original up to this many character edits, with no new real word, is "same meaning"; 0: off
+    max_unknown_share: float = 0.15  # refused from this share of words the lexicon does not know (above 1: off)
+    max_unknown_lowercase: int = 2  # refused from this many unknown words that start lower-case (0: off)
+
+    def __post_init__(self) -> None:
+        if self.near_copy_edits < 0 or self.max_unknown_lowercase < 0:
+            raise CLSDError("--near-copy-edits and --max-unknown-lowercase must be 0 or more.")
+        if not 0.0 < self.max_unknown_share:
+            raise CLSDError(f"--max-unknown-share must be above 0 (got {self.max_unknown_share}).")
 
 
 @dataclass(frozen=True)
@@ -64,6 +97,7 @@ class ValidationBounds:
     max_length_ratio: float = 2.0
     needed: int = DISTRACTORS_PER_SENTENCE
     protocol: str = VALIDATED  # PAPER: keep the first four parsed items, no bounds
+    reading: ReadingChecks = ReadingChecks()  # LLM answers only: the rules' edits have checks of their own
 
     def __post_init__(self) -> None:
         if self.protocol not in PROTOCOLS:

@@ -25,10 +25,11 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from clsd_format.text_measures import jaccard
+from clsd_generation.answer_checks import AnswerReader
 from clsd_generation.settings import PAPER, ValidationBounds
 
 # Shapes that are markup, not prose. A tag is <name ...>, </name> or <name/> (not "a < b", nor French <<...>>
@@ -42,6 +43,7 @@ MARKUP = (
 )
 MARKUP_REFUSED = "refused"
 MARKUP_KEPT = "kept"
+UNCHECKED_PREFIX = "kept unchecked: "  # a paper-protocol item an answer check would refuse, as the checkpoint stores it
 
 
 def markup_in(text: str, original: str = "") -> str | None:
@@ -70,6 +72,7 @@ class Verdict:
     kept: list[str] = field(default_factory=list)
     rejected: list[tuple[str, str]] = field(default_factory=list)  # (candidate, reason)
     markup: Counter[tuple[str, str]] = field(default_factory=Counter)  # (MARKUP_REFUSED or MARKUP_KEPT, kind) -> candidates
+    unchecked: Counter[str] = field(default_factory=Counter)  # paper protocol: kept items a reader's check would refuse, by kind
 
     def complete(self, bounds: ValidationBounds) -> bool:
         return len(self.kept) >= bounds.needed
@@ -77,7 +80,7 @@ class Verdict:
     def failure_reason(self, bounds: ValidationBounds, attempts: int, deterministic: bool = False) -> str:
         """Why a sentence has too few distractors. ``deterministic``: a backend whose answers are no draw of chance
         (the rules), so the number of times it was asked says nothing."""
-        counts = Counter(reason.split(" (")[0] for _, reason in self.rejected)
+        counts = Counter(reason_kind(reason) for _, reason in self.rejected)
         refused = "; ".join(f"{kind}: {n}" for kind, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
         if deterministic:
             found = (
@@ -90,49 +93,68 @@ class Verdict:
         return f"only {len(self.kept)} of {bounds.needed} valid distractors in {attempts} answers ({detail})"
 
 
+def reason_kind(reason: str) -> str:
+    """A rejection reason without its detail: "Jaccard out of bounds (0.05)" -> "Jaccard out of bounds"."""
+    return reason.split(" (")[0]
+
+
 def check_candidates(
-    original: str, candidates: Iterable[str], bounds: ValidationBounds, verdict: Verdict | None = None
+    original: str,
+    candidates: Iterable[str],
+    bounds: ValidationBounds,
+    verdict: Verdict | None = None,
+    language: str | None = None,
 ) -> Verdict:
-    """Add the valid candidates to ``verdict`` (kept across re-asks), up to ``bounds.needed``."""
+    """Add the valid candidates to ``verdict`` (kept across re-asks), up to ``bounds.needed``.
+
+    ``language``: the code of the original's language when an LLM wrote the candidates; they are then also read
+    as a careful reader would (:mod:`clsd_generation.answer_checks`). The rules' candidates have checks of their own.
+    """
     verdict = verdict or Verdict()
+    reader = AnswerReader(language, bounds.reading) if language else None
     if bounds.protocol == PAPER:
-        return _take_first_items(original, candidates, bounds, verdict)
+        return _take_first_items(original, candidates, bounds, verdict, reader)
     seen = {normalise(original)} | {normalise(k) for k in verdict.kept}
-    original_key = normalise(original)
     for candidate in candidates:
-        text = candidate.strip()
-        markup = markup_in(text, original)
-        if markup:
-            verdict.rejected.append((text, f"markup: {markup}"))
-            verdict.markup[(MARKUP_REFUSED, markup)] += 1
-            continue
-        key = normalise(text)
-        if not key:
-            verdict.rejected.append((candidate, "empty"))
-            continue
-        if key == original_key:
-            verdict.rejected.append((text, "same as original"))
-            continue
-        if key in seen:
-            verdict.rejected.append((text, "duplicate distractor"))
-            continue
-        similarity = jaccard(original, text)
-        if not bounds.min_jaccard <= similarity <= bounds.max_jaccard:
-            verdict.rejected.append((text, f"Jaccard out of bounds ({similarity:.2f})"))
-            continue
-        ratio = length_ratio(original, text)
-        if not bounds.min_length_ratio <= ratio <= bounds.max_length_ratio:
-            verdict.rejected.append((text, f"length ratio out of bounds ({ratio:.2f})"))
+        text = reader.strip_decoration(original, candidate) if reader else candidate.strip()
+        reason = _surface_refusal(original, text, bounds, seen) or (reader.refusal(original, text) if reader else None)
+        if reason:
+            verdict.rejected.append((text or candidate, reason))
+            if reason.startswith("markup: "):
+                verdict.markup[(MARKUP_REFUSED, reason.removeprefix("markup: "))] += 1
             continue
         if len(verdict.kept) >= bounds.needed:
             continue  # extra valid answers are not needed; not a rejection either
-        seen.add(key)
+        seen.add(normalise(text))
         verdict.kept.append(text)
     return verdict
 
 
-def _take_first_items(original: str, candidates: Iterable[str], bounds: ValidationBounds, verdict: Verdict) -> Verdict:
-    """The paper protocol: the first ``needed`` items of one answer, unchecked (markup counted); fewer items: unparseable."""
+def _surface_refusal(original: str, text: str, bounds: ValidationBounds, seen: set[str]) -> str | None:
+    """Why the surface checks refuse ``text`` (markup, empty, the original, a duplicate, the bounds); None if none does."""
+    markup = markup_in(text, original)
+    if markup:
+        return f"markup: {markup}"
+    key = normalise(text)
+    if not key:
+        return "empty"
+    if key == normalise(original):
+        return "same as original"
+    if key in seen:
+        return "duplicate distractor"
+    similarity = jaccard(original, text)
+    if not bounds.min_jaccard <= similarity <= bounds.max_jaccard:
+        return f"Jaccard out of bounds ({similarity:.2f})"
+    ratio = length_ratio(original, text)
+    if not bounds.min_length_ratio <= ratio <= bounds.max_length_ratio:
+        return f"length ratio out of bounds ({ratio:.2f})"
+    return None
+
+
+def _take_first_items(
+    original: str, candidates: Iterable[str], bounds: ValidationBounds, verdict: Verdict, reader: AnswerReader | None
+) -> Verdict:
+    """The paper protocol: the first ``needed`` items of one answer, unchecked; markup and a reader's refusals counted."""
     if verdict.complete(bounds):
         return verdict
     items = [c.strip() for c in candidates]
@@ -141,12 +163,6 @@ def _take_first_items(original: str, candidates: Iterable[str], bounds: Validati
     else:
         verdict.kept = items[: bounds.needed]
         verdict.markup.update((MARKUP_KEPT, kind) for item in verdict.kept if (kind := markup_in(item, original)))
-    return verdict
-
-
-def revalidate(original: str, answers: Sequence[Sequence[str]], bounds: ValidationBounds) -> Verdict:
-    """The verdict after several answers, in order (used when resuming from stored answers)."""
-    verdict = Verdict()
-    for candidates in answers:
-        check_candidates(original, candidates, bounds, verdict)
+        if reader:
+            verdict.unchecked.update(reason_kind(r) for item in verdict.kept if (r := reader.refusal(original, item)))
     return verdict

@@ -14,6 +14,20 @@ original sentence from the last line of the prompt and plays that sentence's nex
 ``500``      status 500
 ``slow``     waits ``slow_seconds`` (longer than the client's timeout) before answering
 ``drop``     closes the connection without answering
+``cut``      the list broken off midway, ``finish_reason: "length"`` (the token limit stopped it)
+``think``    a ``<think>`` block of decoy sentences before the list, and a ``reasoning_content`` field of more
+``labels``   the list with a label, a list number and English commentary around each sentence
+
+A translation request (``clsd translate --backend llm``: its prompt starts "Translate this") gets
+``Translation: "<text> [en]"`` and a note after a blank line, which the translator must strip.
+
+A judge's question (``clsd judge``) gets the answer of a valid distractor (fluent: yes, a translation of
+the source: no, a small edit: yes), or, scripted for the distractor, ``invalid`` (a translation: yes)
+or ``babble`` (an answer that is neither yes nor no).
+
+A request asking for structured output (``response_format``) gets the four distractors as JSON, unless
+its form is in ``refused_formats`` (then status 400, as a server that does not know it). Every request
+body is kept in ``requests``.
 
 After its script a sentence gets ``good``. Every request is logged as (sentence, action).
 Also usable as a plain server for the throughput benchmark (``delay`` before every answer).
@@ -52,8 +66,32 @@ def markup_items(sentence: str) -> list[str]:
     ]
 
 
+def decoy(sentence: str) -> str:
+    """A sentence that passes every check if parsed as a candidate: what a reasoning block must never give."""
+    return f"{sentence.rstrip('.!?')} niemals."
+
+
 def render_answer(sentence: str, action: str) -> str:
     items = good_distractors(sentence)
+    if action == "think":
+        return (
+            "<think>\n1. "
+            + decoy(sentence)
+            + "\n2. "
+            + decoy(sentence)
+            + " wieder.\n</think>\n"
+            + render_answer(sentence, "good")
+        )
+    if action == "cut":
+        return "\n".join(f"{n}. {item}" for n, item in enumerate(items, 1))[: -len(items[-1]) // 2]
+    if action == "labels":
+        decorated = [
+            f"German: {items[0]}",
+            f"Satz 2 – {items[1]}",
+            f'"{items[2]}" - This sentence is structurally similar but means something else.',
+            f"4) {items[3]}",
+        ]
+        return "\n".join(f"{n}. {item}" for n, item in enumerate(decorated, 1))
     if action == "chatter":
         return (
             "Sure! Here are four tricky sentences:\n\n"
@@ -69,14 +107,29 @@ def render_answer(sentence: str, action: str) -> str:
     return "\n".join(f"{n}. {item}" for n, item in enumerate(items, 1))
 
 
-def completion(model: str, sentence: str, action: str, prompt: str) -> dict[str, Any]:
-    text = render_answer(sentence, action)
+JUDGE_PROMPTS = ("Is the following", "Sentence A is", "Is sentence B")  # the judge's three questions, as they start
+
+
+def completion(model: str, sentence: str, action: str, prompt: str, structured: bool = False) -> dict[str, Any]:
+    if prompt.startswith("Translate this"):
+        text = f'Translation: "{sentence} [en]"\n\nNote: a literal translation.'
+    elif prompt.startswith(JUDGE_PROMPTS):
+        translation = prompt.startswith(JUDGE_PROMPTS[1])
+        text = "Well, it depends." if action == "babble" else "Yes." if translation == (action == "invalid") else "no"
+        text = json.dumps({"answer": text.rstrip(".").lower()}) if structured and action != "babble" else text
+    elif structured:
+        text = json.dumps({"distractors": good_distractors(sentence)})
+    else:
+        text = render_answer(sentence, action)
+    message: dict[str, Any] = {"role": "assistant", "content": text}
+    if action == "think":
+        message["reasoning_content"] = "\n".join(f"{n}. {decoy(sentence)} {n}" for n in range(1, 5))
     return {
         "id": "chatcmpl-fake",
         "object": "chat.completion",
         "created": int(time.time()),
         "model": model,
-        "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}],
+        "choices": [{"index": 0, "message": message, "finish_reason": "length" if action == "cut" else "stop"}],
         "usage": {
             "prompt_tokens": len(prompt.split()),
             "completion_tokens": len(text.split()),
@@ -94,10 +147,13 @@ class FakeOpenAI:
         slow_seconds: float = 3.0,
         retry_after: str = "1",
         batch_polls_before_done: int = 1,
+        refused_formats: Iterable[str] = (),
     ) -> None:
         self.scripts = {key: list(actions) for key, actions in (scripts or {}).items()}
         self.delay, self.slow_seconds, self.retry_after = delay, slow_seconds, retry_after
         self.batch_polls_before_done = batch_polls_before_done
+        self.refused_formats = set(refused_formats)
+        self.requests: list[dict[str, Any]] = []
         self.calls: dict[str, int] = defaultdict(int)
         self.log: list[tuple[str, str]] = []
         self.files: dict[str, bytes] = {}
@@ -195,6 +251,13 @@ def _handler(fake: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
             body = self._body()
             if self.path == "/v1/chat/completions":
                 request = json.loads(body)
+                fake.requests.append(request)
+                response_format = (request.get("response_format") or {}).get("type")
+                if response_format in fake.refused_formats:
+                    self._send(
+                        400, {"error": {"message": f"unknown response_format {response_format}", "type": "invalid_request"}}
+                    )
+                    return
                 prompt = request["messages"][-1]["content"]
                 sentence = prompt.split("\n")[-1]
                 action = fake.next_action(sentence)
@@ -215,7 +278,7 @@ def _handler(fake: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
                 else:
                     if action == "slow":
                         time.sleep(fake.slow_seconds)
-                    self._send(200, completion(request["model"], sentence, action, prompt))
+                    self._send(200, completion(request["model"], sentence, action, prompt, structured=bool(response_format)))
             elif self.path == "/v1/files":
                 message = email.parser.BytesParser(policy=email.policy.HTTP).parsebytes(
                     f"Content-Type: {self.headers['Content-Type']}\r\n\r\n".encode() + body
