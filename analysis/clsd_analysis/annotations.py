@@ -59,6 +59,7 @@ class Annotation:
     semantically_equivalent: bool | None
     distractor: str
     original: str  # the sentence the distractor was made from (same language)
+    details: str = ""  # the annotators' words for the change: "Swap: 'elf' with 'zehn'", "Addition of 'nicht'"
 
 
 def _decode(payload: bytes, path: Path) -> str:
@@ -135,6 +136,7 @@ def read_annotations(path: str | Path) -> list[Annotation]:
                 semantically_equivalent={"1": True, "0": False}.get(equivalent),
                 distractor=row["AdversarialText"],
                 original=row[_ORIGINAL_COLUMN.get(language, "OriginalTextGerman")],
+                details=row.get("Details", "").strip(),
             )
         )
     return out
