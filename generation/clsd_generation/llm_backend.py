@@ -324,8 +324,13 @@ class LiveGenerator(EndpointRun):
         return RESPONSE_FORMATS[self._format_index]
 
     def _structured_refused(self, exc: Exception, response_format: dict[str, Any]) -> bool:
-        """A 400 or 422 to a structured request: move on to the next form (once, however many requests saw it)."""
-        if getattr(exc, "status_code", None) not in (400, 422):
+        """A refused structured request: move on to the next form (once, however many requests saw it).
+
+        Refused: status 400 or 422, or a 500 whose message names response_format (llama-cpp-python's server
+        answers a request it cannot validate with 500, after the client's retries).
+        """
+        status = getattr(exc, "status_code", None)
+        if status not in (400, 422) and not (status == 500 and "response_format" in error_message(exc)):
             return False
         if self._response_format() is response_format:
             self._format_index += 1

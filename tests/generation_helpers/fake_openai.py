@@ -26,7 +26,8 @@ the source: no, a small edit: yes), or, scripted for the distractor, ``invalid``
 or ``babble`` (an answer that is neither yes nor no).
 
 A request asking for structured output (``response_format``) gets the four distractors as JSON, unless
-its form is in ``refused_formats`` (then status 400, as a server that does not know it). Every request
+its form is in ``refused_formats`` (then ``refusal_status``, 400 by default, as a server that does not know it;
+llama-cpp-python's server answers 500). Every request
 body is kept in ``requests``.
 
 After its script a sentence gets ``good``. Every request is logged as (sentence, action).
@@ -148,11 +149,13 @@ class FakeOpenAI:
         retry_after: str = "1",
         batch_polls_before_done: int = 1,
         refused_formats: Iterable[str] = (),
+        refusal_status: int = 400,
     ) -> None:
         self.scripts = {key: list(actions) for key, actions in (scripts or {}).items()}
         self.delay, self.slow_seconds, self.retry_after = delay, slow_seconds, retry_after
         self.batch_polls_before_done = batch_polls_before_done
         self.refused_formats = set(refused_formats)
+        self.refusal_status = refusal_status
         self.requests: list[dict[str, Any]] = []
         self.calls: dict[str, int] = defaultdict(int)
         self.log: list[tuple[str, str]] = []
