@@ -16,6 +16,7 @@ from pathlib import Path
 
 import matplotlib.pyplot as plt
 import numpy as np
+import pandas as pd
 import pytest
 
 from clsd_analysis import figures
@@ -28,6 +29,7 @@ from clsd_analysis.sections import PosShift, default_sections, with_options
 from clsd_analysis.task_data import TaskCatalog
 from clsd_format import edit_types
 from tests.browser import Chromium
+from tests.test_edit_typing import declared_hub_folder
 from tests.test_report_parts import legends_over_axes
 
 pytestmark = pytest.mark.slow
@@ -64,7 +66,8 @@ def _write_predictions(root: Path, catalog: TaskCatalog) -> Path:
 @pytest.fixture(scope="module")
 def built(small_release: Path, tmp_path_factory: pytest.TempPathFactory):
     """The report folder, and for each figure drawn, the legends that overlap an axes (should be none)."""
-    catalog = TaskCatalog(small_release)
+    generated = declared_hub_folder(small_release, tmp_path_factory.mktemp("generated") / "hub")  # rule-made, typed
+    catalog = TaskCatalog(small_release, [generated])
     results_dir = _write_predictions(tmp_path_factory.mktemp("results"), catalog)
     overlaps: dict[str, list[str]] = {}
     save = figures.save
@@ -73,7 +76,9 @@ def built(small_release: Path, tmp_path_factory: pytest.TempPathFactory):
         overlaps[stem] = legends_over_axes(fig)
         return save(fig, out_dir, stem)
 
-    options = AnalysisOptions(data_dir=small_release, focus=FOCUS, sections=with_options(PosShift(enabled=False)))
+    options = AnalysisOptions(
+        data_dir=small_release, dataset_folders=[generated], focus=FOCUS, sections=with_options(PosShift(enabled=False))
+    )
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(figures, "save", checked_save)
         out = build_report(results_dir, tmp_path_factory.mktemp("report") / "report", options).parent
@@ -126,6 +131,11 @@ def test_edit_type_tables_and_figures(built) -> None:
             assert (report / "tables" / f"{name}{suffix}").stat().st_size > 0
     rates = (report / "tables" / "edit_types.md").read_text(encoding="utf-8")
     assert f"{FOCUS} · direct" in rates and edit_types.CONTENT_WORD in rates
+    shares = pd.read_csv(report / "tables" / "edit_type_shares.csv", index_col=0)
+    assert list(shares.index) == ["CLSD-WMT19-DE-FR", "CLSD-WMT19-FR-DE", "CLSD-WMT21-FR-DE"]  # pivot tasks keep their base's
+    assert shares.loc["CLSD-WMT19-DE-FR", edit_types.NAME] == "96 (100.0)"  # declared by the rule-made dataset
+    text = (report / "report.md").read_text(encoding="utf-8")
+    assert "272 distractors made" in text and "96 with a declared type, 176 typed from the text" in text
     assert set(overlaps) == {"levenshtein_bins", "edit_type_rates"}  # no scores, no P@1 figure; no shift heatmaps
     assert all(not found for found in overlaps.values()), overlaps  # no legend over any axes
 
