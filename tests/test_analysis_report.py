@@ -21,6 +21,7 @@ from clsd_analysis.disagreements import DIRECT_ONLY, PIVOT_ONLY, find_disagreeme
 from clsd_analysis.edit_distance import TIES_OR_BEATS, bin_summary, distractor_table
 from clsd_analysis.report import AnalysisOptions, build_report
 from clsd_analysis.results import ModelRun, ResultsFolder, load_results
+from clsd_analysis.sections import PosShift, with_options
 from clsd_analysis.stanza_tagging import StanzaModelMissing, StanzaTagger
 from clsd_analysis.tables import AVERAGE, DIRECT, comparison_frame, comparison_table
 from clsd_analysis.task_data import TaskCatalog
@@ -61,7 +62,8 @@ def catalog(small_release: Path) -> TaskCatalog:
 @pytest.fixture(scope="module")
 def report(results_dir: Path, small_release: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("report") / "report"
-    options = AnalysisOptions(data_dir=small_release, cache_dir=tmp_path_factory.mktemp("embeddings"))
+    embeddings = tmp_path_factory.mktemp("embeddings")
+    options = AnalysisOptions(data_dir=small_release, sections=with_options(PosShift(cache_dir=embeddings)))
     return build_report(results_dir, out, options).parent
 
 
@@ -179,6 +181,7 @@ def test_report_embeds_tables_and_figures(report: Path) -> None:
         "Examples of successful",
         "Distractor statistics",
         "part of speech",
+        "edit types",
     ):
         assert heading in text
     for name in (
@@ -191,11 +194,19 @@ def test_report_embeds_tables_and_figures(report: Path) -> None:
         "gaps",
         "pos_shift_pearson",
         "pos_shift_spearman",
+        "edit_types",
     ):
         for suffix in (".md", ".tex", ".csv"):
             assert (report / "tables" / f"{name}{suffix}").stat().st_size > 0
     assert "\\toprule" in (report / "tables" / "comparison.tex").read_text()
-    for stem in ("p1_direct_vs_pivot", "levenshtein_bins", "pos_cross_shift_heatmap", "pos_mono_shift_heatmap"):
+    assert (report / "report.html").stat().st_size > 10_000 and "[report.html](report.html)" in text
+    for stem in (
+        "p1_direct_vs_pivot",
+        "levenshtein_bins",
+        "pos_cross_shift_heatmap",
+        "pos_mono_shift_heatmap",
+        "edit_type_rates",
+    ):
         png = report / "figures" / f"{stem}.png"
         assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and png.stat().st_size > 10_000
         assert (report / "figures" / f"{stem}.pdf").read_bytes()[:5] == b"%PDF-"

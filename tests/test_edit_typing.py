@@ -118,18 +118,24 @@ def test_the_annotation_gives_each_pair_a_reference_type() -> None:
     assert reference_type(_note("Addition of 'nur'", "Addition", "")) == TypedEdit(edit_types.CONTENT_WORD)
 
 
-def test_declared_types_are_read_and_pivot_tasks_keep_their_direct_tasks_types(small_release: Path, tmp_path: Path) -> None:
-    folder = export_release(tmp_path / "hub", small_release)
-    spec = next(s for s in hub.read_manifest(folder) if s.task_name == "CLSD-WMT19-DE-FR")
+def declared_hub_folder(small_release: Path, folder: Path, task: str = "CLSD-WMT19-DE-FR") -> Path:
+    """The fixture data as a Hub-format folder in which ``task`` declares each distractor's rule and type, as
+    ``clsd build`` writes rule-made data (every distractor by the ``names`` rule)."""
+    export_release(folder, small_release)
+    spec = next(s for s in hub.read_manifest(folder) if s.task_name == task)
     rows = hub.read_config(folder, spec.config)
-    for row in rows:  # as `clsd build` writes rule-made data: the rule and its edit type per distractor
+    for row in rows:
         row[schema.DISTRACTOR_RULES] = ["names"] * len(row[schema.DISTRACTORS])
         row[schema.DISTRACTOR_EDIT_TYPES] = [edit_types.NAME] * len(row[schema.DISTRACTORS])
     hub.write_config(folder, spec, rows, overwrite=True)
     card = hub.read_front_matter(folder)
     card[hub.MANIFEST_KEY].pop(hub.FILES_KEY, None)  # the data changed: drop the card's checksums of it
     (folder / hub.CARD_FILE).write_text(hub.render_card(card, ""), encoding="utf-8")
+    return folder
 
+
+def test_declared_types_are_read_and_pivot_tasks_keep_their_direct_tasks_types(small_release: Path, tmp_path: Path) -> None:
+    folder = declared_hub_folder(small_release, tmp_path / "hub")
     tasks = ["CLSD-WMT19-DE-FR", "CLSD-WMT19-DE-FR-PivotEN", "CLSD-WMT19-FR-DE"]
     found = distractor_types(tasks, TaskCatalog(folder), lambda language: WordListTagger())
     frame = found.frame.set_index(["task", "id", "slot"])

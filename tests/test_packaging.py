@@ -50,8 +50,9 @@ ROWS = [
     ("Der Minister Müller war am Freitag nicht in Hamburg.", "Le ministre Müller n'était pas à Hambourg vendredi."),
 ]
 BASE_BUDGET = 6  # distributions the base install may add to what mteb installs
-# The modules of extras that the base install brings all the same (its own requirement, or mteb's).
-EXTRA_MODULES_IN_BASE = {"openai", "pandas", "tqdm"}
+# The modules of extras that the base install brings all the same (its own requirement, or mteb's; markdown_it
+# comes with rich, which typer needs).
+EXTRA_MODULES_IN_BASE = {"markdown_it", "openai", "pandas", "tqdm"}
 
 
 def _project() -> dict:

@@ -46,14 +46,19 @@ def changed_span(original: str, changed: str) -> tuple[int, str, str]:
     return -1, "", ""
 
 
-def marked_changes(original: str, changed: str, mark: tuple[str, str] = ("**", "**")) -> str:
-    """``changed`` with the tokens that are not in ``original`` at their place wrapped in ``mark`` (the paper colours them)."""
+def changed_spans(original: str, changed: str) -> list[tuple[int, int]]:
+    """Character (start, end) of each run of tokens of ``changed`` that is not in ``original`` at its place."""
     ta, tb = tokens(original), tokens(changed)
     spans = [
         (j1, j2) for tag, _, _, j1, j2 in difflib.SequenceMatcher(a=ta, b=tb, autojunk=False).get_opcodes() if tag != "equal"
     ]
+    return _token_offsets(changed, tb, spans)
+
+
+def marked_changes(original: str, changed: str, mark: tuple[str, str] = ("**", "**")) -> str:
+    """``changed`` with the tokens that are not in ``original`` at their place wrapped in ``mark`` (the paper colours them)."""
     out, position = [], 0
-    for start, end in _token_offsets(changed, tb, spans):
+    for start, end in changed_spans(original, changed):
         out += [changed[position:start], mark[0], changed[start:end], mark[1]]
         position = end
     return "".join(out) + changed[position:]

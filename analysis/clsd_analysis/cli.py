@@ -31,29 +31,27 @@ def _group() -> None:
     """Keep ``analyze`` a named subcommand when this app runs on its own (python -m clsd_analysis.cli)."""
 
 
-def _command_line(
-    results_dir: Path,
-    out: Path,
-    data_dir: Path | None,
-    dataset: list[Path] | None,
-    model: list[str] | None,
-    pos_shift: bool,
-    stanza_dir: Path | None,
-    content_options: tuple[str, ...] = (),  # the other options that change the report, as typed
-) -> str:
-    """The command as the report quotes it: the options that change its content, not where caches live."""
-    parts = ["clsd", "analyze", str(results_dir), "--out", str(out)]
-    if data_dir is not None:
-        parts += ["--data-dir", str(data_dir)]
-    for folder in dataset or []:
-        parts += ["--dataset", str(folder)]
-    for mapping in model or []:
-        parts += ["--model", mapping]
-    if not pos_shift:
-        parts.append("--no-pos-shift")
-    if stanza_dir is not None:
-        parts += ["--stanza-dir", str(stanza_dir)]
-    parts += list(content_options)
+# Options that say where things are cached or how fast they run, not what the report holds: not quoted in it.
+NOT_QUOTED = frozenset({"cache_dir", "batch_size", "overwrite", "stanza_download"})
+
+
+def quoted_command(ctx: typer.Context) -> str:
+    """The command as the report quotes it: every option that changes its content, as given or defaulted.
+
+    Read from the command's own parameters, so a new option is quoted without a line here.
+    """
+    parts = ["clsd", "analyze"]
+    for param in ctx.command.params:
+        value = ctx.params.get(param.name or "")
+        if param.name in NOT_QUOTED or value is None or value == [] or value == ():
+            continue
+        if param.param_type_name == "argument":
+            parts.append(str(value))
+        elif getattr(param, "is_flag", False):
+            if value != param.default:
+                parts.append((param.opts if value else param.secondary_opts)[0])
+        else:
+            parts += [item for v in (value if param.multiple else [value]) for item in (param.opts[0], str(v))]
     return " ".join(shlex.quote(p) for p in parts)
 
 
@@ -108,6 +106,10 @@ PosSelectionOpt = Annotated[
 ]
 ExamplesOpt = Annotated[int, typer.Option("--examples", min=0, help="Successful-distractor examples to sample.")]
 SeedOpt = Annotated[int, typer.Option("--seed", help="Seed of the example sample.")]
+FocusOpt = Annotated[
+    str | None,
+    typer.Option("--focus", help="The model the report is about (its examples first). Default: the highest mean direct P@1."),
+]
 
 
 def _check_choices(success_rule: str, pos_selection: str) -> None:
@@ -119,15 +121,9 @@ def _check_choices(success_rule: str, pos_selection: str) -> None:
         raise CLSDError(f"--success-rule is one of {', '.join(SUCCESS_RULES)}; --pos-selection one of {', '.join(SELECTIONS)}.")
 
 
-def _content_options(success_rule: str, pos_selection: str, examples: int, seed: int, alignment: Path | None) -> tuple[str, ...]:
-    """The options besides the data sources that change the report's content, as the quoted command gives them."""
-    content = ["--success-rule", success_rule, "--pos-selection", pos_selection, "--examples", str(examples), "--seed", str(seed)]
-    content += ["--alignment", str(alignment)] if alignment is not None else []
-    return tuple(content)
-
-
 @app.command()
 def analyze(
+    ctx: typer.Context,
     results_dir: ResultsDirArg,
     out: OutOpt,
     data_dir: DataDirOpt = None,
@@ -144,33 +140,39 @@ def analyze(
     pos_selection: PosSelectionOpt = "paper",
     examples: ExamplesOpt = 10,
     seed: SeedOpt = 0,
+    focus: FocusOpt = None,
 ) -> None:
     """Write a report of tables and figures for RESULTS_DIR.
 
-    A Markdown report with tables (Markdown, LaTeX, CSV) and figures (PNG, PDF).
+    A Markdown report with tables (Markdown, LaTeX, CSV) and figures (PNG, PDF), and the same report in one
+    HTML file with a row explorer (report.html; opens from disk, no network).
     """
     from clsd_analysis.alignment import read_alignment_csv
     from clsd_analysis.annotations import SELECTIONS
     from clsd_analysis.report import AnalysisOptions, build_report
+    from clsd_analysis.sections import Comparison, Examples, PosShift, with_options
 
     _check_choices(success_rule, pos_selection)
-    content = _content_options(success_rule, pos_selection, examples, seed, alignment)
+    sections = with_options(
+        Comparison(alignment=read_alignment_csv(alignment) if alignment is not None else {}),
+        Examples(n=examples, seed=seed, rule=success_rule),
+        PosShift(
+            enabled=pos_shift,
+            selection=SELECTIONS[pos_selection],
+            model_paths=_model_paths(list(model or [])),
+            stanza_dir=stanza_dir,
+            stanza_download=stanza_download,
+            cache_dir=cache_dir,
+            batch_size=batch_size,
+        ),
+    )
     options = AnalysisOptions(
         data_dir=data_dir,
         dataset_folders=list(dataset or []),
-        model_paths=_model_paths(list(model or [])),
-        pos_shift=pos_shift,
-        stanza_dir=stanza_dir,
-        stanza_download=stanza_download,
-        cache_dir=cache_dir,
-        batch_size=batch_size,
         overwrite=overwrite,
-        command=_command_line(results_dir, out, data_dir, dataset, model, pos_shift, stanza_dir, content),
-        alignment=read_alignment_csv(alignment) if alignment is not None else {},
-        success_rule=success_rule,
-        selection=SELECTIONS[pos_selection],
-        examples=examples,
-        seed=seed,
+        command=quoted_command(ctx),
+        focus=focus,
+        sections=sections,
     )
     typer.echo(f"wrote {build_report(results_dir, out, options)}")
 

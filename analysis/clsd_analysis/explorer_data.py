@@ -1,0 +1,142 @@
+"""The rows behind the HTML report's explorer: every scored row's texts, marks, edit types and cosines, compactly.
+
+One JSON document (``explorer.js`` reads it)::
+
+    {"types": [edit type, ...],                       # the vocabulary; distractors refer to it by index
+     "texts": [text, ...],                            # every text once; rows refer to them by index
+     "models": [{"label", "short", "colour"}, ...],   # in the report's order
+     "focus": index of the report's model,
+     "tasks": [{"name", "short", "setting",
+                "rows": [[id, S, T, [d, ...], [[start, end, ...] per d], [type index per d], [POS or "" per d],
+                          [rule or "" per d]], ...],          # S, T and each d: an index into "texts"
+                "cos": [per model: null, or per row null / [cos(S,T), cos(S,d1), ...] x 10^4 as integers],
+                "beat": [per model: null, or per row null / bit k set when distractor k+1 ties or beats T],
+                "top": [per model: null, or per row null / the strongest distractor's 0-based slot]}]}
+
+Rows are in the data's order (stable from run to run); a task's rows are those some model was scored on.
+Each text is stored once (the two directions of a dataset share their sentence pairs), which keeps the
+report about a seventh smaller.
+Character offsets of the marked (changed) words are in UTF-16 code units, as JavaScript indexes strings.
+Cosines keep four decimals (what the explorer shows and sorts by); whether a distractor beats T comes from
+the full-precision cosines, so a tie is a miss exactly as in scoring.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from clsd_analysis.changed_words import changed_spans
+from clsd_analysis.edit_typing import TypedEdit
+from clsd_analysis.model_style import ModelStyle
+from clsd_analysis.results import ResultsFolder, TaskPredictions
+from clsd_analysis.task_data import TaskData
+from clsd_format import edit_types
+from clsd_mteb.naming import setting_of, short_task
+
+COSINE_SCALE = 10_000
+
+
+def utf16_offset(text: str, index: int) -> int:
+    """A code-point index of ``text`` as a UTF-16 code-unit index (they differ after a character beyond U+FFFF)."""
+    return len(text[:index].encode("utf-16-le")) // 2
+
+
+def _marks(target: str, distractor: str) -> list[int]:
+    return [utf16_offset(distractor, i) for span in changed_spans(target, distractor) for i in span]
+
+
+def _model_cells(pred: TaskPredictions | None, ids: list[str]) -> dict[str, list | None]:
+    """Per row of ``ids``: scaled cosines, beat mask and strongest slot; None for a row the model was not scored on."""
+    cells: dict[str, list | None] = {"cos": None, "beat": None, "top": None}
+    if pred is None:
+        return cells
+    position = {row_id: i for i, row_id in enumerate(pred.ids)}
+    cosines: list = []
+    beats: list = []
+    tops: list = []
+    for row_id in ids:
+        i = position.get(row_id)
+        if i is None:
+            cosines.append(None)
+            beats.append(None)
+            tops.append(None)
+            continue
+        values = pred.cosines[i]
+        cosines.append([None if math.isnan(c) else round(float(c) * COSINE_SCALE) for c in values])
+        beats.append(int(sum(1 << int(k) for k in np.flatnonzero(pred.wins[i]))))
+        tops.append(int(np.nanargmax(values[1:])))  # the first slot among equal cosines, as the paper's rule takes it
+    return {"cos": cosines, "beat": beats, "top": tops}
+
+
+class TextTable(dict[str, int]):
+    """Texts by first appearance: each text's index in the document's ``texts``."""
+
+    def index(self, text: str) -> int:
+        return self.setdefault(text, len(self))
+
+
+def task_record(
+    name: str,
+    data: TaskData,
+    results: ResultsFolder,
+    types: Mapping[tuple[str, str, int], TypedEdit],
+    rules: Mapping[tuple[str, str, int], str],
+    texts: TextTable,
+) -> dict[str, Any] | None:
+    """One task's part of the document; None when no model was scored on it."""
+    predictions = [results.predictions(run, name) for run in results.runs]
+    scored = {row_id for pred in predictions if pred is not None for row_id in pred.ids}
+    ids = [row_id for row_id in data.rows if row_id in scored]
+    if not ids:
+        return None
+    index = {t: i for i, t in enumerate(edit_types.EDIT_TYPES)}
+    rows = []
+    for row_id in ids:
+        row = data.rows[row_id]
+        keys = [(name, row_id, slot) for slot in range(1, len(row["distractors"]) + 1)]
+        typed = [types.get(key) for key in keys]
+        rows.append(
+            [
+                row_id,
+                texts.index(row["source"]),
+                texts.index(row["target"]),
+                [texts.index(d) for d in row["distractors"]],
+                [_marks(row["target"], d) for d in row["distractors"]],
+                [index.get(t.edit_type, -1) if t is not None else -1 for t in typed],
+                [(t.pos or "") if t is not None else "" for t in typed],
+                [rules.get(key, "") for key in keys],
+            ]
+        )
+    cells = [_model_cells(pred, ids) for pred in predictions]
+    return {
+        "name": name,
+        "short": short_task(name),
+        "setting": setting_of(name),
+        "rows": rows,
+        **{key: [c[key] for c in cells] for key in ("cos", "beat", "top")},
+    }
+
+
+def explorer_document(
+    results: ResultsFolder,
+    tasks: Mapping[str, TaskData],
+    styles: Mapping[str, ModelStyle],
+    focus: str,
+    types: Mapping[tuple[str, str, int], TypedEdit],
+    rules: Mapping[tuple[str, str, int], str],
+) -> dict[str, Any]:
+    """The whole document: ``tasks`` (name -> texts) in the results' task order."""
+    labels = [results.label(run) for run in results.runs]
+    texts = TextTable()
+    records = [task_record(name, tasks[name], results, types, rules, texts) for name in results.task_names if name in tasks]
+    return {
+        "types": list(edit_types.EDIT_TYPES),
+        "texts": list(texts),
+        "models": [{"label": label, "short": styles[label].short, "colour": styles[label].colour} for label in labels],
+        "focus": labels.index(focus),
+        "tasks": [record for record in records if record is not None],
+    }

@@ -1,0 +1,61 @@
+"""Section 2: rows a model gets right directly and wrong through the pivot, and the reverse."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pandas as pd
+
+from clsd_analysis import render
+from clsd_analysis.changed_words import marked_changes
+from clsd_analysis.disagreements import DIRECT_ONLY, PIVOT_ONLY, find_disagreements
+from clsd_analysis.report_context import ReportContext
+from clsd_analysis.sections.base import Section
+
+
+def focus_first(rows: pd.DataFrame, focus: str) -> pd.DataFrame:
+    """The report's model's rows first, then the others', each in their own order."""
+    return pd.concat([rows[rows["model"] == focus], rows[rows["model"] != focus]])
+
+
+def example_line(row: pd.Series, kind: str) -> str:
+    """One disagreement as a list item: the strongest distractor of each setting with its changes to T in bold."""
+    direct = marked_changes(row["direct_target"], row["direct_top_distractor"])
+    pivot = marked_changes(row["pivot_target"], row["pivot_top_distractor"])
+    return (
+        f"- *{kind}* — `{row['model']}`, `{row['direct_task']}` `{row['id']}`: S = “{row['direct_source']}”; "
+        f"T = “{row['direct_target']}”; strongest distractor direct = “{direct}”; "
+        f"through the pivot, T = “{row['pivot_target']}”, strongest distractor = “{pivot}”"
+    )
+
+
+@dataclass(frozen=True)
+class Disagreements(Section):
+    title = "Direct versus pivot disagreements"
+    examples_per_kind: int = 3
+
+    def write(self, report: ReportContext) -> None:
+        writer = report.writer
+        disagreements = find_disagreements(report.results, report.catalog)
+        if disagreements.counts.empty:
+            writer.add("No model has predictions for both a direct task and its pivot version.\n")
+            return
+        writer.table(
+            "disagreement_counts",
+            disagreements.counts,
+            caption="Rows right in one setting and wrong in the other, summed over task pairs.",
+            fmt=render.number(0),
+        )
+        disagreements.rows.to_csv(writer.tables / "disagreements.csv", index=False)
+        if disagreements.rows.empty or self.examples_per_kind == 0:
+            return
+        with_texts = disagreements.rows.dropna(subset=["direct_target", "pivot_target"])
+        writer.add(
+            "All rows with their texts: [tables/disagreements.csv](tables/disagreements.csv). Examples, "
+            f"`{report.focus}` first; in bold, the words of the strongest distractor that are not in T:\n"
+        )
+        rows = focus_first(with_texts, report.focus)
+        for kind in (DIRECT_ONLY, PIVOT_ONLY):
+            for _, row in rows[rows["kind"] == kind].head(self.examples_per_kind).iterrows():
+                writer.add(example_line(row, kind))
+        writer.add("")
