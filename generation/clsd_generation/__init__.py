@@ -1,8 +1,9 @@
 """Build new CLSD datasets from any parallel corpus (package ``clsd_generation``; see ``docs/generation.md``).
 
-Holds the commands ``clsd generate``, ``translate``, ``build``, ``push``, ``sample`` and ``import-sample``;
-reading parallel corpora; the three ways to write distractors (LLM live, OpenAI Batch API, rules) with
-the paper's prompt, answer parsing and validation; the resumable checkpoint; the English pivot; and
+Holds the commands ``clsd generate``, ``translate``, ``judge``, ``build``, ``push``, ``sample`` and
+``import-sample``; reading parallel corpora; the three ways to write distractors (LLM live, OpenAI Batch
+API, rules) with the paper's prompt, answer parsing, validation and the checks of an LLM's answers; the
+resumable checkpoint; the English pivot (M2M-100/NLLB or an LLM endpoint); the judge model's reading; and
 building, describing (the dataset card) and publishing the dataset.
 
 Standalone on purpose: nothing here imports mteb or torch except the optional English-pivot step
