@@ -146,3 +146,23 @@ def test_structured_output_falls_back_form_by_form_with_one_line_each(tmp_path: 
         run(tmp_path / "plain", fake, rows, structured=True)
     assert "asking for plain text instead" in caplog.text
     assert "response_format" not in fake.requests[-1]
+
+
+@pytest.mark.release
+@pytest.mark.slow
+def test_the_checks_keep_what_docs_say_of_the_release(release_dir: Path) -> None:
+    """The shares docs/generation.md reports (scripts/measure_answer_checks.py): at least 99.5% each, 99% all together."""
+    from dataclasses import replace
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
+    from measure_answer_checks import ALL_OFF, release_distractors
+
+    rows = release_distractors(release_dir)
+    assert len(rows) == 18_928
+    language = replace(ALL_OFF, language=True)
+    near_copy = replace(ALL_OFF, near_copy_edits=2)
+    invented = replace(ALL_OFF, max_unknown_share=0.15, max_unknown_lowercase=2)
+    for checks, at_least in ((language, 0.995), (near_copy, 0.995), (invented, 0.99), (ReadingChecks(), 0.99)):
+        readers = {code: AnswerReader(code, checks) for code in ("de", "fr")}
+        kept = sum(readers[c].refusal(t, readers[c].strip_decoration(t, d)) is None for c, t, d in rows)
+        assert kept / len(rows) >= at_least, (checks, kept)
