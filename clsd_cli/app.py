@@ -42,6 +42,7 @@ COMMAND_MODULES: dict[str, str | None] = {
     "clsd_cli.submission": None,
     "clsd_generation.cli": "generate",
     "clsd_cli.build": "generate",
+    "clsd_cli.publish": "generate",
     "clsd_analysis.cli": "analysis",
 }
 

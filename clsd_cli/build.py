@@ -1,7 +1,8 @@
 """``clsd build``: a generation run to a Hub-format dataset, its card measured by the plugin.
 
 The command lives here rather than with the generator's other commands because the card's difficulty is
-scored with the plugin's models (:mod:`clsd_mteb.difficulty`), and the generator does not import the plugin.
+scored with the plugin's models (:mod:`clsd_mteb.difficulty`) and the Hub's ``eval.yaml`` is written with the
+plugin's tasks (:mod:`clsd_mteb.hub_eval`), and the generator does not import the plugin.
 """
 
 from __future__ import annotations
@@ -51,24 +52,24 @@ def build(
 
     Both directions, plus the pivot configs when the run was translated; then `clsd evaluate --data-dir OUT`.
     The card reports how hard the set is: P@1 of the character n-gram baseline and of the default model, beside
-    their P@1 on the release.
+    their P@1 on the release. Beside it, eval.yaml declares the tasks for the Hub's leaderboards (mteb's format).
     """
     from clsd_generation.build import DatasetDescription, build_dataset
     from clsd_mteb.difficulty import difficulty_of
+    from clsd_mteb.hub_eval import write_eval_config
 
     if (date_from is None) != (date_to is None):
         raise CLSDError("give both --date-from and --date-to, or neither.")
-    description = DatasetDescription(
-        name,
-        license,
-        tuple(domain or ()),
-        (date_from, date_to) if date_from and date_to else None,
-        reference,
-        tuple(source_dataset or ()),
-    )
-    scorer = None if no_score else difficulty_of
+    dates = (date_from, date_to) if date_from and date_to else None
+    description = DatasetDescription(name, license, tuple(domain or ()), dates, reference, tuple(source_dataset or ()))
     summary = build_dataset(
-        run_dir, out, description, allow_incomplete=allow_incomplete, drop_invalid=drop_invalid, scorer=scorer
+        run_dir,
+        out,
+        description,
+        allow_incomplete=allow_incomplete,
+        drop_invalid=drop_invalid,
+        scorer=None if no_score else difficulty_of,
+        add_files=write_eval_config,
     )
     for config, rows in summary.rows.items():
         typer.echo(f"{config}: {rows} rows")

@@ -1,4 +1,4 @@
-"""``clsd export-results``: CLSD results ready for a pull request to the MTEB results repository.
+"""``clsd export-results`` and ``clsd push-results``: CLSD results for the MTEB results repository, or for the Hub.
 
 Only typer is imported at module level; mteb loads inside the command (see ``tests/test_cli_startup.py``).
 """
@@ -46,3 +46,55 @@ def export_results_command(
             + ", ".join(export.models_outside_mteb)
         )
     typer.echo(f"Next: read {export.folder / 'README.md'}, then copy results/ into a clone of the results repository.")
+
+
+@app.command("push-results")
+def push_results_command(
+    results_dir: Annotated[
+        Path,
+        typer.Argument(metavar="RESULTS_DIR", help="The folder clsd evaluate --output (or mteb run --output-folder) wrote."),
+    ],
+    hub_dataset: Annotated[
+        str,
+        typer.Option(
+            metavar="REPO_ID@REVISION",
+            help="The Hub dataset the results were computed on, as given to clsd evaluate --hub-dataset "
+            "(Andrianos/clsd_wmt19_21 defaults to the revision mteb pinned).",
+        ),
+    ],
+    model: Annotated[
+        str | None, typer.Option(metavar="NAME[@REVISION]", help="Whose results, when the folder holds several models'.")
+    ] = None,
+    user: Annotated[
+        str | None, typer.Option(help="Hub user or organisation shown as the results' source (mteb's `user`).")
+    ] = None,
+    create_pr: Annotated[
+        bool, typer.Option("--create-pr", help="Open a pull request on the model repository instead of committing.")
+    ] = False,
+    dry_run: Annotated[
+        Path | None, typer.Option(metavar="OUT", help="Write the files that would be uploaded into OUT instead.")
+    ] = None,
+) -> None:
+    """Publish a model's CLSD results on the Hugging Face Hub.
+
+    For the Hub's leaderboards, mteb's own push (ModelMeta.push_eval_results) writes one file per task into the model repository's
+    .eval_results/, naming the dataset repository, its revision and the task ids of its eval.yaml (clsd build and
+    clsd push write one). Only results computed on data on the Hub go: a dataset published with clsd push, or the
+    authors' Andrianos/clsd_wmt19_21; every other result is listed with the reason. The token comes from HF_TOKEN.
+    """
+    from clsd_mteb.hub_results import plan_results_push, push_results, write_dry_run
+
+    plan = plan_results_push(results_dir, hub_dataset, model)
+    scores = ", ".join(f"{task} {score:.2f}" for task, score in plan.scores.items())
+    typer.echo(f"{plan.model.name} ({plan.model.revision}) on {plan.dataset}: {scores}")
+    for path, reason in plan.skipped:
+        typer.echo(f"  left out {path}: {reason}")
+    if dry_run is not None:
+        written = write_dry_run(plan, dry_run, user)
+        typer.echo(f"dry run: {len(written)} files of the model repository {plan.repo_id} written to {dry_run}")
+        return
+    push_results(plan, user, create_pr=create_pr)
+    typer.echo(
+        f"uploaded to {plan.repo_id}/.eval_results/; the Hub lists them on {plan.source.location}'s leaderboard "
+        "where that repository's eval.yaml declares these tasks."
+    )

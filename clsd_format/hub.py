@@ -29,6 +29,7 @@ from clsd_format.errors import DataError
 from clsd_format.files import new_temp_file
 
 CARD_FILE = "README.md"
+EVAL_FILE = "eval.yaml"  # the Hub's evaluation config (mteb's format), written beside the card by the plugin
 MANIFEST_KEY = "clsd"
 FILES_KEY = "files"  # under MANIFEST_KEY: data file -> {sha256, rows}
 
@@ -312,3 +313,25 @@ def read_config(folder: Path, config: str, record: Mapping[str, Any] | None = No
     rows = table.select([*schema.HUB_COLUMNS, *optional]).to_pylist()
     validate_rows(rows, where=str(path))
     return rows
+
+
+TOKEN_ENV_VARS = ("HF_TOKEN", "HUGGING_FACE_HUB_TOKEN")
+
+
+def hub_token(what: str) -> str:
+    """The Hugging Face token for an upload, from the environment (registered for redaction); else a clear error.
+
+    ``what`` names the upload and the way to do without one (``--dry-run``), for the message.
+    """
+    import os
+
+    from clsd_format.errors import CLSDError
+    from clsd_format.redaction import register_secret
+
+    token = next((os.environ[name] for name in TOKEN_ENV_VARS if os.environ.get(name)), None)
+    if token is None:
+        raise CLSDError(
+            f"no Hugging Face token for {what}: set {TOKEN_ENV_VARS[0]} (a token with write access), or use --dry-run."
+        )
+    register_secret(token)  # an upload error that echoes it is redacted
+    return token

@@ -1,7 +1,8 @@
 """Export the released tasks to the Hub format (``clsd export-release``).
 
 Why: the Hub format is what the eight tasks can also read (``CLSD_DATA_DIR=<export>``), what the
-generation module writes, and what can be uploaded to the Hub as one dataset with eight configs.
+generation module writes, and what can be uploaded to the Hub as one dataset with eight configs (with the
+``eval.yaml`` that declares them for the Hub's leaderboards).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from clsd_format.data_source import resolve_data_source
 from clsd_format.errors import DataError
 from clsd_format.release import COMMIT, FILES, RELEASE_DATASETS, REPOSITORY
 from clsd_mteb import release
+from clsd_mteb.hub_eval import write_eval_config
 from clsd_mteb.tasks import AGPL_URL, CITATION, PAPER_URL, RELEASE_TASKS, release_direction_specs
 
 
@@ -66,4 +68,5 @@ def export_release(out: Path, data_dir: str | Path | None = None) -> Path:
         citation=CITATION,
     )
     (out / hub.CARD_FILE).write_text(hub.render_card(header, body), encoding="utf-8")
+    write_eval_config(out)  # the Hub's leaderboard config, once the card it reads is there
     return out

@@ -15,7 +15,8 @@ here instead of the tasks or benchmarks silently going missing.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from importlib.metadata import version
 from types import ModuleType
 from typing import cast
@@ -59,6 +60,34 @@ def register_tasks(task_classes: Iterable[type[AbsTask]]) -> None:
     for cls in added:  # prove the public API now finds them
         if type(mteb.get_task(cls.metadata.name)) is not cls:
             raise RegistrationError(f"registered {cls.metadata.name!r} but mteb.get_task does not return it.")
+
+
+@contextmanager
+def tasks_standing_in(task_classes: Iterable[type[AbsTask]]) -> Iterator[None]:
+    """Inside the ``with`` block, ``mteb.get_task(name)`` returns these classes for their names; afterwards, what it did.
+
+    For mteb code that looks a result's task up by name when the task at hand reads other data under the same
+    name: a released task read from the authors' Hub dataset names that repository, the registered one the
+    GitHub release (:mod:`clsd_mteb.hub_results`).
+    """
+    import importlib
+
+    registry = getattr(importlib.import_module("mteb.get_tasks"), "_TASKS_REGISTRY", None)
+    if not isinstance(registry, dict):
+        raise RegistrationError(
+            f"mteb {version('mteb')} has no task registry clsd_mteb can read (mteb.get_tasks._TASKS_REGISTRY)."
+        )
+    classes = {cls.metadata.name: cls for cls in task_classes}
+    saved = {name: registry.get(name) for name in classes}
+    registry.update(classes)
+    try:
+        yield
+    finally:
+        for name, cls in saved.items():
+            if cls is None:
+                registry.pop(name, None)
+            else:
+                registry[name] = cls
 
 
 def _quietly_import(name: str) -> ModuleType:

@@ -77,7 +77,8 @@ def _unpublished(dataset_revision: str) -> str | None:
     return None
 
 
-def _evaluator_mismatch(result: TaskResult) -> str | None:
+def evaluator_mismatch(result: TaskResult) -> str | None:
+    """Why ``result`` cannot be submitted as this evaluator's (it was scored by another version), or None."""
     versions = {entry.get(EVALUATOR_VERSION_KEY) for entries in result.scores.values() for entry in entries}
     if versions == {EVALUATOR_VERSION}:
         return None
@@ -98,7 +99,7 @@ def _check(path: Path, tasks: dict[str, AbsTask]) -> tuple[TaskResult | None, st
     task = tasks.get(result.task_name)
     if task is None:
         return None, f"{result.task_name} is not a task mteb knows after import clsd_mteb"
-    reason = _unpublished(result.dataset_revision) or _evaluator_mismatch(result)
+    reason = _unpublished(result.dataset_revision) or evaluator_mismatch(result)
     if reason is not None:
         return None, reason
     try:
@@ -110,7 +111,7 @@ def _check(path: Path, tasks: dict[str, AbsTask]) -> tuple[TaskResult | None, st
     return result, ""
 
 
-def _result_files(results_dir: Path) -> list[Path]:
+def result_files(results_dir: Path) -> list[Path]:
     """CLSD task result files under ``<results_dir>/results/<model>/<revision>/``, in a fixed order."""
     root = results_dir / RESULTS_FOLDER
     if not root.is_dir():
@@ -228,7 +229,7 @@ def export_results(results_dir: str | os.PathLike[str], out: str | os.PathLike[s
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
         raise DataError("exists and is not empty; refusing to overwrite (choose a new folder).", file=str(out))
     export = ResultsExport(folder=out)
-    files = _result_files(results_dir)
+    files = result_files(results_dir)
     known = {}
     for name in sorted({path.stem for path in files}):
         try:

@@ -166,14 +166,17 @@ class ReleaseCLSDTask(AbsTaskCLSD):
                 f"could not load {where} from the Hugging Face Hub ({type(exc).__name__}: {exc}). "
                 "Without network access, evaluate the release instead (--data-dir, or the fetched release)."
             ) from exc
-        # the metadata describes the data read: that repository and revision, and the licence its card gives
-        dataset = {"path": repo_id, "revision": revision}
-        self.metadata = self.metadata.model_copy(update={"dataset": dataset, "license": authors_hub.CARD_LICENSE})
+        self.metadata = _authors_hub_metadata(self.metadata, repo_id, revision)
         return authors_hub.task_rows(data.to_list(), self.released, where)
 
     def _use_local_revision(self, revision: str) -> None:
         """Record the data actually read, so results never claim the pinned release when they used other bytes."""
         self.metadata = self.metadata.model_copy(update={"dataset": {**self.metadata.dataset, "revision": revision}})
+
+
+def _authors_hub_metadata(metadata: TaskMetadata, repo_id: str, revision: str) -> TaskMetadata:
+    """A released task's metadata as read from the authors' Hub dataset: that repository and revision, and the licence its card gives."""
+    return metadata.model_copy(update={"dataset": {"path": repo_id, "revision": revision}, "license": authors_hub.CARD_LICENSE})
 
 
 @functools.cache
@@ -343,6 +346,27 @@ def tasks_from_hub(repo_id: str, revision: str) -> list[type[HubCLSDTask]]:
     task loads its data. Offline, the error says so.
     """
     return tasks_from_source(hub_repository_source(repo_id, revision))
+
+
+def hub_task_classes(source: DataSource) -> list[tuple[type[AbsTaskCLSD], str]]:
+    """The tasks of a source on the Hugging Face Hub, each with its config there.
+
+    Their metadata names that repository and revision, as results computed on it are filed: a Hub-format
+    repository's configs, or the four direct released tasks as the authors' Hub dataset holds them. mteb's
+    Hub files (``eval.yaml``, a model's ``.eval_results/``) name the data by these (:mod:`clsd_mteb.hub_eval`).
+    """
+    if source.kind == "hub-repository":
+        return [(cls, cls.config) for cls in tasks_from_source(source)]
+    if source.kind != "authors-hub":
+        raise DataError(f"{source.describe()} is not a dataset on the Hugging Face Hub.")
+    repo_id, revision = str(source.location), str(source.revision)
+    classes: list[tuple[type[AbsTaskCLSD], str]] = []
+    for cls in RELEASE_TASKS:
+        if cls.metadata.name in authors_hub.TASK_NAMES:
+            metadata = _authors_hub_metadata(cls.metadata, repo_id, revision)
+            hub_class = type(cls.__name__, (cls,), {"metadata": metadata, "__module__": __name__})
+            classes.append((hub_class, authors_hub.config_name(cls.released)))
+    return classes
 
 
 def _eval_langs(task: type[ReleaseCLSDTask]) -> list[str]:

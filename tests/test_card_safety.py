@@ -2,7 +2,7 @@
 
 The corpus lies under a home folder of its own (``HOME`` points there) and the commands run from a working
 directory inside it, so any path that leaks is found by a plain text search of every file ``push --dry-run``
-writes.
+writes. The same files go to the Hub's upload routes on 127.0.0.1 (tests/hub_upload.py) in a real push.
 """
 
 from __future__ import annotations
@@ -16,8 +16,11 @@ from pathlib import Path
 import pytest
 from huggingface_hub import DatasetCard
 
+from clsd_format import hub
 from clsd_format.errors import CLSDError
 from clsd_generation.build import DatasetDescription
+from clsd_mteb.hub_eval import read_eval_config
+from tests import hub_upload
 
 sys.path.insert(0, str(Path(__file__).parent))
 from generation_helpers.corpora import DE_FR_OPTIONS, write_parallel_csv
@@ -59,6 +62,25 @@ def test_nothing_push_would_upload_names_the_builders_folders(tmp_path: Path) ->
     assert "not specified" in card.text
     sha = hashlib.sha256(corpus.read_bytes()).hexdigest()
     assert f"parallel.csv (a local file, SHA-256 {sha})" in card.text  # named by file name and checksum
+
+    # the Hub's leaderboard config goes with it, in mteb's format, one pair of mteb's ids per config of the card
+    specs = hub.read_manifest(work / "upload")
+    declared = read_eval_config(work / "upload" / "eval.yaml").tasks
+    assert {(t.id, t.config, t.split) for t in declared} == {
+        (task_id, spec.config, "test") for spec in specs for task_id in (spec.task_name, f"{spec.task_name}_default_test")
+    }
+
+    # the real upload (to the Hub's routes on 127.0.0.1) sends exactly the files of the dry run
+    with hub_upload.serve() as (url, received):
+        env = {**os.environ, "HOME": str(home), "HF_ENDPOINT": url, "HF_HUB_OFFLINE": "0", "HF_TOKEN": "hf_test_token"}
+        command = [sys.executable, "-m", "clsd_cli", "push", str(work / "data"), "--repo-id", "someone/clsd-safe"]
+        done = subprocess.run(command, cwd=work, env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert f"uploaded someone/clsd-safe at revision {hub_upload.COMMIT_OID}" in done.stdout
+    assert received.files == {
+        ("dataset", "someone/clsd-safe", str(p.relative_to(work / "upload"))): p.read_bytes() for p in uploaded
+    }
+    assert [c["name"] for c in received.created] == ["clsd-safe"]
 
 
 @pytest.mark.slow

@@ -30,6 +30,7 @@ from clsd_format.data_source import resolve_data_source
 from clsd_format.errors import DataError, DataSourceUnavailable
 from clsd_mteb import release
 from clsd_mteb.export import export_release
+from clsd_mteb.hub_eval import read_eval_config
 from tests.conftest import FIXTURE_DATA
 
 FIXTURE_ROWS = {"WMT19": 24, "WMT21": 20}  # data rows of the CSVs in tests/data/clsd-mini
@@ -331,6 +332,17 @@ def test_the_export_loads_with_datasets_as_the_hub_would(exported):
     data = load_dataset(str(exported), "wmt19-fr-de", split="test")
     assert data.column_names == list(schema.HUB_COLUMNS)
     assert len(data) == FIXTURE_ROWS["WMT19"]
+
+
+def test_the_export_declares_its_tasks_for_the_hub_with_mteb_s_ids(exported):
+    configs = {spec.task_name: spec.config for spec in hub.read_manifest(exported)}
+    declared = read_eval_config(exported / hub.EVAL_FILE)  # mteb's pydantic model of the file
+    assert declared.evaluation_framework == "mteb"
+    expected = set()
+    for task in clsd_mteb.get_tasks(data_dir=exported):
+        for entry in task._create_task_hf_config().tasks:  # the ids mteb's own push_eval_to_hub writes
+            expected.add((entry.id, configs[task.metadata.name], "test"))
+    assert {(t.id, t.config, t.split) for t in declared.tasks} == expected and len(expected) == 16
 
 
 def test_the_export_never_overwrites(exported, small_release):

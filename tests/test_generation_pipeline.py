@@ -163,6 +163,7 @@ def test_pipeline_each_backend_to_an_evaluated_dataset(
     assert sorted(p.relative_to(tmp_path / "repo").as_posix() for p in (tmp_path / "repo").rglob("*") if p.is_file()) == [
         "README.md",
         "de-fr/test.parquet",
+        "eval.yaml",
         "fr-de/test.parquet",
     ]
     card = (tmp_path / "llm-ds" / "README.md").read_text(encoding="utf-8")

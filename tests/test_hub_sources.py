@@ -100,6 +100,23 @@ def test_rows_are_compared_in_order_on_the_texts() -> None:
     assert "4 / 3 rows (the counts differ); 1 of the first 3 rows differ, first row 1 (target)" in comparison.summary()
 
 
+def test_results_not_computed_on_the_hub_dataset_cannot_go_to_its_leaderboard(small_release: Path, tmp_path: Path) -> None:
+    import clsd_mteb
+    from clsd_mteb.baselines import CHAR_NGRAM_NAME
+    from clsd_mteb.hub_results import plan_results_push
+    from clsd_mteb.models import load_model
+    from clsd_mteb.run import evaluate_tasks
+
+    tasks = clsd_mteb.get_tasks(["CLSD-WMT21-FR-DE"], data_dir=small_release)  # the fixture CSVs: a local revision
+    evaluate_tasks(load_model(CHAR_NGRAM_NAME), tasks, tmp_path / "run", show_progress_bar=False)
+    with pytest.raises(DataError) as raised:
+        plan_results_push(tmp_path / "run", authors_hub.REPO_ID)
+    message = str(raised.value)
+    assert "no result can go to the Hub as computed on Andrianos/clsd_wmt19_21" in message
+    assert "CLSD-WMT21-FR-DE.json: computed on other data (dataset revision local-sha256-" in message
+    assert f"not on {authors_hub.REPO_ID}@{authors_hub.DEFAULT_REVISION}" in message
+
+
 # --- through a Hub-compatible server ---------------------------------------------------------------
 
 
@@ -195,3 +212,109 @@ def test_evaluate_on_the_hub_dataset_scores_as_on_the_release_and_files_its_own_
     (result,) = (tmp_path / "hub" / "results").rglob("CLSD-WMT21-FR-DE.json")
     assert json.loads(result.read_text())["dataset_revision"] == hub["authors"]
     assert f"Data: the authors' Hub dataset {authors_hub.REPO_ID}@{hub['authors']}" in from_hub.stderr
+
+
+# --- leaderboards on the Hub: eval.yaml and a model's .eval_results ---------------------------------
+
+
+def _eval_results(folder: Path) -> dict[str, Any]:
+    """Every ``.eval_results/*.yaml`` under ``folder``, read back with mteb's own model of the file."""
+    import yaml
+    from mteb._hf_integration.eval_result_model import HFEvalResults
+
+    return {
+        path.name: HFEvalResults.model_validate(yaml.safe_load(path.read_text()))
+        for path in sorted((folder / ".eval_results").glob("*.yaml"))
+    }
+
+
+@pytest.fixture(scope="module")
+def hub_results(hub, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The n-gram baseline's results on two tasks of the authors' Hub dataset, one of the export, and one of the release CSVs."""
+    out = tmp_path_factory.mktemp("hub-results")
+    ngram = ["evaluate", "--model", "clsd-baselines/char-ngram-tf", "--output", str(out / "results")]
+    for source, tasks in (
+        (f"{authors_hub.REPO_ID}@{hub['authors']}", "CLSD-WMT21-FR-DE,CLSD-WMT21-DE-FR"),
+        (f"{EXPORT_REPO}@{hub['export']}", "CLSD-WMT19-DE-FR-PivotEN"),
+    ):
+        done = _clsd(hub, *ngram, "--hub-dataset", source, "--tasks", tasks)
+        assert done.returncode == 0, done.stderr[-3000:]
+    return out / "results"
+
+
+@pytest.mark.slow
+def test_push_results_writes_mteb_s_files_for_the_hub_dataset_only(hub, hub_results, small_release, tmp_path) -> None:
+    done = _clsd(
+        hub,
+        "push-results",
+        str(hub_results),
+        "--hub-dataset",
+        f"{authors_hub.REPO_ID}@{hub['authors']}",
+        "--user",
+        "someone",
+        "--dry-run",
+        str(tmp_path / "repo"),
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    files = _eval_results(tmp_path / "repo")
+    assert list(files) == ["CLSD-WMT21-DE-FR.yaml", "CLSD-WMT21-FR-DE.yaml"]  # nothing else is written
+    assert sorted(p.name for p in (tmp_path / "repo").rglob("*") if p.is_file()) == list(files)
+    for name, results in files.items():
+        task = name.removesuffix(".yaml")
+        stored = json.loads(next(hub_results.rglob(f"{task}.json")).read_text())
+        ids = {r.dataset.task_id: r for r in results.root}
+        assert set(ids) == {task, f"{task}_default_test"}  # mteb's ids, as eval.yaml declares them
+        for result in results.root:
+            assert (result.dataset.id, result.dataset.revision) == (authors_hub.REPO_ID, hub["authors"])  # never GitHub
+            assert result.value == round(stored["scores"]["test"][0]["main_score"] * 100, 5)
+            assert result.source is not None and result.source.user == "someone"
+    # the release task read from the export (another repository) is left out, and so said
+    assert "CLSD-WMT19-DE-FR-PivotEN.json: CLSD-WMT19-DE-FR-PivotEN is not a task of Andrianos/clsd_wmt19_21" in done.stdout
+
+
+@pytest.mark.slow
+def test_push_results_for_the_export_name_the_tasks_its_eval_yaml_declares(hub, hub_results, tmp_path) -> None:
+    from clsd_mteb.hub_eval import read_eval_config
+
+    done = _clsd(
+        hub,
+        "push-results",
+        str(hub_results),
+        "--hub-dataset",
+        f"{EXPORT_REPO}@{hub['export']}",
+        "--dry-run",
+        str(tmp_path / "repo"),
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    (results,) = _eval_results(tmp_path / "repo").values()
+    env = hub_mirror.client_env(hub["url"], Path(hub["home"]))
+    fetch = f"from huggingface_hub import hf_hub_download; print(hf_hub_download({EXPORT_REPO!r}, 'eval.yaml', repo_type='dataset', revision={hub['export']!r}))"
+    path = subprocess.run([sys.executable, "-c", fetch], capture_output=True, text=True, env=env, check=True).stdout.split()[-1]
+    declared = {task.id for task in read_eval_config(Path(path)).tasks}
+    assert {r.dataset.task_id for r in results.root} == {"CLSD-WMT19-DE-FR-PivotEN", "CLSD-WMT19-DE-FR-PivotEN_default_test"}
+    assert {r.dataset.task_id for r in results.root} <= declared
+    assert {(r.dataset.id, r.dataset.revision) for r in results.root} == {(EXPORT_REPO, hub["export"])}
+    assert "computed on other data (dataset revision " in done.stdout  # the authors' results, left out
+
+
+@pytest.mark.slow
+def test_push_results_uploads_through_mteb_exactly_what_the_dry_run_wrote(hub, hub_results, tmp_path) -> None:
+    from tests import hub_upload
+
+    source = f"{authors_hub.REPO_ID}@{hub['authors']}"
+    preview = _clsd(hub, "push-results", str(hub_results), "--hub-dataset", source, "--dry-run", str(tmp_path / "repo"))
+    assert preview.returncode == 0, preview.stderr[-3000:]
+    with hub_upload.serve() as (url, received):
+        env = {**hub_mirror.client_env(url, Path(hub["home"])), "HF_TOKEN": "hf_test_token"}
+        command = [sys.executable, "-m", "clsd_cli", "push-results", str(hub_results), "--hub-dataset", source]
+        pushed = subprocess.run(command, capture_output=True, text=True, env=env, timeout=600)
+        without_token = subprocess.run(command, capture_output=True, text=True, env={**env, "HF_TOKEN": ""}, timeout=600)
+    assert pushed.returncode == 0, pushed.stderr[-3000:]
+    meta = json.loads(next(hub_results.rglob("model_meta.json")).read_text())
+    expected = {
+        ("model", meta["name"], str(path.relative_to(tmp_path / "repo"))): path.read_bytes()
+        for path in (tmp_path / "repo").rglob("*.yaml")
+    }
+    assert received.files == expected and len(received.commits) == 1
+    assert received.tokens == {"Bearer hf_test_token"}
+    assert without_token.returncode == 2 and "set HF_TOKEN" in without_token.stderr

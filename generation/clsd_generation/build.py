@@ -80,6 +80,7 @@ class DatasetDescription:
 
 
 Scorer = Callable[[Path], Difficulty]  # a written Hub-format folder -> its difficulty (the plugin's, passed in by the CLI)
+FileWriter = Callable[[Path], object]  # writes files made from a finished Hub-format folder into it (the plugin's eval.yaml)
 
 
 def build_dataset(
@@ -90,12 +91,14 @@ def build_dataset(
     allow_incomplete: bool = False,
     drop_invalid: bool = False,
     scorer: Scorer | None = None,
+    add_files: FileWriter | None = None,
 ) -> BuildSummary:
     """Write the run's dataset into ``out_dir`` (new or empty) with its card, atomically.
 
     ``drop_invalid``: leave out every sentence with a distractor ``clsd judge`` found invalid. ``scorer`` measures
     the written set before it is moved into place, for the card's section "Difficulty" (the generator does not
-    import the plugin: ``clsd build`` hands in :func:`clsd_mteb.difficulty.difficulty_of`).
+    import the plugin: ``clsd build`` hands in :func:`clsd_mteb.difficulty.difficulty_of`). ``add_files`` then writes
+    what the plugin makes from the finished folder (``clsd build`` hands in :func:`clsd_mteb.hub_eval.write_eval_config`).
     """
     out_dir = Path(out_dir)
     prefix = task_prefix(description.name)
@@ -121,7 +124,7 @@ def build_dataset(
         return render_generated_card(info, [s for s, _ in configs], rows_per_config, run.pairs, run.results, manifest)
 
     with writing("the dataset folder", out_dir):
-        _write_folder(out_dir, configs, card, scorer)
+        _write_folder(out_dir, configs, card, (scorer, add_files))
     return BuildSummary(out_dir, rows_per_config, run.unfinished, sum(pivot_dropped.values()))
 
 
@@ -291,12 +294,12 @@ def _write_folder(
     out_dir: Path,
     configs: list[tuple[DirectionSpec, list[dict[str, Any]]]],
     card: Callable[[dict[str, Any], Difficulty | None], str],
-    scorer: Scorer | None,
+    plugin: tuple[Scorer | None, FileWriter | None],
 ) -> None:
     """Write under a temporary name, check the card reads back, then rename: never a half-built folder.
 
     ``card`` renders the card from the written data files' record (SHA-256 and rows, :func:`clsd_format.hub.file_records`)
-    and, once ``scorer`` has measured the written set, from its difficulty too.
+    and, once the plugin's scorer has measured the written set, from its difficulty too; then the plugin's files.
     """
     staging = out_dir.parent / f".{out_dir.name}.building-{os.getpid()}"
     _remove_stale_staging(out_dir)
@@ -309,8 +312,11 @@ def _write_folder(
         files = hub.file_records(staging, [spec for spec, _ in configs])
         (staging / hub.CARD_FILE).write_text(card(files, None), encoding="utf-8")
         hub.read_manifest(staging)  # the card we wrote must read back
+        scorer, add_files = plugin
         if scorer is not None:
             (staging / hub.CARD_FILE).write_text(card(files, scorer(staging)), encoding="utf-8")
+        if add_files is not None:
+            add_files(staging)
         if out_dir.exists():
             out_dir.rmdir()  # empty (checked by the caller)
         staging.replace(out_dir)

@@ -1,4 +1,7 @@
-"""Commands to make a CLSD dataset: generate -> (translate) -> build -> push, plus the human check.
+"""Commands to make a CLSD dataset: generate -> (translate) -> judge, plus the human check.
+
+``clsd build`` and ``clsd push`` use the plugin too (the card's difficulty, the Hub's ``eval.yaml``), so they live in
+:mod:`clsd_cli.build` and :mod:`clsd_cli.publish`.
 
 Mounted into the top-level ``clsd`` command; each command is defined on ``app`` directly. Errors
 the user can fix raise :class:`clsd_format.errors.CLSDError`; the top-level CLI prints the message
@@ -381,27 +384,6 @@ def judge(
     typer.echo(f"questions asked in this run: {asked}")
     if left:
         raise CLSDError(f"{left} question(s) are unanswered after retries; run the same command again to continue.")
-
-
-@app.command()
-def push(
-    folder: Annotated[Path, typer.Argument(help="A folder written by `clsd build`.")],
-    repo_id: Annotated[str, typer.Option(help="Hub dataset repository, owner/name.")],
-    private: Annotated[bool, typer.Option("--private", help="Create the repository as private.")] = False,
-    dry_run: Annotated[Path | None, typer.Option(help="Write the exact repository folder here instead of uploading.")] = None,
-) -> None:
-    """Upload a built dataset to the Hugging Face Hub.
-
-    The token comes from HF_TOKEN.
-    """
-    from clsd_generation import publish
-
-    if dry_run is not None:
-        plan = publish.dry_run(folder, repo_id, dry_run)
-        typer.echo(f"dry run: {len(plan.files)} files of {repo_id} written to {dry_run}")
-        return
-    commit = publish.push(folder, repo_id, private=private)
-    typer.echo(f"uploaded {repo_id} at revision {commit}\nevaluate: clsd evaluate --hub-dataset {repo_id}@{commit}")
 
 
 @app.command()

@@ -7,16 +7,12 @@ list to a local folder instead, so what would be uploaded can be inspected and e
 
 from __future__ import annotations
 
-import os
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
 from clsd_format import hub
 from clsd_format.errors import CLSDError, DataError
-from clsd_format.redaction import register_secret
-
-TOKEN_ENV_VARS = ("HF_TOKEN", "HUGGING_FACE_HUB_TOKEN")
 
 
 @dataclass(frozen=True)
@@ -34,7 +30,8 @@ def plan_push(folder: Path, repo_id: str) -> PushPlan:
     hub.check_files(folder, header)  # a file changed since the card recorded its SHA-256 is not published under it
     for spec in specs:
         hub.read_config(folder, spec.config)  # every config present and valid before anything leaves the machine
-    files = [hub.CARD_FILE] + [str(hub.parquet_path(Path(), spec.config)) for spec in specs]
+    evaluation = [hub.EVAL_FILE] if (folder / hub.EVAL_FILE).is_file() else []  # the Hub's leaderboard config
+    files = [hub.CARD_FILE, *evaluation] + [str(hub.parquet_path(Path(), spec.config)) for spec in specs]
     return PushPlan(repo_id, files)
 
 
@@ -66,10 +63,7 @@ def dry_run(folder: Path, repo_id: str, target: Path) -> PushPlan:
 def push(folder: Path, repo_id: str, *, private: bool = False) -> str:
     """Upload; returns the commit hash to cite (a Hub task needs an exact revision)."""
     plan = plan_push(folder, repo_id)
-    token = next((os.environ[name] for name in TOKEN_ENV_VARS if os.environ.get(name)), None)
-    if token is None:
-        raise CLSDError(f"no Hugging Face token: set {TOKEN_ENV_VARS[0]} (a token with write access), or use --dry-run.")
-    register_secret(token)  # an upload error that echoes it is redacted
+    token = hub.hub_token(f"an upload to {repo_id}")
     from huggingface_hub import HfApi
 
     api = HfApi(token=token)
