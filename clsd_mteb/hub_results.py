@@ -71,8 +71,10 @@ def _check(path: Path, tasks: dict[str, type[AbsTaskCLSD]], source: DataSource) 
         result = TaskResult.from_disk(path)
     except (ValueError, KeyError, TypeError) as exc:
         return f"not readable as an mteb task result ({type(exc).__name__}: {next(iter(str(exc).splitlines()), '')})"
+    if path.stem != result.task_name:
+        return f"the file name does not match its task_name {result.task_name!r}"
     task = tasks.get(result.task_name)
-    if task is None or path.stem != result.task_name:
+    if task is None:
         return f"{result.task_name} is not a task of {source.location}"
     if result.dataset_revision != source.revision:
         return f"computed on other data (dataset revision {result.dataset_revision}), not on {source.location}@{source.revision}"
