@@ -66,7 +66,7 @@ def push_results_command(
         str | None, typer.Option(metavar="NAME[@REVISION]", help="Whose results, when the folder holds several models'.")
     ] = None,
     user: Annotated[
-        str | None, typer.Option(help="Hub user or organisation shown as the results' source (mteb's `user`).")
+        str | None, typer.Option(metavar="NAME", help="Hub user or organisation shown as the results' source (mteb's `user`).")
     ] = None,
     create_pr: Annotated[
         bool, typer.Option("--create-pr", help="Open a pull request on the model repository instead of committing.")
@@ -77,10 +77,11 @@ def push_results_command(
 ) -> None:
     """Publish a model's CLSD results on the Hugging Face Hub.
 
-    For the Hub's leaderboards, mteb's own push (ModelMeta.push_eval_results) writes one file per task into the model repository's
-    .eval_results/, naming the dataset repository, its revision and the task ids of its eval.yaml (clsd build and
-    clsd push write one). Only results computed on data on the Hub go: a dataset published with clsd push, or the
-    authors' Andrianos/clsd_wmt19_21; every other result is listed with the reason. The token comes from HF_TOKEN.
+    For the Hub's leaderboards, mteb's own push (ModelMeta.push_eval_results) writes one file per task into the
+    model repository's .eval_results/, naming the dataset repository, its revision and the task ids of its eval.yaml
+    (clsd build and clsd push write one). Only results computed on data on the Hub go: a dataset published with clsd
+    push, or the authors' Andrianos/clsd_wmt19_21; every other result is listed with the reason. The token comes from
+    HF_TOKEN.
     """
     from clsd_mteb.hub_results import plan_results_push, push_results, write_dry_run
 

@@ -321,7 +321,7 @@ TOKEN_ENV_VARS = ("HF_TOKEN", "HUGGING_FACE_HUB_TOKEN")
 def hub_token(what: str) -> str:
     """The Hugging Face token for an upload, from the environment (registered for redaction); else a clear error.
 
-    ``what`` names the upload and the way to do without one (``--dry-run``), for the message.
+    ``what`` names the upload in the message, which also offers ``--dry-run``, the way to do without one.
     """
     import os
 
