@@ -109,11 +109,14 @@ def plan_results_push(results_dir: str | os.PathLike[str], hub_dataset: str, mod
     tasks = {cls.metadata.name: cls for cls, _ in hub_task_classes(source)}
     skipped: list[tuple[Path, str]] = []
     accepted: dict[Path, dict[str, float]] = {}
+    metas: dict[Path, ModelMeta] = {}  # each model folder's model_meta.json, read once
     for path in result_files(results_dir):
         if not (path.parent / MODEL_META_FILE).is_file():
             skipped.append((path, f"no {MODEL_META_FILE} beside it (mteb names the model repository from it)"))
             continue
-        if not _matches(_model_meta(path.parent), model):
+        if path.parent not in metas:
+            metas[path.parent] = _model_meta(path.parent)
+        if not _matches(metas[path.parent], model):
             continue
         checked = _check(path, tasks, source)
         if isinstance(checked, str):
@@ -126,12 +129,12 @@ def plan_results_push(results_dir: str | os.PathLike[str], hub_dataset: str, mod
         )
         raise DataError(f"no result can go to the Hub as computed on {hub_dataset} ({why}).", file=str(results_dir))
     if len(accepted) > 1:
-        found = ", ".join(f"{meta.name}@{meta.revision}" for meta in map(_model_meta, sorted(accepted)))
+        found = ", ".join(f"{metas[folder].name}@{metas[folder].revision}" for folder in sorted(accepted))
         raise CLSDError(f"results of several models qualify ({found}); choose one with --model NAME or NAME@REVISION.")
     ((folder, found_scores),) = accepted.items()
     names = sorted(found_scores)
     return ResultsPush(
-        results_dir, source, _model_meta(folder), [tasks[n] for n in names], {n: found_scores[n] for n in names}, skipped
+        results_dir, source, metas[folder], [tasks[n] for n in names], {n: found_scores[n] for n in names}, skipped
     )
 
 

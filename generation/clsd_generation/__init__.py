@@ -1,7 +1,8 @@
 """Build new CLSD datasets from any parallel corpus (package ``clsd_generation``; see ``docs/generation.md``).
 
-Holds the commands ``clsd generate``, ``translate``, ``judge``, ``build``, ``push``, ``sample`` and
-``import-sample``; reading parallel corpora; the three ways to write distractors (LLM live, OpenAI Batch
+Holds the commands ``clsd generate``, ``translate``, ``judge``, ``sample`` and ``import-sample`` (``build``
+and ``push`` call this package's building and publishing from :mod:`clsd_cli`, which adds what the plugin
+makes: the card's difficulty and the Hub's ``eval.yaml``); reading parallel corpora; the three ways to write distractors (LLM live, OpenAI Batch
 API, rules) with the paper's prompt, answer parsing, validation and the checks of an LLM's answers; the
 resumable checkpoint; the English pivot (M2M-100/NLLB or an LLM endpoint); the judge model's reading; and
 building, describing (the dataset card) and publishing the dataset.

@@ -1,6 +1,6 @@
 """Publish a built dataset folder as a Hugging Face dataset repository.
 
-The folder ``clsd build`` writes *is* the repository (card with ``configs:`` + parquet files), so
+The folder ``clsd build`` writes *is* the repository (card with ``configs:``, parquet files, ``eval.yaml``), so
 publishing uploads exactly those files with ``huggingface_hub``; ``--dry-run`` copies the same file
 list to a local folder instead, so what would be uploaded can be inspected and evaluated offline.
 """
