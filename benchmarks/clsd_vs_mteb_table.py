@@ -27,7 +27,7 @@ def main() -> None:
     args = parser.parse_args()
 
     from clsd_mteb.evaluator import EVALUATOR_VERSION, EVALUATOR_VERSION_KEY
-    from clsd_mteb.release import COMMIT
+    from clsd_mteb.release_fetch import COMMIT
 
     rows: dict[str, dict[str, tuple[float, float]]] = {}
     for path in sorted((args.output / "results").glob("*/*/CLSD-*.json")):

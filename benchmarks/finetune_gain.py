@@ -9,7 +9,7 @@ sees, in the English-pivot setting, three ways, each from a fresh copy of the un
 
 * (a) the released WMT19 pivot rows (CLSD-WMT19-DE-FR-PivotEN and CLSD-WMT19-FR-DE-PivotEN): anchor S,
   positive T, the four GPT-4 distractors (machine-translated to English) as hard negatives, written by
-  ``clsd_mteb.training_export.export_training`` with the WMT21 pivot tasks held out by corpus;
+  ``clsd_mteb.publishing.training_export.export_training`` with the WMT21 pivot tasks held out by corpus;
 * (b) the same anchors and positives with rule-made English distractors of each positive: the rule
   backend's English rules (``clsd_generation.rules``), with the corpus, name typing (through the
   French side, as ``make_generators`` does for a parallel corpus), attempts and validation of
@@ -62,7 +62,7 @@ def pivot_pairs(source: DataSource, out: Path, limit: int | None) -> Any:
     """(a)'s rows: anchor, positive, negative_1..4 of the two WMT19 pivot tasks (first ``limit`` of each), WMT21 held out."""
     from datasets import concatenate_datasets, load_dataset
 
-    from clsd_mteb.training_export import export_training
+    from clsd_mteb.publishing.training_export import export_training
 
     parts = []
     for task in TRAIN_TASKS:
@@ -85,9 +85,9 @@ def rule_negatives(source: DataSource, positives: Sequence[str], seed: int) -> t
     """
     from clsd_format import schema
     from clsd_format.languages import ENGLISH
-    from clsd_generation.jobs import Job, JobState
     from clsd_generation.rules import RULES_VERSION, make_generators
-    from clsd_generation.settings import DEFAULT_MAX_ATTEMPTS, ValidationBounds
+    from clsd_generation.run.jobs import Job, JobState
+    from clsd_generation.run.settings import DEFAULT_MAX_ATTEMPTS, ValidationBounds
     from clsd_mteb import get_tasks
 
     english: list[str] = []
@@ -109,7 +109,7 @@ def rule_negatives(source: DataSource, positives: Sequence[str], seed: int) -> t
     for i, sentence in enumerate(dict.fromkeys(positives)):
         state = JobState(Job(f"p{i}", ENGLISH, sentence))
         result = None
-        while result is None:  # as clsd_generation.rules_backend.run_rules
+        while result is None:  # as clsd_generation.rules.backend.run_rules
             candidates = generator.candidates(sentence, attempt=state.attempts + 1)
             result = state.absorb(candidates, bounds, DEFAULT_MAX_ATTEMPTS, [generator.rule_of[text] for text in candidates])
         status[result[0]] += 1
@@ -261,7 +261,7 @@ def parse_args() -> argparse.Namespace:
 
 def rule_variant(source: DataSource, pairs: Any, seed: int, report: dict[str, Any]) -> Any:
     """(b)'s training rows, with what making them took and left out (printed, and kept in ``report``)."""
-    from clsd_generation.settings import DISTRACTORS_PER_SENTENCE
+    from clsd_generation.run.settings import DISTRACTORS_PER_SENTENCE
 
     negatives, summary = rule_negatives(source, list(pairs["positive"]), seed)
     rows, k, left_out = rule_rows(pairs, negatives, DISTRACTORS_PER_SENTENCE)

@@ -1,7 +1,7 @@
 """Throughput of live LLM generation against a local fake endpoint with a fixed answer delay.
 
 The whole generation path runs (prompt, openai client, parsing, validation, checkpoint write per
-answer); only the endpoint is fake: ``tests/generation_helpers/fake_openai.py``, in its own process
+answer); only the endpoint is fake: ``tests/helpers/fake_openai.py``, in its own process
 so that it does not share this one's interpreter lock. With C requests in flight and every answer
 taking ``delay`` seconds, the ideal is C / delay answers per second; the figure reported is the
 measured rate over that ideal.
@@ -24,12 +24,12 @@ from pathlib import Path
 import openai  # noqa: F401  (imported before timing: its import takes seconds and is not throughput)
 
 from clsd_generation.backends import LLMBackend
-from clsd_generation.generate import RunOptions, generate_distractors
-from clsd_generation.inputs import read_parallel
-from clsd_generation.languages import parse_language
-from clsd_generation.settings import LLMSettings
+from clsd_generation.run.generate import RunOptions, generate_distractors
+from clsd_generation.run.inputs import read_parallel
+from clsd_generation.run.language_args import parse_language
+from clsd_generation.run.settings import LLMSettings
 
-FAKE_SERVER = Path(__file__).resolve().parent.parent / "tests" / "generation_helpers" / "fake_openai.py"
+FAKE_SERVER = Path(__file__).resolve().parent.parent / "tests" / "helpers" / "fake_openai.py"
 
 
 def measure(base_url: str, concurrency: int, requests: int, folder: Path) -> float:

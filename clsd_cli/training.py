@@ -1,7 +1,7 @@
 """``clsd export-training``: CLSD rows as a sentence-transformers training set with hard negatives.
 
 Only typer and the light ``clsd_format`` are imported at module level; ``datasets`` and mteb load
-inside the command (see ``tests/test_cli_startup.py``).
+inside the command (see ``tests/cli/test_cli_startup.py``).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from clsd_format.extras import require_extra
 from clsd_format.release import RELEASED_TASKS
 
 if TYPE_CHECKING:
-    from clsd_mteb.training_export import TrainingExport
+    from clsd_mteb.publishing.training_export import TrainingExport
 
 app = typer.Typer(add_completion=False)
 
@@ -96,7 +96,7 @@ RUN_NAME = "RUN"
 
 
 def _is_generation_run(folder: Path) -> bool:
-    from clsd_generation.checkpoint import CHECKPOINT_FILE
+    from clsd_generation.run.checkpoint import CHECKPOINT_FILE
 
     return (folder / CHECKPOINT_FILE).is_file()
 
@@ -104,7 +104,7 @@ def _is_generation_run(folder: Path) -> bool:
 def _export_generation_run(run_dir: Path, name: str, export: Callable[..., TrainingExport]) -> TrainingExport:
     """Build the run's dataset as ``clsd build`` would, into a temporary folder, and ``export`` that."""
     require_extra("generate", "`clsd export-training` from a generation run")
-    from clsd_generation.build import DatasetDescription, build_dataset
+    from clsd_generation.dataset.builder import DatasetDescription, build_dataset
 
     with tempfile.TemporaryDirectory(prefix="clsd-export-training-") as tmp:
         built = build_dataset(run_dir, Path(tmp) / "dataset", DatasetDescription(name)).folder
@@ -129,7 +129,7 @@ def export_training_command(
     A generation run folder is read as clsd build would read it (every sentence finished). An existing non-empty
     OUT is never overwritten.
     """
-    from clsd_mteb.training_export import export_training
+    from clsd_mteb.publishing.training_export import export_training
 
     to_out = functools.partial(
         export_training,

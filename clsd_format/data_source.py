@@ -10,7 +10,7 @@ The four sources, first that applies wins:
 3. a local Hub-format folder (a ``README.md`` with a ``clsd`` manifest): an export of the release
    (``clsd export-release``), or a generated dataset; its data files are checked against the SHA-256
    its card records (:func:`check_hub_folder`);
-4. nothing chosen: the release fetched once from GitHub at the pinned commit (:mod:`clsd_mteb.release`).
+4. nothing chosen: the release fetched once from GitHub at the pinned commit (:mod:`clsd_mteb.release_fetch`).
 
 The decision is a :class:`DataSource`, which :func:`clsd_mteb.get_tasks` hands to every task it makes
 (``source=``), so a run resolves its source once and reads a card, and the manifest in it, once.

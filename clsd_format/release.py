@@ -1,12 +1,12 @@
 """What the authors' public release is: its repository and commit, its files and their checksums, its eight tasks.
 
 The one place for these facts. The mteb plugin builds its task classes from :data:`RELEASED_TASKS`
-(:mod:`clsd_mteb.tasks`) and fetches the files (:mod:`clsd_mteb.release`); ``clsd evaluate`` reads the
+(:mod:`clsd_mteb.tasks`) and fetches the files (:mod:`clsd_mteb.release_fetch`); ``clsd evaluate`` reads the
 task names and checks a ``--data-dir`` from here before it imports mteb. No mteb or torch import here.
 
 A run reads, first that applies: a ``data_dir`` argument (:func:`clsd_mteb.get_tasks`,
 ``clsd evaluate --data-dir``), the ``CLSD_DATA_DIR`` environment variable (:func:`resolve_data_dir`),
-else the release fetched once from GitHub at the pinned commit (:func:`clsd_mteb.release.fetch`).
+else the release fetched once from GitHub at the pinned commit (:func:`clsd_mteb.release_fetch.fetch`).
 """
 
 from __future__ import annotations

@@ -33,7 +33,7 @@ from clsd_format.release import (
     REPOSITORY,
     ReleasedTask,
 )
-from clsd_mteb import release
+from clsd_mteb import release_fetch
 from clsd_mteb.abstask import AbsTaskCLSD
 from clsd_mteb.release_csv import release_direction_rows
 from clsd_mteb.task_statistics import CLSDTaskMetadata
@@ -43,7 +43,7 @@ logger = logging.getLogger(__name__)
 PAPER_URL = "https://arxiv.org/abs/2502.08638"
 AGPL_URL = "https://www.gnu.org/licenses/agpl-3.0.html"
 # In the form mteb's citation test requires (bibtexparser's writer: fields in alphabetical order,
-# two-space indent, trailing comma); tests/test_mteb_task_checks.py runs that check.
+# two-space indent, trailing comma); tests/plugin/test_mteb_task_checks.py runs that check.
 CITATION = r"""@inproceedings{michail-etal-2025-examining,
   author = {Michail, Andrianos and Clematide, Simon and Sennrich, Rico},
   booktitle = {Findings of the Association for Computational Linguistics: EMNLP 2025},
@@ -120,7 +120,7 @@ class ReleaseCLSDTask(AbsTaskCLSD):
     def load_rows(self) -> list[dict[str, Any]]:
         source = self.data_source
         if source.kind == "fetched-release":
-            return self._rows_from_csv(release.fetch(self.released.file))
+            return self._rows_from_csv(release_fetch.fetch(self.released.file))
         if source.kind == "release-csv-folder":
             return self._rows_from_csv_folder(source.folder)
         if source.kind == "hub-folder":
@@ -134,8 +134,8 @@ class ReleaseCLSDTask(AbsTaskCLSD):
         csv_path = folder / self.released.file
         if not csv_path.is_file():
             raise DataError(f"holds other release CSVs but not {self.released.file}.", file=str(folder))
-        if not release.is_pristine(csv_path):
-            digest = release.sha256_of(csv_path)
+        if not release_fetch.is_pristine(csv_path):
+            digest = release_fetch.sha256_of(csv_path)
             _warn_once(
                 f"{csv_path} differs from the release at {COMMIT} (SHA-256 {digest}): results are filed under a local dataset revision."
             )
@@ -149,7 +149,7 @@ class ReleaseCLSDTask(AbsTaskCLSD):
             raise DataError(f"this Hub-format folder defines no task {self.metadata.name}.", file=source.card_file)
         config = configs[self.metadata.name]
         record = hub.recorded_file(source.card, config, where=source.card_file)
-        digest = record["sha256"] if record else release.sha256_of(hub.parquet_path(source.folder, config))
+        digest = record["sha256"] if record else release_fetch.sha256_of(hub.parquet_path(source.folder, config))
         self._use_local_revision(f"local-sha256-{digest[:16]}")
         return hub.read_config(source.folder, config, record)  # checked against the card's record, when it has one
 
@@ -268,7 +268,7 @@ def make_clsd_task(
     if revision is None:
         if not local:
             raise ValueError("a Hub dataset needs an explicit revision (commit hash), so results are reproducible")
-        digest = file_record["sha256"] if file_record else release.sha256_of(hub.parquet_path(Path(source), config))
+        digest = file_record["sha256"] if file_record else release_fetch.sha256_of(hub.parquet_path(Path(source), config))
         revision = "local-sha256-" + digest[:16]
     metadata_fields.setdefault("description", f"CLSD task on config {config!r} of {source}.")
     metadata = clsd_metadata(
@@ -353,7 +353,7 @@ def hub_task_classes(source: DataSource) -> list[tuple[type[AbsTaskCLSD], str]]:
 
     Their metadata names that repository and revision, as results computed on it are filed: a Hub-format
     repository's configs, or the four direct released tasks as the authors' Hub dataset holds them. mteb's
-    Hub files (``eval.yaml``, a model's ``.eval_results/``) name the data by these (:mod:`clsd_mteb.hub_eval`).
+    Hub files (``eval.yaml``, a model's ``.eval_results/``) name the data by these (:mod:`clsd_mteb.publishing.hub_eval`).
     """
     if source.kind == "hub-repository":
         return [(cls, cls.config) for cls in tasks_from_source(source)]

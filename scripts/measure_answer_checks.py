@@ -1,7 +1,7 @@
 """How many of the release's GPT-4 distractors each answer check keeps: the measurement behind their defaults.
 
 Reads the two direct-language CSV files of the release (18,928 distractors) and runs every distractor
-through :class:`clsd_generation.answer_checks.AnswerReader` with the default settings, each check on its
+through :class:`clsd_generation.checks.answers.AnswerReader` with the default settings, each check on its
 own (language, near-copy, invented words) and the decoration stripping, and prints the counts with the
 distractors each check refuses or changes (docs/generation.md, "Answer checks, measured").
 
@@ -16,9 +16,9 @@ from collections import Counter
 from dataclasses import replace
 from pathlib import Path
 
-from clsd_generation.answer_checks import AnswerReader
-from clsd_generation.settings import ReadingChecks
-from clsd_generation.validation import reason_kind
+from clsd_generation.checks.answers import AnswerReader
+from clsd_generation.checks.candidates import reason_kind
+from clsd_generation.run.settings import ReadingChecks
 
 FILES = ("CLSD_wmt2019_adversarial_dataset.csv", "CLSD_wmt2021_adversarial_dataset.csv")
 COLUMNS = {"de": "German", "fr": "French"}

@@ -4,7 +4,7 @@ A maintainer's tool, run from a checkout after the pinned release, the evaluator
 
     python scripts/write_reference_scores.py --data-dir <folder with the release CSVs>
 
-``clsd build`` prints these figures in every card beside the built set's own (:mod:`clsd_mteb.difficulty`).
+``clsd build`` prints these figures in every card beside the built set's own (:mod:`clsd_mteb.difficulty_scores`).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from pathlib import Path
 import clsd_mteb
 from clsd_format.release import COMMIT
 from clsd_mteb.benchmark import DIRECT_TASK_NAMES
-from clsd_mteb.difficulty import REFERENCE_FILE, reference_models
+from clsd_mteb.difficulty_scores import REFERENCE_FILE, reference_models
 from clsd_mteb.evaluator import EVALUATOR_VERSION
 
 

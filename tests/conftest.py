@@ -15,11 +15,11 @@ Two kinds of data:
 ``$CLSD_DATA_DIR``, then ``../shared/data/clsd-release`` beside the repository (what ``make quickstart``
 reads), then the release cache (``$CLSD_CACHE_DIR``, default ``~/.cache/clsd_mteb``, under
 ``release/<commit>/``). A folder counts only when it holds all six release files, each matching its
-pinned SHA-256 (``clsd_mteb.release``); a chosen folder that does not fails with a line naming what is
+pinned SHA-256 (``clsd_mteb.release_fetch``); a chosen folder that does not fails with a line naming what is
 wrong, never falls through silently. The user's ``CLSD_DATA_DIR`` and ``CLSD_CACHE_DIR`` are read when
 this file is imported, before ``_isolated_caches`` points the tests at temporary folders.
 
-The last way, the pinned fetch, is not tried: ``clsd_mteb.release.fetch`` downloads from GitHub, and
+The last way, the pinned fetch, is not tried: ``clsd_mteb.release_fetch.fetch`` downloads from GitHub, and
 no test downloads anything. With no release found, ``release_dir`` fails with one line
 (:data:`NO_RELEASE`) that names the ways above and the fetch command that fills the cache; never a skip.
 """
@@ -51,7 +51,7 @@ RELEASE_MARKER = "release"
 # The user's choices, as the session started (``_isolated_caches`` replaces both for the tests).
 _USER_ENV = {name: os.environ.get(name) for name in ("CLSD_DATA_DIR", "CLSD_CACHE_DIR")}
 
-FETCH_COMMAND = """python -c "from clsd_mteb import release; [release.fetch(n) for n in release.FILES]\""""
+FETCH_COMMAND = """python -c "from clsd_mteb import release_fetch; [release_fetch.fetch(n) for n in release_fetch.FILES]\""""
 NO_RELEASE = (
     "this test needs the CLSD release and none was found: set CLSD_DATA_DIR to a folder holding its six files, "
     "or place them in {beside}, or fill the release cache {cache} with the pinned, checksummed fetch "
@@ -62,7 +62,7 @@ NO_RELEASE = (
 def _user_release_locations() -> tuple[Path | None, Path]:
     """``$CLSD_DATA_DIR`` and the release cache folder as the user set them, by the project's own functions."""
     from clsd_format.errors import DataError
-    from clsd_mteb import release
+    from clsd_mteb import release_fetch
 
     with pytest.MonkeyPatch.context() as patch:
         for name, value in _USER_ENV.items():
@@ -71,7 +71,7 @@ def _user_release_locations() -> tuple[Path | None, Path]:
             else:
                 patch.setenv(name, value)
         try:
-            return release.resolve_data_dir(), release.cache_dir()
+            return release_fetch.resolve_data_dir(), release_fetch.cache_dir()
         except DataError as error:
             problem = str(error)
     pytest.fail(f"{problem} (tests marked release read CLSD_DATA_DIR as `clsd evaluate` does)", pytrace=False)
@@ -79,29 +79,31 @@ def _user_release_locations() -> tuple[Path | None, Path]:
 
 def _release_problem(folder: Path) -> str | None:
     """Why ``folder`` is not the pinned release (a missing or changed file), or None."""
-    from clsd_mteb import release
+    from clsd_mteb import release_fetch
 
-    missing = [name for name in release.FILES if not (folder / name).is_file()]
+    missing = [name for name in release_fetch.FILES if not (folder / name).is_file()]
     if missing:
         return f"lacks {', '.join(missing)}"
-    changed = [name for name in release.FILES if not release.is_pristine(folder / name)]
+    changed = [name for name in release_fetch.FILES if not release_fetch.is_pristine(folder / name)]
     return f"{', '.join(changed)} differ(s) from the pinned SHA-256" if changed else None
 
 
 def find_release() -> Path:
     """The release folder, or a test failure of one line (see the module docstring)."""
-    from clsd_mteb import release
+    from clsd_mteb import release_fetch
 
     chosen, cache = _user_release_locations()
     if chosen is not None:  # the user's explicit choice is used or reported, never skipped
         problem = _release_problem(chosen)
         if problem:
-            pytest.fail(f"CLSD_DATA_DIR={chosen} is not the CLSD release at {release.COMMIT[:12]}: it {problem}", pytrace=False)
+            pytest.fail(
+                f"CLSD_DATA_DIR={chosen} is not the CLSD release at {release_fetch.COMMIT[:12]}: it {problem}", pytrace=False
+            )
         return chosen
     if RELEASE_BESIDE.is_dir():
         problem = _release_problem(RELEASE_BESIDE)
         if problem:
-            pytest.fail(f"{RELEASE_BESIDE} is not the CLSD release at {release.COMMIT[:12]}: it {problem}", pytrace=False)
+            pytest.fail(f"{RELEASE_BESIDE} is not the CLSD release at {release_fetch.COMMIT[:12]}: it {problem}", pytrace=False)
         return RELEASE_BESIDE
     if cache.is_dir() and _release_problem(cache) is None:
         return cache

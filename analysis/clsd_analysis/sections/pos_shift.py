@@ -16,7 +16,7 @@ from clsd_analysis.report_context import ReportContext
 from clsd_analysis.sections.base import Section
 from clsd_analysis.stanza_tagging import StanzaTagger
 from clsd_format.errors import CLSDError
-from clsd_mteb.release import cache_root
+from clsd_mteb.release_fetch import cache_root
 
 
 def default_cache_dir() -> Path:

@@ -32,7 +32,7 @@ from collections.abc import Iterable, Sequence
 
 from clsd_format.errors import CLSDError
 from clsd_format.tagging import TaggedSentence
-from clsd_generation.rules import common
+from clsd_generation.rules import any_language
 from clsd_generation.rules.antonyms import AntonymCap
 from clsd_generation.rules.checks import Prepared, check, final_text_fault
 from clsd_generation.rules.entities import NameInventory, corpus_types, person_sexes
@@ -164,7 +164,7 @@ class RuleGenerator:
         seen = {sentence.casefold()}
         for begin in range(0, len(proposals), CHECK_BATCH):
             batch = [(rule, self._prepared(original, edit)) for rule, edit in proposals[begin : begin + CHECK_BATCH]]
-            texts = [None if p is None else common.apply_edit(original, p.edit) for _, p in batch]
+            texts = [None if p is None else any_language.apply_edit(original, p.edit) for _, p in batch]
             fresh = list(dict.fromkeys(t for t in texts if t is not None and t.casefold() not in seen))
             retagged = dict(zip(fresh, self.tags.tag(fresh), strict=True))
             for (rule, prepared), text in zip(batch, texts, strict=True):

@@ -19,8 +19,8 @@ from collections.abc import Iterable, Sequence
 from typing import Protocol
 
 from clsd_format.tagging import TaggedSentence
+from clsd_generation.rules.any_language import apply_edit, swap_antonyms
 from clsd_generation.rules.checks import SAME_TAGS, check
-from clsd_generation.rules.common import apply_edit, swap_antonyms
 from clsd_generation.rules.lexicon import Edit, LanguageRules
 
 SHARE = 0.15  # the most of the antonym swaps one pair may make over a corpus

@@ -41,7 +41,7 @@ from dataclasses import dataclass
 from difflib import SequenceMatcher
 
 from clsd_format.tagging import Name, TaggedSentence, Token
-from clsd_generation.rules.common import VARIANTS, agreement_context, onset, tokens_text
+from clsd_generation.rules.any_language import VARIANTS, agreement_context, onset, tokens_text
 from clsd_generation.rules.languages import registered
 from clsd_generation.rules.lexicon import Edit, LanguageRules, PersonWords
 from clsd_generation.rules.name_kinds import FIXED_KINDS, KIND_TYPES, PLACE_KINDS, KnownName

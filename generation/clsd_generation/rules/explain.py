@@ -11,8 +11,8 @@ from __future__ import annotations
 import re
 
 from clsd_format.tagging import TaggedSentence
+from clsd_generation.rules.any_language import apply_edit
 from clsd_generation.rules.checks import check, final_text_fault
-from clsd_generation.rules.common import apply_edit
 from clsd_generation.rules.elision import EDGE_WORDS
 from clsd_generation.rules.lexicon import Edit, LanguageRules
 from clsd_generation.rules.registry import RULE_BY_NAME

@@ -26,7 +26,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from clsd_format.tagging import TaggedSentence
-from clsd_generation.rules.common import agreement_context, in_name, match_case, onset
+from clsd_generation.rules.any_language import agreement_context, in_name, match_case, onset
 from clsd_generation.rules.lexicon import Edit, LanguageRules
 
 ALL_GENDERS = frozenset("mfnp")

@@ -17,7 +17,7 @@ from typing import Protocol
 
 from clsd_format import edit_types
 from clsd_format.tagging import TaggedSentence
-from clsd_generation.rules import common
+from clsd_generation.rules import any_language
 from clsd_generation.rules.antonyms import AntonymCap
 from clsd_generation.rules.checks import CALENDAR, NEGATION, SAME_SHAPE, SAME_TAGS
 from clsd_generation.rules.entities import NameInventory
@@ -53,15 +53,15 @@ class Rule:
 
 
 def _numbers(context: RuleContext, sentence: TaggedSentence, rng: random.Random) -> list[Edit]:
-    return common.swap_numbers(sentence, rng, context.rules)
+    return any_language.swap_numbers(sentence, rng, context.rules)
 
 
 def _months(context: RuleContext, sentence: TaggedSentence, rng: random.Random) -> list[Edit]:
-    return common.swap_from_list(sentence, context.rules.months, rng, context.rules.numbers)
+    return any_language.swap_from_list(sentence, context.rules.months, rng, context.rules.numbers)
 
 
 def _weekdays(context: RuleContext, sentence: TaggedSentence, rng: random.Random) -> list[Edit]:
-    return common.swap_from_list(sentence, context.rules.weekdays, rng, context.rules.numbers)
+    return any_language.swap_from_list(sentence, context.rules.weekdays, rng, context.rules.numbers)
 
 
 def _names(context: RuleContext, sentence: TaggedSentence, rng: random.Random) -> list[Edit]:

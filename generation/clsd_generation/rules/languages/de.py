@@ -11,7 +11,7 @@ from itertools import pairwise
 from pathlib import Path
 
 from clsd_format.tagging import TaggedSentence, Token, tagger_for
-from clsd_generation.rules.common import in_name, match_case, tokens_text
+from clsd_generation.rules.any_language import in_name, match_case, tokens_text
 from clsd_generation.rules.lexicon import Edit, LanguageRules, NumberWords, PersonWords
 from clsd_generation.rules.name_kinds import read_names
 

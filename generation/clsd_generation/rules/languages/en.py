@@ -7,7 +7,7 @@ import random
 from pathlib import Path
 
 from clsd_format.tagging import TaggedSentence, tagger_for
-from clsd_generation.rules.common import in_name
+from clsd_generation.rules.any_language import in_name
 from clsd_generation.rules.lexicon import Edit, LanguageRules, NumberWords, PersonWords
 from clsd_generation.rules.name_kinds import read_names
 

@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 from clsd_format.tagging import TaggedSentence, tagger_for
-from clsd_generation.rules.common import match_case, starts_with_vowel, tokens_text
+from clsd_generation.rules.any_language import match_case, starts_with_vowel, tokens_text
 from clsd_generation.rules.elision import adjust_edit, faults
 from clsd_generation.rules.lexicon import Edit, LanguageRules, NumberWords, PersonWords
 from clsd_generation.rules.name_kinds import read_names

@@ -1,0 +1,183 @@
+"""A model's CLSD results on the Hugging Face Hub (``clsd push-results``), pushed by mteb itself.
+
+mteb publishes a model's results with ``ModelMeta.push_eval_results``: one YAML file per task in the model
+repository's ``.eval_results/`` (mteb's ``HFEvalResults``). Each value names its dataset by the task's
+``dataset["path"]`` and revision, and its evaluation by the ids a dataset's ``eval.yaml`` declares
+(:mod:`clsd_mteb.publishing.hub_eval`); the Hub shows it on that dataset's leaderboard. So a result can go only where its
+data is on the Hub: a dataset published with ``clsd push`` and evaluated with ``--hub-dataset REPO@COMMIT``, or
+the release's four direct tasks read from the authors' Hub dataset. A result computed on the GitHub release,
+on local files or on a slice is left out with the reason, as ``clsd export-results`` does.
+
+mteb finds each result's task by name (``mteb.get_task``). The registered released tasks name the GitHub
+release; during the push the tasks of the Hub source stand in for them (:func:`clsd_mteb.task_registry.tasks_standing_in`),
+so mteb names the repository and revision the results were computed on. ``--dry-run`` writes the files mteb
+would upload, made by the same mteb calls.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from clsd_format.data_source import DataSource, resolve_data_source
+from clsd_format.errors import CLSDError, DataError
+from clsd_format.hub import hub_token
+from clsd_mteb.abstask import AbsTaskCLSD
+from clsd_mteb.publishing.results_export import MODEL_META_FILE, evaluator_mismatch, result_files
+from clsd_mteb.task_registry import tasks_standing_in
+from clsd_mteb.tasks import hub_task_classes
+
+if TYPE_CHECKING:
+    from mteb.models import ModelMeta
+    from mteb.results import TaskResult
+
+EVAL_RESULTS_FOLDER = ".eval_results"  # where mteb puts them in the model repository
+
+
+@dataclass
+class ResultsPush:
+    """What ``clsd push-results`` publishes: one model revision's results on one Hub dataset, and what it leaves out."""
+
+    results_dir: Path
+    source: DataSource
+    model: ModelMeta
+    task_classes: list[type[AbsTaskCLSD]]  # the Hub source's tasks whose results go
+    scores: dict[str, float]  # their main scores (P@1, %)
+    skipped: list[tuple[Path, str]] = field(default_factory=list)
+
+    @property
+    def repo_id(self) -> str:
+        """The model repository mteb uploads to: the model's name."""
+        return str(self.model.name)
+
+    @property
+    def dataset(self) -> str:
+        return f"{self.source.location}@{self.source.revision}"
+
+
+def _model_meta(folder: Path) -> ModelMeta:
+    from mteb.models import ModelMeta
+
+    return ModelMeta.model_validate_json_resolved((folder / MODEL_META_FILE).read_text(encoding="utf-8"))
+
+
+def _check(path: Path, tasks: dict[str, type[AbsTaskCLSD]], source: DataSource) -> TaskResult | str:
+    """The result in ``path``, or why it cannot go to the Hub as a result on ``source``."""
+    from mteb.results import TaskResult
+
+    try:
+        result = TaskResult.from_disk(path)
+    except (ValueError, KeyError, TypeError) as exc:
+        return f"not readable as an mteb task result ({type(exc).__name__}: {next(iter(str(exc).splitlines()), '')})"
+    if path.stem != result.task_name:
+        return f"the file name does not match its task_name {result.task_name!r}"
+    task = tasks.get(result.task_name)
+    if task is None:
+        return f"{result.task_name} is not a task of {source.location}"
+    if result.dataset_revision != source.revision:
+        return f"computed on other data (dataset revision {result.dataset_revision}), not on {source.location}@{source.revision}"
+    mismatch = evaluator_mismatch(result)
+    if mismatch is not None:
+        return mismatch
+    try:
+        checked = result.validate_and_filter_scores(task())
+    except ValueError as exc:  # pydantic's ValidationError too
+        return f"mteb's check of the result against the task failed: {next(iter(str(exc).splitlines()), '')}"
+    if checked.scores != result.scores:
+        return "mteb's check of the result against the task changed it: a split or subset is missing or extra"
+    return result
+
+
+def _matches(meta: ModelMeta, model: str | None) -> bool:
+    """Whether ``meta`` is the model asked for (``NAME`` or ``NAME@REVISION``; no choice: every model)."""
+    if model is None:
+        return True
+    name, _, revision = model.partition("@")
+    return meta.name == name and (not revision or meta.revision == revision)
+
+
+def plan_results_push(results_dir: str | os.PathLike[str], hub_dataset: str, model: str | None = None) -> ResultsPush:
+    """Choose what goes: the results in ``results_dir`` computed on ``hub_dataset`` (``REPO_ID@REVISION``), of one model.
+
+    Raises :class:`DataError` when none qualifies (naming each file and why) and :class:`CLSDError` when
+    several models' results do and ``model`` does not choose one.
+    """
+    results_dir = Path(results_dir)
+    source = resolve_data_source(hub_dataset=hub_dataset)
+    tasks = {cls.metadata.name: cls for cls, _ in hub_task_classes(source)}
+    skipped: list[tuple[Path, str]] = []
+    accepted: dict[Path, dict[str, float]] = {}
+    metas: dict[Path, ModelMeta] = {}  # each model folder's model_meta.json, read once
+    for path in result_files(results_dir):
+        if not (path.parent / MODEL_META_FILE).is_file():
+            skipped.append((path, f"no {MODEL_META_FILE} beside it (mteb names the model repository from it)"))
+            continue
+        if path.parent not in metas:
+            metas[path.parent] = _model_meta(path.parent)
+        if not _matches(metas[path.parent], model):
+            continue
+        checked = _check(path, tasks, source)
+        if isinstance(checked, str):
+            skipped.append((path, checked))
+        else:
+            accepted.setdefault(path.parent, {})[checked.task_name] = 100 * checked.get_score()
+    if not accepted:
+        why = "; ".join(f"{path}: {reason}" for path, reason in skipped) or "no CLSD result files" + (
+            f" of {model}" if model else ""
+        )
+        raise DataError(f"no result can go to the Hub as computed on {hub_dataset} ({why}).", file=str(results_dir))
+    if len(accepted) > 1:
+        found = ", ".join(f"{metas[folder].name}@{metas[folder].revision}" for folder in sorted(accepted))
+        raise CLSDError(f"results of several models qualify ({found}); choose one with --model NAME or NAME@REVISION.")
+    ((folder, found_scores),) = accepted.items()
+    names = sorted(found_scores)
+    return ResultsPush(
+        results_dir, source, metas[folder], [tasks[n] for n in names], {n: found_scores[n] for n in names}, skipped
+    )
+
+
+def eval_results_files(plan: ResultsPush, user: str | None = None) -> dict[str, str]:
+    """The files mteb's push uploads (path in the model repository -> text), made by the calls it makes.
+
+    ``ModelMeta.push_eval_results`` loads the results with ``ResultCache.load_results(models=[meta], tasks=...)``,
+    then writes ``TaskResult._to_hf_benchmark_result(user)`` of each into ``.eval_results/<task>.yaml``.
+    """
+    from mteb.cache import ResultCache
+
+    with tasks_standing_in(plan.task_classes):
+        loaded = ResultCache(plan.results_dir).load_results(models=[plan.model], tasks=[cls() for cls in plan.task_classes])
+        (model_result,) = loaded.model_results
+        return {
+            f"{EVAL_RESULTS_FOLDER}/{result.task_name}.yaml": result._to_hf_benchmark_result(user).to_yaml()
+            for result in model_result.task_results
+        }
+
+
+def write_dry_run(plan: ResultsPush, out: Path, user: str | None = None) -> list[Path]:
+    """Write the files the push would upload under ``out`` (new or empty), as they would lie in the model repository."""
+    out = Path(out)
+    if out.exists() and (not out.is_dir() or any(out.iterdir())):
+        raise DataError("exists and is not empty; refusing to overwrite (choose a new folder).", file=str(out))
+    written = []
+    for relative, text in eval_results_files(plan, user).items():
+        path = out / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+        written.append(path)
+    return written
+
+
+def push_results(plan: ResultsPush, user: str | None = None, *, create_pr: bool = False) -> None:
+    """Upload through mteb's ``ModelMeta.push_eval_results`` into the model repository's ``.eval_results/``."""
+    from mteb.cache import ResultCache
+
+    hub_token(f"an upload to {plan.repo_id}")  # mteb's upload reads it from the environment itself
+    with tasks_standing_in(plan.task_classes):
+        try:
+            plan.model.push_eval_results(
+                user, tasks=[cls() for cls in plan.task_classes], cache=ResultCache(plan.results_dir), create_pr=create_pr
+            )
+        except Exception as exc:  # network and Hub errors come in many types
+            raise CLSDError(f"upload of results to {plan.repo_id} failed ({type(exc).__name__}: {exc}).") from exc

@@ -1,0 +1,184 @@
+"""What a careful reader checks in a candidate an LLM wrote, beyond the surface bounds of :mod:`.validation`.
+
+The surface bounds (Jaccard, length ratio, markup) keep gibberish and copies that merely look like
+distractors. A reader also asks:
+
+* **Language**: is it in the target language? :mod:`py3langid` (langid.py's model, shipped in its
+  wheel, 97 languages) names the candidate's language; it must be the target language or the language
+  it names for the original itself (an original quoting a foreign name, "Er ist Leiter der ARE
+  (Association pour le Retournement des Entreprises).", is read as French, and so are its distractors).
+* **Near-copies**: is it the original up to a spelling slip? Once case and punctuation are folded, at
+  most ``near_copy_edits`` characters changed, with no new word the lexicon knows and no changed number ("Fidesz-Partei" -> "Fidez-Partei" is a slip; "Hund" -> "Bund" and "1995" ->
+  "1996" change the meaning). A second correct answer, refused as "same meaning".
+* **Invented words**: a word of three or more letters that the original lacks and that the word
+  frequency lexicon of the language (:mod:`wordfreq`, data shipped in its wheel) does not know. A
+  candidate is refused when such words make ``max_unknown_share`` of its words, or when
+  ``max_unknown_lowercase`` of them start lower-case (names and rare compounds are unknown too, but a
+  name rarely starts lower-case). Both bounds are measured on the release (docs/generation.md).
+* **Decoration**: a leading label ("German:", "Satz 2 –", "1)") the original does not start with is
+  stripped, and so is a trailing remark after a dash or in brackets that is not in the target language
+  (" - This sentence is structurally similar ...", "(The Law)").
+
+A language either library does not know is not checked for that part (the card says which checks ran).
+What no cheap check catches (a fluent sentence that still means the same) is left to ``clsd judge``.
+"""
+
+from __future__ import annotations
+
+import difflib
+import functools
+import re
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from clsd_generation.llm.parsing import trim_quotes
+from clsd_generation.run.settings import ReadingChecks
+
+WRONG_LANGUAGE = "wrong language"
+NEAR_COPY = "same meaning"
+INVENTED_WORDS = "invented words"
+
+_LETTER_WORD = re.compile(r"[^\W\d_]{3,}")
+_TOKEN = re.compile(r"\w+")
+# A label before the sentence: a language name, "Sentence 2", "Satz 2 –", "Option B:", or a list number "1)" / "2."
+_LABEL_WORDS = (
+    r"english|german|french|spanish|italian|deutsch|englisch|französisch|franzosisch|français|francais|allemand|anglais"
+    r"|original|translation|übersetzung|traduction|sentence|satz|phrase|option|distractor|version|variante?|example|beispiel|exemple"
+)
+# A label ends in a colon or a spaced dash: "Deutsch-französische Beziehungen" starts with no label.
+_LABEL = re.compile(
+    rf"^\s*(?:(?:{_LABEL_WORDS})(?:\s*(?:\d{{1,2}}|[A-D]))?(?:\s*[:：]|\s+[–—-](?=\s))\s*|\(?\d{{1,2}}[.):]\s+)", re.IGNORECASE
+)
+_DASH_TAIL = re.compile(r"\s+[-–—]\s+(?P<tail>[^-–—]+?)\s*$")
+_BRACKET_TAIL = re.compile(r"\s*\((?P<tail>[^()]+)\)\s*[.!?]?\s*$")
+
+
+def fold(text: str) -> str:
+    """Case and punctuation folded away, whitespace collapsed. Accents stay: "könnten" and "konnten" differ in meaning."""
+    kept = "".join(" " if unicodedata.category(ch)[0] in "PS" else ch for ch in unicodedata.normalize("NFC", text.casefold()))
+    return " ".join(kept.split())
+
+
+@functools.cache
+def _identifier() -> Any:
+    from py3langid.langid import MODEL_FILE, LanguageIdentifier
+
+    return LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=False)
+
+
+@functools.cache
+def identifiable_languages() -> frozenset[str]:
+    """The language codes py3langid's model knows."""
+    return frozenset(_identifier().nb_classes)
+
+
+def language_of(text: str) -> str:
+    """The language py3langid names for ``text`` (an ISO 639-1 code)."""
+    return str(_identifier().classify(text)[0])
+
+
+@functools.cache
+def lexicon_languages() -> frozenset[str]:
+    import wordfreq
+
+    return frozenset(wordfreq.available_languages())
+
+
+@functools.lru_cache(maxsize=200_000)
+def known_word(word: str, language: str) -> bool:
+    """Whether the word-frequency lexicon of ``language`` has seen ``word`` at all."""
+    import wordfreq
+
+    return wordfreq.zipf_frequency(word, language) > 0
+
+
+def unknown_words(original: str, candidate: str, language: str) -> tuple[list[str], int]:
+    """The candidate's words (three letters or more) that the original lacks and the lexicon does not know; and its word count."""
+    words = _LETTER_WORD.findall(unicodedata.normalize("NFC", candidate))  # "pe\u0301rtinente" is one word, not "rtinente"
+    in_original = {word.casefold() for word in _LETTER_WORD.findall(unicodedata.normalize("NFC", original))}
+    return [word for word in words if word.casefold() not in in_original and not known_word(word, language)], len(words)
+
+
+def _levenshtein(a: str, b: str) -> int:
+    from rapidfuzz.distance import Levenshtein
+
+    return int(Levenshtein.distance(a, b))
+
+
+@dataclass(frozen=True)
+class AnswerReader:
+    """The reader's checks for one target language; :meth:`refusal` names why a candidate is refused."""
+
+    language: str
+    checks: ReadingChecks = ReadingChecks()
+
+    @property
+    def reads_language(self) -> bool:
+        return self.checks.language and self.language in identifiable_languages()
+
+    @property
+    def has_lexicon(self) -> bool:
+        return self.language in lexicon_languages()
+
+    def strip_decoration(self, original: str, candidate: str) -> str:
+        """The candidate without a leading label or a trailing foreign remark that the original does not have."""
+        text = candidate.strip()
+        while (label := _LABEL.match(text)) and not _LABEL.match(original) and label.end() < len(text):
+            text = text[label.end() :].strip()
+        for tail_pattern in (_DASH_TAIL, _BRACKET_TAIL):
+            tail = tail_pattern.search(text)
+            # only a remark the original has no counterpart of: "... in Brasilien (Paulo Coelho)." mirrors its original
+            if tail and not tail_pattern.search(original) and self._foreign(tail.group("tail")):
+                text = text[: tail.start()].rstrip()
+                if trim_quotes(original) == original:
+                    text = trim_quotes(text)  # '"Der Satz." - This sentence ...' -> Der Satz.
+        return text
+
+    def _foreign(self, fragment: str) -> bool:
+        """A remark in another language than the target (English commentary, a translation)."""
+        return self.reads_language and len(_LETTER_WORD.findall(fragment)) >= 2 and language_of(fragment) != self.language
+
+    def refusal(self, original: str, candidate: str) -> str | None:
+        """Why a reader refuses ``candidate`` as a distractor of ``original``; None when every check passes."""
+        if self.reads_language:
+            found = language_of(candidate)
+            if found != self.language and found != language_of(original):
+                return f"{WRONG_LANGUAGE} ({found})"
+        if self.checks.near_copy_edits and self._near_copy(original, candidate):
+            return f"{NEAR_COPY} (a spelling slip of the original)"
+        if self.has_lexicon:
+            return self._invented(original, candidate)
+        return None
+
+    def _invented(self, original: str, candidate: str) -> str | None:
+        unknown, count = unknown_words(original, candidate, self.language)
+        share = len(unknown) / count if count else 0.0
+        lower = [word for word in unknown if word[0].islower()]  # a name is rarely written lower-case
+        if share >= self.checks.max_unknown_share or 0 < self.checks.max_unknown_lowercase <= len(lower):
+            return f"{INVENTED_WORDS} ({len(unknown)} of {count} words unknown: {', '.join(unknown[:3])})"
+        return None
+
+    def _near_copy(self, original: str, candidate: str) -> bool:
+        """At most ``near_copy_edits`` folded characters apart, no number changed and no new word the lexicon knows."""
+        a, b = fold(original), fold(candidate)
+        if a == b:
+            return True
+        if abs(len(a) - len(b)) > self.checks.near_copy_edits or _levenshtein(a, b) > self.checks.near_copy_edits:
+            return False
+        removed, added = changed_tokens(_TOKEN.findall(a), _TOKEN.findall(b))
+        if any(ch.isdigit() for token in removed + added for ch in token):
+            return False
+        return not any(self.has_lexicon and known_word(token, self.language) for token in added)
+
+
+def changed_tokens(old: Sequence[str], new: Sequence[str]) -> tuple[list[str], list[str]]:
+    """The tokens an edit removed from ``old`` and put into ``new``, by position ("haben" -> "hatten" where both occur)."""
+    removed: list[str] = []
+    added: list[str] = []
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(a=old, b=new, autojunk=False).get_opcodes():
+        if tag != "equal":
+            removed.extend(old[i1:i2])
+            added.extend(new[j1:j2])
+    return removed, added

@@ -1,0 +1,1 @@
+"""The dataset side: building the Hub-format folder, its card and statistics, the English pivot, human checks, publishing."""

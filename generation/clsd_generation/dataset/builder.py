@@ -1,0 +1,370 @@
+"""From a run's checkpoint to a Hub-format dataset folder that ``clsd evaluate --data-dir`` scores.
+
+Both directions are built from the same sentences: X-Y takes X's sentence as source and Y's
+sentence with Y's distractors as target and distractors, and the reverse. Row ids are the input's
+pair ids (``row<N>`` or the id column), so every row traces back to the input. With an English pivot
+in the checkpoint, both directions are added once more with every text in English.
+
+The folder is written under a temporary name and renamed when complete: a crash leaves no
+half-built dataset, and an existing folder is never overwritten. The next build of the same folder
+removes what a killed build left under that temporary name.
+"""
+
+from __future__ import annotations
+
+import datetime
+import os
+import re
+import shutil
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from clsd_format import hub, schema
+from clsd_format.difficulty import Difficulty
+from clsd_format.errors import CLSDError, DataError
+from clsd_format.files import writing
+from clsd_format.hub import DirectionSpec
+from clsd_format.languages import ENGLISH, Language
+from clsd_generation.dataset.card import CardInput, render_generated_card
+from clsd_generation.dataset.pivot import texts_to_translate
+from clsd_generation.llm.judge import invalid_sentences, judge_card_section
+from clsd_generation.rules.registry import RULE_BY_NAME
+from clsd_generation.run.checkpoint import GENERATION_KEY, JUDGE_KEY, TRANSLATION_KEY, TRANSLATOR_KEY, Checkpoint, Result
+from clsd_generation.run.inputs import ParallelPair
+from clsd_generation.run.language_args import languages_of
+from clsd_generation.run.lock import run_folder_lock
+
+SAMPLE_CREATION = {"llm": "LM-generated and verified", "rules": "created"}
+
+
+@dataclass(frozen=True)
+class BuildSummary:
+    folder: Path
+    rows: dict[str, int]  # per config
+    unfinished: int
+    pivot_dropped: int
+
+
+def task_prefix(name: str) -> str:
+    if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_]*", name):
+        raise CLSDError(
+            f"dataset name {name!r}: use letters, digits and underscores (it becomes the task name CLSD-<NAME>-DE-FR)."
+        )
+    return f"CLSD-{name.upper()}"
+
+
+_LICENSE_ID = re.compile(r"[a-z0-9][a-z0-9.+-]*")  # the Hub's licence ids: "cc-by-4.0", "apache-2.0", "other"
+
+
+@dataclass(frozen=True)
+class DatasetDescription:
+    """What the builder says of the dataset: its name and the card's facts that the run cannot know."""
+
+    name: str  # in task names: CLSD-<NAME>-DE-FR
+    license: str | None = None  # a Hub licence id; None: the card says "not specified"
+    domains: Sequence[str] = ()  # mteb domains of the texts
+    date: tuple[str, str] | None = None  # earliest and latest date of the texts; None: the generation dates
+    reference: str | None = None  # a URL describing the corpus
+    source_datasets: Sequence[str] = ()  # Hub ids of the corpus (a Hub input adds its own)
+
+    def __post_init__(self) -> None:
+        task_prefix(self.name)
+        if self.license is not None and not _LICENSE_ID.fullmatch(self.license):
+            raise CLSDError(f"--license {self.license!r}: give a Hub licence id such as cc-by-4.0, apache-2.0 or other.")
+        for repo in self.source_datasets:
+            if repo.count("/") != 1 or not all(repo.split("/")):
+                raise CLSDError(f"--source-dataset {repo!r}: give a Hub dataset id, owner/name.")
+
+
+Scorer = Callable[[Path], Difficulty]  # a written Hub-format folder -> its difficulty (the plugin's, passed in by the CLI)
+FileWriter = Callable[[Path], object]  # writes files made from a finished Hub-format folder into it (the plugin's eval.yaml)
+
+
+def build_dataset(
+    run_dir: Path,
+    out_dir: Path,
+    description: DatasetDescription,
+    *,
+    allow_incomplete: bool = False,
+    drop_invalid: bool = False,
+    scorer: Scorer | None = None,
+    add_files: FileWriter | None = None,
+) -> BuildSummary:
+    """Write the run's dataset into ``out_dir`` (new or empty) with its card, atomically.
+
+    ``drop_invalid``: leave out every sentence with a distractor ``clsd judge`` found invalid. ``scorer`` measures
+    the written set before it is moved into place, for the card's section "Difficulty" (the generator does not
+    import the plugin: ``clsd build`` hands in :func:`clsd_mteb.difficulty_scores.difficulty_of`). ``add_files`` then writes
+    what the plugin makes from the finished folder (``clsd build`` hands in :func:`clsd_mteb.publishing.hub_eval.write_eval_config`).
+    """
+    out_dir = Path(out_dir)
+    prefix = task_prefix(description.name)
+    if out_dir.exists() and (not out_dir.is_dir() or any(out_dir.iterdir())):
+        raise DataError(
+            "already exists and is not empty; refusing to overwrite finished work (choose another folder).", file=str(out_dir)
+        )
+    with run_folder_lock(run_dir, create=False):
+        run = _read_run(run_dir, description, allow_incomplete=allow_incomplete, drop_invalid=drop_invalid)
+    configs, pivot_dropped = _direction_configs(run, prefix)
+    empty = [spec.config for spec, rows in configs if not rows]
+    if empty:
+        raise CLSDError(
+            f"no sentence has distractors for config(s) {empty}; see the failure reasons with `clsd generate` again, nothing was built."
+        )
+    run.card.pivot_dropped = pivot_dropped
+    extra = _manifest_extra(run, description)
+    rows_per_config = {spec.config: len(rows) for spec, rows in configs}
+
+    def card(files: dict[str, Any], difficulty: Difficulty | None) -> str:  # after the data files: it records their SHA-256
+        manifest = {**extra, hub.FILES_KEY: files}
+        info = replace(run.card, difficulty=difficulty)
+        return render_generated_card(info, [s for s, _ in configs], rows_per_config, run.pairs, run.results, manifest)
+
+    with writing("the dataset folder", out_dir):
+        _write_folder(out_dir, configs, card, (scorer, add_files))
+    return BuildSummary(out_dir, rows_per_config, run.unfinished, sum(pivot_dropped.values()))
+
+
+@dataclass
+class _Run:
+    """What a build takes from the run's checkpoint (read in one go, then the checkpoint is closed)."""
+
+    generation: dict[str, Any]
+    languages: tuple[Language, Language]
+    pairs: list[ParallelPair]
+    results: list[Result]
+    unfinished: int
+    distractors: dict[tuple[str, str], list[str]]  # (pair id, language code) -> kept distractors
+    rules: dict[tuple[str, str], tuple[str, ...]]  # (pair id, language code) -> the rule behind each (rule runs)
+    pivot_model: str | None
+    translations: dict[str, dict[str, str]]  # language code -> text -> English
+    card: CardInput
+
+
+def _read_run(run_dir: Path, description: DatasetDescription, *, allow_incomplete: bool, drop_invalid: bool = False) -> _Run:
+    with Checkpoint.existing(run_dir) as checkpoint:
+        languages = languages_of(checkpoint)
+        pairs = checkpoint.pairs()
+        results = checkpoint.results()
+        expected = len(pairs) * 2
+        unfinished = expected - len(results)
+        if unfinished and not allow_incomplete:
+            raise CLSDError(
+                f"{unfinished} of {expected} sentences in {run_dir} are unfinished: run the same `clsd generate` command again to finish "
+                "them, or pass --allow-incomplete to build from what is there."
+            )
+        pivot_model = (checkpoint.get_meta(TRANSLATION_KEY) or {}).get("model")
+        translations = _translations(checkpoint, run_dir) if pivot_model else {}
+        card = _card_input(checkpoint, description, languages=languages, pivot_model=pivot_model)
+        invalid = _judged_invalid(checkpoint, run_dir) if drop_invalid else set()
+        card.extra_sections = judge_card_section(checkpoint, len(invalid) if drop_invalid else None)
+        return _Run(
+            generation=checkpoint.get_meta(GENERATION_KEY),
+            languages=languages,
+            pairs=pairs,
+            results=results,
+            unfinished=unfinished,
+            distractors={
+                (r.pair_id, r.lang): r.distractors for r in results if r.status == "ok" and (r.pair_id, r.lang) not in invalid
+            },
+            rules={(r.pair_id, r.lang): r.rules for r in results if r.status == "ok" and r.rules},
+            pivot_model=pivot_model,
+            translations=translations,
+            card=card,
+        )
+
+
+def _judged_invalid(checkpoint: Checkpoint, run_dir: Path) -> set[tuple[str, str]]:
+    """The sentences ``--drop-invalid`` leaves out: those with a distractor the judge found invalid."""
+    if not checkpoint.get_meta(JUDGE_KEY):
+        raise CLSDError(f"--drop-invalid needs the judge's verdicts: run `clsd judge --run-dir {run_dir}` first.")
+    return invalid_sentences(checkpoint)
+
+
+def _translations(checkpoint: Checkpoint, run_dir: Path) -> dict[str, dict[str, str]]:
+    """Every text's English translation; all must be there (a half-translated pivot is not built)."""
+    wanted = texts_to_translate(checkpoint)
+    translations = {code: checkpoint.translations(code) for code in wanted}
+    missing = sum(1 for code, texts in wanted.items() for t in texts if t not in translations[code])
+    if missing:
+        raise CLSDError(
+            f"{missing} texts are not translated yet: run `clsd translate --run-dir {run_dir}` again to finish the pivot."
+        )
+    return translations
+
+
+def _card_input(
+    checkpoint: Checkpoint, description: DatasetDescription, *, languages: tuple[Language, Language], pivot_model: str | None
+) -> CardInput:
+    usage = checkpoint.usage()
+    hub_input = checkpoint.get_meta("source_dataset")
+    return CardInput(
+        pretty_name=f"CLSD {description.name} {languages[0].code}-{languages[1].code}",
+        input_origin=_public_origin(checkpoint),
+        source_datasets=list(dict.fromkeys([*([hub_input] if hub_input else []), *description.source_datasets])),
+        id_explanation=(
+            f"the input's column `{checkpoint.get_meta('id_column')}`"
+            if checkpoint.get_meta("id_column")
+            else "`row<N>` is data row N of the input, counted from 1 after the header"
+        ),
+        languages=languages,
+        generation=checkpoint.get_meta(GENERATION_KEY),
+        endpoint=checkpoint.get_meta("endpoint"),
+        usage_tokens=(usage.prompt_tokens, usage.completion_tokens),
+        generated_span=checkpoint.time_span(),
+        built=datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        license=description.license,
+        pivot_model=pivot_model,
+        pivot_translator=checkpoint.get_meta(TRANSLATOR_KEY),
+        rejections=checkpoint.rejections(),
+        cut_answers=checkpoint.cut_answers(),
+    )
+
+
+def _direction_configs(run: _Run, prefix: str) -> tuple[list[tuple[DirectionSpec, list[dict[str, Any]]]], Counter[str]]:
+    """Both directions' rows, each followed by its English-pivot twin when the run was translated."""
+
+    def english(code: str, text: str) -> str:
+        return text if code == ENGLISH.code else run.translations[code][text]
+
+    configs: list[tuple[DirectionSpec, list[dict[str, Any]]]] = []
+    pivot_dropped: Counter[str] = Counter()
+    for src_side, tgt_side in ((0, 1), (1, 0)):
+        src, tgt = run.languages[src_side], run.languages[tgt_side]
+        config = f"{src.code}-{tgt.code}"
+        task = f"{prefix}-{src.code.upper()}-{tgt.code.upper()}"
+        direct, pivoted = [], []
+        for pair in run.pairs:
+            kept = run.distractors.get((pair.pair_id, tgt.code))
+            if kept is None:
+                continue
+            row = _row(pair.pair_id, pair.texts[src_side], pair.texts[tgt_side], kept, src.mteb_code, tgt.mteb_code)
+            direct.append(row | _rule_columns(run.rules.get((pair.pair_id, tgt.code))))
+            if run.pivot_model:
+                texts = [
+                    english(src.code, pair.texts[src_side]),
+                    english(tgt.code, pair.texts[tgt_side]),
+                    *(english(tgt.code, d) for d in kept),
+                ]
+                if not all(t.strip() for t in texts):
+                    pivot_dropped["empty translation"] += 1
+                    continue
+                translated = _row(pair.pair_id, texts[0], texts[1], texts[2:], ENGLISH.mteb_code, ENGLISH.mteb_code)
+                pivoted.append(translated | _rule_columns(run.rules.get((pair.pair_id, tgt.code))))
+        configs.append((DirectionSpec(config, task, src.mteb_code, tgt.mteb_code), direct))
+        if run.pivot_model:
+            configs.append(
+                (
+                    DirectionSpec(f"{config}-pivot-en", f"{task}-PivotEN", ENGLISH.mteb_code, ENGLISH.mteb_code, pivot=True),
+                    pivoted,
+                )
+            )
+    return configs, pivot_dropped
+
+
+def _public_origin(checkpoint: Checkpoint) -> str:
+    """The input as the card may name it. A run made before inputs were recorded without their path gets the
+    path's last part and the SHA-256 of its sentences (the run's input fingerprint)."""
+    origin = checkpoint.get_meta("input_origin") or "unknown"
+    if "(" not in origin and ("/" in origin or "\\" in origin):
+        fingerprint = (checkpoint.get_meta(GENERATION_KEY) or {}).get("input_sha256", "unknown")
+        origin = f"{Path(origin).name} (a local input; SHA-256 of its sentences {fingerprint})"
+    return origin
+
+
+def _manifest_extra(run: _Run, description: DatasetDescription) -> dict[str, Any]:
+    """The manifest entries beyond the configs: what mteb's task metadata asks for."""
+    extra: dict[str, Any] = {"sample_creation": SAMPLE_CREATION[run.generation["backend"]]}
+    if description.date:
+        extra["date"] = list(description.date)
+    elif run.card.generated_span:
+        extra["date"] = [run.card.generated_span[0][:10], run.card.generated_span[1][:10]]
+    if description.domains:
+        extra["domains"] = list(description.domains)
+    extra["license"] = description.license or "not specified"
+    if description.reference:
+        extra["reference"] = description.reference
+    return extra
+
+
+def _write_folder(
+    out_dir: Path,
+    configs: list[tuple[DirectionSpec, list[dict[str, Any]]]],
+    card: Callable[[dict[str, Any], Difficulty | None], str],
+    plugin: tuple[Scorer | None, FileWriter | None],
+) -> None:
+    """Write under a temporary name, check the card reads back, then rename: never a half-built folder.
+
+    ``card`` renders the card from the written data files' record (SHA-256 and rows, :func:`clsd_format.hub.file_records`)
+    and, once the plugin's scorer has measured the written set, from its difficulty too; then the plugin's files.
+    """
+    staging = out_dir.parent / f".{out_dir.name}.building-{os.getpid()}"
+    _remove_stale_staging(out_dir)
+    if staging.exists():
+        shutil.rmtree(staging)
+    staging.mkdir(parents=True)
+    try:
+        for spec, rows in configs:
+            hub.write_config(staging, spec, rows)
+        files = hub.file_records(staging, [spec for spec, _ in configs])
+        (staging / hub.CARD_FILE).write_text(card(files, None), encoding="utf-8")
+        hub.read_manifest(staging)  # the card we wrote must read back
+        scorer, add_files = plugin
+        if scorer is not None:
+            (staging / hub.CARD_FILE).write_text(card(files, scorer(staging)), encoding="utf-8")
+        if add_files is not None:
+            add_files(staging)
+        if out_dir.exists():
+            out_dir.rmdir()  # empty (checked by the caller)
+        staging.replace(out_dir)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+
+
+def _remove_stale_staging(out_dir: Path) -> None:
+    """Remove the staging folders of earlier builds of ``out_dir`` whose process is gone (killed, crashed).
+
+    A live process's folder is left alone: that build may still be writing it.
+    """
+    pattern = re.compile(rf"\.{re.escape(out_dir.name)}\.building-(\d+)")
+    if not out_dir.parent.is_dir():
+        return
+    for folder in out_dir.parent.iterdir():
+        match = pattern.fullmatch(folder.name)
+        if match and int(match[1]) != os.getpid() and folder.is_dir() and not _alive(int(match[1])):
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)  # no signal sent: only asks whether the process exists
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # exists, owned by another user
+    return True
+
+
+def _row(pair_id: str, source: str, target: str, distractors: list[str], source_lang: str, target_lang: str) -> dict[str, Any]:
+    return {
+        schema.ID: pair_id,
+        schema.SOURCE: source,
+        schema.TARGET: target,
+        schema.DISTRACTORS: list(distractors),
+        schema.SOURCE_LANG: source_lang,
+        schema.TARGET_LANG: target_lang,
+    }
+
+
+def _rule_columns(rules: tuple[str, ...] | None) -> dict[str, list[str]]:
+    """The rule behind each distractor and its edit type, as the registry declares them (rule runs only)."""
+    if not rules or not all(rule in RULE_BY_NAME for rule in rules):  # an earlier run's rule this version lacks: no labels
+        return {}
+    return {
+        schema.DISTRACTOR_RULES: list(rules),
+        schema.DISTRACTOR_EDIT_TYPES: [RULE_BY_NAME[rule].edit_type for rule in rules],
+    }

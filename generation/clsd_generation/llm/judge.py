@@ -1,0 +1,335 @@
+"""``clsd judge``: the paper's reading of each distractor, asked of a judge model, with a 95% interval.
+
+The paper's authors read 200 distractors per language. Here a judge model (any OpenAI-compatible
+endpoint) is asked the same criteria as three separate yes/no questions (:data:`QUESTIONS`, fixed and
+printed in the card), one request each, temperature 0:
+
+* ``fluent``: is the distractor fluent and grammatical in its language? (must be yes)
+* ``translation``: is it a correct translation of the source sentence? (must be no: then it would be a
+  second right answer)
+* ``small_edit``: is it a small edit of the true translation? (must be yes: the paper's "structurally and
+  lexically similar")
+
+A distractor is judged valid when all three come out right. Verdicts are read strictly: the answer
+must be "yes" or "no" (case, surrounding punctuation and a reasoning block aside), or, with
+``--structured``, a JSON object ``{"answer": "yes"|"no"}``; anything else is asked again, up to the attempt
+limit, then recorded as "unclear" and left out of the share. Every verdict is committed to the run's
+checkpoint as it arrives, so a killed judge resumes without asking a settled question twice.
+
+The judge is only as good as its model: the human reading (``clsd sample`` / ``import-sample``) stays
+the reference, and ``clsd judge --against SHEET`` measures the judge's agreement with it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import math
+import random
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tqdm.auto import tqdm
+
+from clsd_format.errors import CLSDError
+from clsd_format.languages import Language
+from clsd_generation.llm.live import classify_api_error, error_message, make_async_client, read_completion, run_queue
+from clsd_generation.llm.parsing import strip_reasoning
+from clsd_generation.run.checkpoint import JUDGE_KEY, JUDGE_SAMPLE_KEY, Checkpoint, Judgment, checkpoint_writes
+from clsd_generation.run.language_args import languages_of
+from clsd_generation.run.lock import run_folder_lock
+from clsd_generation.run.settings import DEFAULT_MAX_ATTEMPTS, LLMSettings
+
+QUESTIONS: dict[str, str] = {
+    "fluent": "Is the following {language} sentence fluent and grammatical {language}? Answer with one word: yes or no.\n\n"
+    "Sentence: {distractor}",
+    "translation": "Sentence A is {source_language}, sentence B is {language}. Is sentence B a correct translation of "
+    "sentence A, with the same meaning? Answer with one word: yes or no.\n\nA: {source}\nB: {distractor}",
+    "small_edit": "Is sentence B a small edit of sentence A: the same structure and mostly the same words, with a few "
+    "words changed? Answer with one word: yes or no.\n\nA: {target}\nB: {distractor}",
+}
+VALID_ANSWERS = {"fluent": "yes", "translation": "no", "small_edit": "yes"}  # the answers a valid distractor gets
+ANSWER_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {"answer": {"type": "string", "enum": ["yes", "no"]}},
+    "required": ["answer"],
+    "additionalProperties": False,
+}
+UNCLEAR = "unclear"
+Z_95 = 1.959963984540054
+
+
+@dataclass(frozen=True)
+class Item:
+    """One distractor to judge, with the two sentences its questions need."""
+
+    language: Language
+    source_language: Language
+    source: str
+    target: str
+    distractor: str
+
+    @property
+    def key(self) -> tuple[str, str, str, str]:
+        return (self.language.code, self.source, self.target, self.distractor)
+
+    def prompt(self, question: str) -> str:
+        return QUESTIONS[question].format(
+            language=self.language.name,
+            source_language=self.source_language.name,
+            source=self.source,
+            target=self.target,
+            distractor=self.distractor,
+        )
+
+
+def read_verdict(answer: str, structured: bool = False) -> str:
+    """ "yes", "no", or :data:`UNCLEAR` for anything else ("Yes." is yes; "Yes, but ..." is unclear)."""
+    text = strip_reasoning(answer).strip()
+    if structured:
+        try:
+            loaded = json.loads(text)
+        except ValueError:
+            loaded = None
+        if isinstance(loaded, dict) and isinstance(loaded.get("answer"), str):
+            text = loaded["answer"]
+    word = re.sub(r"^[\W_]+|[\W_]+$", "", text).casefold()
+    return word if word in ("yes", "no") else UNCLEAR
+
+
+def wilson_interval(successes: int, trials: int, z: float = Z_95) -> tuple[float, float]:
+    """The Wilson score interval of a binomial share (95% by default); (0, 1) for no trials."""
+    if trials == 0:
+        return (0.0, 1.0)
+    share = successes / trials
+    denominator = 1 + z * z / trials
+    centre = (share + z * z / (2 * trials)) / denominator
+    half = z / denominator * math.sqrt(share * (1 - share) / trials + z * z / (4 * trials * trials))
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def verdict_of(answers: dict[str, str]) -> str | None:
+    """ "valid" or "invalid" from the three questions' answers; None while any is missing or unclear."""
+    if any(answers.get(question) not in ("yes", "no") for question in QUESTIONS):
+        return None
+    return "valid" if all(answers[q] == VALID_ANSWERS[q] for q in QUESTIONS) else "invalid"
+
+
+def run_items(checkpoint: Checkpoint) -> list[Item]:
+    """Every kept distractor of the run, in a fixed order (language, pair, slot)."""
+    languages = languages_of(checkpoint)
+    pairs = {pair.pair_id: pair for pair in checkpoint.pairs()}
+    items = []
+    for result in sorted(checkpoint.results(), key=lambda r: (r.lang, r.pair_id)):
+        if result.status != "ok":
+            continue
+        side = 0 if result.lang == languages[0].code else 1
+        pair = pairs[result.pair_id]
+        for distractor in result.distractors:
+            items.append(Item(languages[side], languages[1 - side], pair.texts[1 - side], pair.texts[side], distractor))
+    return items
+
+
+def sample_items(items: Sequence[Item], per_language: int | None, seed: int) -> list[Item]:
+    """All ``items``, or a seeded sample of ``per_language`` of each language (the same seed, the same sample)."""
+    if per_language is None:
+        return list(items)
+    chosen: list[Item] = []
+    for code in sorted({item.language.code for item in items}):
+        population = [item for item in items if item.language.code == code]
+        chosen += random.Random(f"{seed}|{code}").sample(population, min(per_language, len(population)))
+    return chosen
+
+
+@dataclass(frozen=True)
+class JudgeSettings:
+    """The judge's endpoint and how it is asked; all but the transport settings are bound to the run."""
+
+    llm: LLMSettings
+    max_attempts: int = DEFAULT_MAX_ATTEMPTS  # answers asked per question before it is recorded as unclear
+
+    def binding(self) -> dict[str, Any]:
+        return {
+            "model": self.llm.model,
+            "questions": QUESTIONS,
+            "structured": self.llm.structured,
+            "max_tokens": self.llm.max_tokens,
+            "max_attempts": self.max_attempts,
+        }
+
+
+@dataclass(eq=False)
+class Judge:
+    """Asks every unsettled question of ``items``, ``concurrency`` at a time, committing each verdict."""
+
+    checkpoint: Checkpoint
+    settings: JudgeSettings
+    progress: bool = True
+    asked: int = 0
+    _answered: int = field(default=0, init=False)
+
+    def run(self, items: Sequence[Item]) -> None:
+        settled = self.checkpoint.judged_questions()
+        todo = [(item, q) for item in items for q in QUESTIONS if (*item.key, q) not in settled]
+        if todo:
+            asyncio.run(self._run(todo))
+
+    async def _run(self, todo: list[tuple[Item, str]]) -> None:
+        bar = tqdm(total=len(todo), desc=f"judge ({self.settings.llm.model})", unit="question", disable=not self.progress)
+        client = make_async_client(self.settings.llm)
+        try:
+            async with client:
+                await run_queue(todo, self.settings.llm.concurrency, lambda task: self._settle(client, task, bar))
+        finally:
+            bar.close()
+
+    async def _settle(self, client: Any, task: tuple[Item, str], bar: Any) -> None:
+        item, question = task
+        for attempt in range(1, self.settings.max_attempts + 1):
+            try:
+                response = await client.post("/chat/completions", body=self._body(item, question), cast_to=object)
+            except Exception as exc:
+                self._refused(exc)
+                return  # transient after retries: unsettled, asked by the next run
+            self._answered += 1
+            self.asked += 1
+            text = read_completion(response).text
+            verdict = read_verdict(text, self.settings.llm.structured)
+            if verdict != UNCLEAR or attempt == self.settings.max_attempts:
+                self.checkpoint.add_judgment(Judgment(*item.key, question, verdict, text, attempt))
+                bar.update(1)
+                return
+
+    def _body(self, item: Item, question: str) -> dict[str, Any]:
+        body: dict[str, Any] = {
+            "model": self.settings.llm.model,
+            "messages": [{"role": "user", "content": item.prompt(question)}],
+            "temperature": 0.0,
+            "max_tokens": self.settings.llm.max_tokens,
+        }
+        if self.settings.llm.structured:
+            body["response_format"] = {"type": "json_schema", "json_schema": {"name": "verdict", "schema": ANSWER_SCHEMA}}
+        return body
+
+    def _refused(self, exc: Exception) -> None:
+        kind = classify_api_error(exc)
+        if kind == "abort" or (kind == "reject" and self._answered == 0):
+            raise CLSDError(
+                f"the endpoint refused the judge's request ({type(exc).__name__}: {error_message(exc)}). "
+                "Check --base-url, --model and the API key."
+            ) from exc
+
+
+@dataclass
+class JudgedShare:
+    """Per language: distractors with a verdict, those judged valid, those left unclear."""
+
+    judged: Counter[str] = field(default_factory=Counter)
+    valid: Counter[str] = field(default_factory=Counter)
+    unclear: Counter[str] = field(default_factory=Counter)
+
+    def lines(self, model: str) -> list[str]:
+        out = []
+        for code in sorted(self.judged | self.unclear):
+            n, k = self.judged[code], self.valid[code]
+            low, high = wilson_interval(k, n)
+            share = f"{k / n:.1%}" if n else "n/a"
+            out.append(
+                f"{code}: {k} of {n} judged valid ({share}; 95% Wilson interval {low:.1%}-{high:.1%})"
+                + (f", {self.unclear[code]} unclear" if self.unclear[code] else "")
+                + f" [judge: {model}]"
+            )
+        return out
+
+
+def judged_share(checkpoint: Checkpoint, items: Sequence[Item]) -> JudgedShare:
+    """The verdicts of ``items`` as stored: each distractor valid, invalid or unclear."""
+    answers = checkpoint.judgments()
+    share = JudgedShare()
+    for item in items:
+        verdict = verdict_of(answers.get(item.key, {}))
+        code = item.language.code
+        if verdict is None:
+            share.unclear[code] += 1 if len(answers.get(item.key, {})) == len(QUESTIONS) else 0
+            continue
+        share.judged[code] += 1
+        share.valid[code] += verdict == "valid"
+    return share
+
+
+def bind_judge(checkpoint: Checkpoint, settings: JudgeSettings) -> None:
+    """Record the judge's model and questions on first use; a different judge on the same run is refused."""
+    checkpoint.bind(JUDGE_KEY, settings.binding())
+
+
+def judge_run(
+    run_dir: Path, settings: JudgeSettings, *, per_language: int | None = None, seed: int = 0, progress: bool = True
+) -> tuple[JudgedShare, int, int]:
+    """Judge a run's kept distractors (or a seeded sample); the shares, questions asked now, and questions left unsettled."""
+    with checkpoint_writes(run_dir), run_folder_lock(run_dir, create=False), Checkpoint.existing(run_dir) as checkpoint:
+        bind_judge(checkpoint, settings)
+        items = sample_items(run_items(checkpoint), per_language, seed)
+        if not items:
+            raise CLSDError(f"{run_dir} has no kept distractors to judge; run `clsd generate` first.")
+        checkpoint.set_meta(JUDGE_SAMPLE_KEY, {"sample_per_language": per_language, "seed": seed})
+        judge = Judge(checkpoint, settings, progress)
+        judge.run(items)
+        settled = checkpoint.judged_questions()
+        left = sum((*item.key, question) not in settled for item in items for question in QUESTIONS)
+        return judged_share(checkpoint, items), judge.asked, left
+
+
+def judged_items(checkpoint: Checkpoint) -> list[Item]:
+    """The distractors the latest ``clsd judge`` covered (all kept ones, or its seeded sample)."""
+    sample = checkpoint.get_meta(JUDGE_SAMPLE_KEY) or {}
+    return sample_items(run_items(checkpoint), sample.get("sample_per_language"), sample.get("seed", 0))
+
+
+def judge_card_section(checkpoint: Checkpoint, dropped: int | None) -> str:
+    """The card's section on the judge's reading; empty when the run was not judged.
+
+    ``dropped``: sentences left out of the build for a judged-invalid distractor (``--drop-invalid``), or None.
+    """
+    binding = checkpoint.get_meta(JUDGE_KEY)
+    if not binding:
+        return ""
+    sample = checkpoint.get_meta(JUDGE_SAMPLE_KEY) or {}
+    covered = (
+        f"a seeded sample of {sample['sample_per_language']} per language (seed {sample.get('seed', 0)})"
+        if sample.get("sample_per_language")
+        else "every kept distractor"
+    )
+    lines = "\n".join(f"- {line}" for line in judged_share(checkpoint, judged_items(checkpoint)).lines(binding["model"]))
+    questions = "\n".join(
+        f"  - `{name}` (valid: {VALID_ANSWERS[name]}): `{text.replace(chr(10), ' ')}`" for name, text in QUESTIONS.items()
+    )
+    return (
+        f"\n## Judged validity\n\nThe judge model `{binding['model']}` read {covered}, one question per request, "
+        f"temperature 0:\n\n{questions}\n\n{lines}\n\nA distractor is valid when all three answers are the valid ones; "
+        "an answer other than yes or no was asked again and otherwise counted as unclear. The judge is only as good as its "
+        "model; a human reading (`clsd sample`, `clsd import-sample`) stays the reference."
+        + (f" {dropped} sentence(s) with a judged-invalid distractor were left out of this build." if dropped is not None else "")
+        + "\n"
+    )
+
+
+def invalid_sentences(checkpoint: Checkpoint) -> set[tuple[str, str]]:
+    """(pair id, language) of every kept sentence with at least one distractor the judge found invalid."""
+    answers = checkpoint.judgments()
+    languages = languages_of(checkpoint)
+    pairs = {pair.pair_id: pair for pair in checkpoint.pairs()}
+    invalid = set()
+    for result in checkpoint.results():
+        if result.status != "ok":
+            continue
+        side = 0 if result.lang == languages[0].code else 1
+        texts = pairs[result.pair_id].texts
+        if any(
+            verdict_of(answers.get((result.lang, texts[1 - side], texts[side], d), {})) == "invalid" for d in result.distractors
+        ):
+            invalid.add((result.pair_id, result.lang))
+    return invalid

@@ -1,0 +1,123 @@
+"""The English pivot through any OpenAI-compatible endpoint: for users with an endpoint but no GPU for M2M-100 1.2B.
+
+The same texts as :mod:`clsd_generation.dataset.pivot` (both sides of every pair and every kept distractor, each
+distinct text once), each translated by one chat request with a fixed prompt (:data:`TRANSLATION_PROMPT`,
+temperature 0) and stored in the checkpoint as it arrives: a run killed at any moment, ``kill -9``
+included, resumes without asking a stored text again. The translator (model, endpoint, prompt) is bound
+to the run like M2M-100's settings, so a run never mixes two translators, and the card names it.
+
+The answer is read plainly: a reasoning block is dropped, a "Translation:" label and quotes around the
+whole answer are stripped, and only its first paragraph is kept (small models add notes after it). An
+answer stopped by the token limit is kept as it is and counted; an empty one leaves its row out of the
+pivot configs, as an empty M2M-100 translation does.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from tqdm.auto import tqdm
+
+from clsd_format.errors import CLSDError
+from clsd_format.languages import Language
+from clsd_format.redaction import public_url
+from clsd_generation.llm.live import classify_api_error, error_message, make_async_client, read_completion, run_queue
+from clsd_generation.llm.parsing import strip_reasoning, trim_quotes
+from clsd_generation.run.checkpoint import TRANSLATION_KEY, TRANSLATOR_KEY, Checkpoint
+from clsd_generation.run.settings import LLMSettings
+
+TRANSLATION_PROMPT = (
+    "Translate this {language} text into English. Answer with the English translation only, nothing else.\n\n{text}"
+)
+_LABEL = re.compile(r"^\s*(?:english\s+)?translation\s*:\s*", re.IGNORECASE)
+
+
+def clean_translation(answer: str) -> str:
+    """The translation in an answer: no reasoning, no label, no quotes around it, its first paragraph only."""
+    text = strip_reasoning(answer).strip()
+    text = _LABEL.sub("", text).strip()
+    first = re.split(r"\n\s*\n", text, maxsplit=1)[0].strip() if text else ""
+    return trim_quotes(first)
+
+
+def llm_translation_settings(settings: LLMSettings) -> dict[str, Any]:
+    """What a run binds as its translator: model, prompt, token limit (a different one is refused on resume)."""
+    return {"backend": "llm", "model": settings.model, "prompt": TRANSLATION_PROMPT, "max_tokens": settings.max_tokens}
+
+
+def describe_translator(settings: LLMSettings) -> str:
+    """The card's line on the translator: model, endpoint (without credentials) and the prompt."""
+    endpoint = public_url(settings.base_url) if settings.base_url else "OpenAI default"
+    prompt = TRANSLATION_PROMPT.replace("\n", " ")
+    return f"the LLM `{settings.model}` through an OpenAI-compatible endpoint ({endpoint}), temperature 0, prompt: `{prompt}`"
+
+
+@dataclass(eq=False)
+class LLMTranslator:
+    """Translates texts through the endpoint, ``settings.concurrency`` requests at a time, storing each answer."""
+
+    checkpoint: Checkpoint
+    settings: LLMSettings
+    progress: bool = True
+    cut: int = 0  # answers stopped by the token limit (kept as they are)
+    _answered: int = field(default=0, init=False)
+
+    def run(self, todo: dict[Language, list[str]]) -> None:
+        if any(todo.values()):
+            asyncio.run(self._run(todo))
+
+    async def _run(self, todo: dict[Language, list[str]]) -> None:
+        texts = [(language, text) for language, texts in todo.items() for text in texts]
+        bar = tqdm(total=len(texts), desc=f"pivot ({self.settings.model})", unit="text", disable=not self.progress)
+        client = make_async_client(self.settings)
+        try:
+            async with client:
+                await run_queue(texts, self.settings.concurrency, lambda task: self._translate(client, *task, bar))
+        finally:
+            bar.close()
+
+    async def _translate(self, client: Any, language: Language, text: str, bar: Any) -> None:
+        body = {
+            "model": self.settings.model,
+            "messages": [{"role": "user", "content": TRANSLATION_PROMPT.format(language=language.name, text=text)}],
+            "temperature": 0.0,
+            "max_tokens": self.settings.max_tokens,
+        }
+        try:
+            response = await client.post("/chat/completions", body=body, cast_to=object)
+        except Exception as exc:
+            self._refused(exc)
+            return  # transient after the client's retries: left untranslated, the next run asks it again
+        self._answered += 1
+        completion = read_completion(response)
+        self.cut += completion.cut
+        self.checkpoint.add_translations(language.code, [(text, clean_translation(completion.text))])
+        bar.update(1)
+
+    def _refused(self, exc: Exception) -> None:
+        """Stop at once for a configuration problem (bad key, model, URL); a transient failure only skips the text."""
+        if classify_api_error(exc) == "abort" or (classify_api_error(exc) == "reject" and self._answered == 0):
+            raise CLSDError(
+                f"the endpoint refused the translation request ({type(exc).__name__}: {error_message(exc)}). "
+                "Check --base-url, --model and the API key."
+            ) from exc
+
+
+def translate_with_llm(
+    checkpoint: Checkpoint,
+    languages: Mapping[str, Language],
+    todo: Mapping[str, Sequence[str]],
+    settings: LLMSettings,
+    progress: bool,
+) -> tuple[dict[str, int], int]:
+    """Translate ``todo`` (code -> texts); how many texts per language are stored now, and how many answers were cut."""
+    checkpoint.bind(TRANSLATION_KEY, llm_translation_settings(settings))
+    checkpoint.set_meta(TRANSLATOR_KEY, describe_translator(settings))
+    before = {code: len(checkpoint.translations(code)) for code in todo}
+    translator = LLMTranslator(checkpoint, settings, progress)
+    translator.run({languages[code]: list(texts) for code, texts in todo.items()})
+    return {code: len(checkpoint.translations(code)) - before[code] for code in todo}, translator.cut

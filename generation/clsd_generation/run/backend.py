@@ -1,0 +1,60 @@
+"""The one call shape of every distractor backend (rules, live LLM requests, the Batch API).
+
+A backend says what of it belongs in the checkpoint's fingerprint, refuses settings that cannot work
+before the run folder is touched, and runs the unfinished sentences of a :class:`RunContext`; the run
+itself (corpus, checkpoint, resume, report) is :func:`clsd_generation.run.generate.generate_distractors`,
+the same for all of them. The backends are in :mod:`clsd_generation.backends`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from clsd_format.languages import Language
+from clsd_generation.run.checkpoint import Checkpoint
+from clsd_generation.run.inputs import ParallelPair
+from clsd_generation.run.jobs import JobState
+from clsd_generation.run.settings import ValidationBounds
+from clsd_generation.run.summary import RunReport
+
+
+@dataclass(frozen=True)
+class RunContext:
+    """What a backend is handed besides the sentences: where answers go, how they are judged and counted."""
+
+    checkpoint: Checkpoint
+    pairs: Sequence[ParallelPair]  # the whole corpus (the rule backend draws its vocabulary from all of it)
+    languages: tuple[Language, Language]
+    bounds: ValidationBounds
+    report: RunReport
+    max_attempts: int
+    progress: bool
+
+
+class DistractorBackend(Protocol):
+    @property
+    def name(self) -> str:
+        """``rules`` or ``llm``: the backend as the checkpoint fingerprint and the card name it."""
+        ...
+
+    def describe(self) -> str:
+        """The run report's backend line ("rules", "llm (live, gpt-4-0613)")."""
+        ...
+
+    def check(self, languages: tuple[Language, Language]) -> None:
+        """Raise :class:`clsd_format.errors.CLSDError` for settings that cannot work, before any work."""
+        ...
+
+    def fingerprint(self, languages: tuple[Language, Language]) -> dict[str, object]:
+        """What of this backend decides a finished sentence's distractors: a resumed run must match it."""
+        ...
+
+    def endpoint(self) -> str | None:
+        """The endpoint to record (without credentials), or None for a backend that asks none."""
+        ...
+
+    def run(self, states: Sequence[JobState], context: RunContext) -> RunReport:
+        """Settle the unfinished sentences, recording every answer in ``context.checkpoint`` as it arrives."""
+        ...

@@ -1,0 +1,460 @@
+"""The run's durable state: one SQLite file in WAL mode, written before anything depends on it.
+
+Why SQLite: each answer is one small transaction, committed before the next step uses it, so a run
+killed at any moment (``kill -9`` included) loses at most the requests in flight, never a recorded
+answer; primary keys make a duplicate impossible rather than unlikely; and ``clsd build`` can read
+everything back without the input file. WAL with ``synchronous=NORMAL`` is durable against a
+crashed or killed process (the commit is in the operating system's hands once ``COMMIT`` returns);
+pass ``durable_against_power_loss=True`` for ``synchronous=FULL`` (an fsync per answer).
+
+The checkpoint remembers what produced it (input, languages, backend, model, prompts, parameters,
+validation bounds): opening it with anything else is refused, so results are never mixed.
+"""
+
+from __future__ import annotations
+
+import datetime
+import errno
+import json
+import sqlite3
+from collections import Counter
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import astuple, dataclass
+from pathlib import Path
+from typing import Any
+
+from clsd_format.errors import CLSDError
+from clsd_generation.run.inputs import ParallelCorpus, ParallelPair
+
+CHECKPOINT_FILE = "checkpoint.sqlite"
+# 2: the rule behind each candidate and distractor; 3: each answer's finish reason and the rejections it caused, and the
+# judge's verdicts. An older file gains the new columns (empty) and tables when opened.
+SCHEMA_VERSION = 3
+GENERATION_KEY = "generation"
+TRANSLATION_KEY = "translation"
+JUDGE_KEY = "judge"  # the judge's model, questions and how it is asked (clsd judge)
+JUDGE_SAMPLE_KEY = "judge_sample"  # which distractors the latest judge run covered: all, or a seeded sample
+TRANSLATOR_KEY = "translator"  # an LLM translator as the card names it (model, endpoint, prompt)
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS pairs (
+    position INTEGER PRIMARY KEY, pair_id TEXT NOT NULL UNIQUE, text_a TEXT NOT NULL, text_b TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS attempts (
+    pair_id TEXT NOT NULL, lang TEXT NOT NULL, attempt INTEGER NOT NULL,
+    answer TEXT NOT NULL, candidates TEXT NOT NULL, origin TEXT NOT NULL,
+    prompt_tokens INTEGER NOT NULL, completion_tokens INTEGER NOT NULL, created TEXT NOT NULL,
+    candidate_rules TEXT NOT NULL DEFAULT '[]',
+    finish_reason TEXT, rejections TEXT NOT NULL DEFAULT '[]',
+    PRIMARY KEY (pair_id, lang, attempt));
+CREATE TABLE IF NOT EXISTS results (
+    pair_id TEXT NOT NULL, lang TEXT NOT NULL, status TEXT NOT NULL CHECK (status IN ('ok', 'failed')),
+    distractors TEXT NOT NULL, reason TEXT, attempts INTEGER NOT NULL, finished TEXT NOT NULL,
+    distractor_rules TEXT NOT NULL DEFAULT '[]',
+    PRIMARY KEY (pair_id, lang));
+CREATE TABLE IF NOT EXISTS batches (
+    batch_id TEXT PRIMARY KEY, round INTEGER NOT NULL, input_file_id TEXT NOT NULL,
+    submitted TEXT NOT NULL, collected INTEGER NOT NULL DEFAULT 0);
+CREATE TABLE IF NOT EXISTS translations (
+    lang TEXT NOT NULL, text TEXT NOT NULL, translation TEXT NOT NULL, PRIMARY KEY (lang, text));
+CREATE TABLE IF NOT EXISTS judgments (
+    lang TEXT NOT NULL, source TEXT NOT NULL, target TEXT NOT NULL, distractor TEXT NOT NULL, question TEXT NOT NULL,
+    verdict TEXT NOT NULL, answer TEXT NOT NULL, asked INTEGER NOT NULL, created TEXT NOT NULL,
+    PRIMARY KEY (lang, source, target, distractor, question));
+"""
+_ADDED_COLUMNS = (  # (table, column, declaration) added since schema version 1
+    ("attempts", "candidate_rules", "TEXT NOT NULL DEFAULT '[]'"),
+    ("results", "distractor_rules", "TEXT NOT NULL DEFAULT '[]'"),
+    ("attempts", "finish_reason", "TEXT"),
+    ("attempts", "rejections", "TEXT NOT NULL DEFAULT '[]'"),
+)
+
+
+# SQLite's result codes of a write the file system refused: no space left, or the disk (a file-size limit, a quota, a
+# failing device) refused the write. The user's to fix, not a bug.
+_DISK_FULL = "SQLITE_FULL"
+_DISK_REFUSED = ("SQLITE_IOERR", "SQLITE_CANTOPEN")
+
+
+def disk_refusal(exc: sqlite3.Error) -> str | None:
+    """Why the disk refused a SQLite write (no space, a file-size limit, a quota, a failing device); None for other errors."""
+    name = getattr(exc, "sqlite_errorname", "") or ""
+    if name == _DISK_FULL or "disk is full" in str(exc):
+        return "No space left on device"
+    if name.startswith(_DISK_REFUSED):
+        return f"the disk refused a write ({exc}: a file-size limit, a quota or a failing device)"
+    return None
+
+
+@contextmanager
+def checkpoint_writes(run_dir: Path) -> Iterator[None]:
+    """Inside, a checkpoint write the disk refuses becomes one :class:`CLSDError` line naming the run folder.
+
+    A full disk is the user's to fix, not a bug. Every answer is its own committed transaction, so what
+    was recorded before the disk filled stays intact and the same command resumes once there is space
+    (or from a copy of the folder elsewhere).
+    """
+    try:
+        yield
+    except (sqlite3.OperationalError, OSError) as exc:
+        if isinstance(exc, OSError):
+            reason = exc.strerror if exc.errno in (errno.ENOSPC, errno.EDQUOT) else None
+        else:
+            reason = disk_refusal(exc)
+        if reason is None:
+            raise
+        raise CLSDError(
+            f"cannot write in the run folder {run_dir}: {reason}. What was recorded is intact: make room "
+            "(or copy the folder elsewhere) and run the same command again to resume."
+        ) from exc
+
+
+def now() -> str:
+    return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+
+
+@dataclass(frozen=True)
+class Result:
+    pair_id: str
+    lang: str
+    status: str  # "ok" or "failed"
+    distractors: list[str]
+    reason: str | None
+    attempts: int
+    finished: str
+    rules: tuple[str, ...] = ()  # the rule behind each distractor (rule backend); empty for LLM answers
+
+
+@dataclass(frozen=True)
+class StoredAnswer:
+    """One stored answer of an unfinished sentence: its candidates and, from the rule backend, the rule of each."""
+
+    candidates: list[str]
+    rules: list[str]
+    origin: str = "rules"  # "rules", "live:<model>", "batch:<id>": an LLM's answer is read by the answer checks too
+    cut: bool = False  # the answer stopped at the token limit: its candidates are not used
+
+    @property
+    def by_llm(self) -> bool:
+        return self.origin != "rules"
+
+
+@dataclass(frozen=True)
+class Usage:
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+
+    @property
+    def total(self) -> int:
+        return self.prompt_tokens + self.completion_tokens
+
+    def __add__(self, other: Usage) -> Usage:
+        return Usage(self.prompt_tokens + other.prompt_tokens, self.completion_tokens + other.completion_tokens)
+
+
+@dataclass(frozen=True)
+class Judgment:
+    """The judge's settled answer to one question about one distractor (``verdict``: yes, no or unclear)."""
+
+    lang: str
+    source: str
+    target: str
+    distractor: str
+    question: str
+    verdict: str
+    answer: str  # the judge's text as it came
+    asked: int  # requests it took
+
+
+@dataclass(frozen=True)
+class Answer:
+    """One answer as stored: the attempt it answers, its raw text, the candidates parsed from it and what made it."""
+
+    attempt: int
+    text: str
+    candidates: Sequence[str]
+    origin: str  # "rules", "live:<served model>", "batch:<batch id>"
+    usage: Usage = Usage()
+    candidate_rules: Sequence[str] = ()  # the rule behind each candidate (rule backend)
+    finish_reason: str | None = None  # as the endpoint said ("stop", "length"); None for the rules
+    rejections: Sequence[str] = ()  # the kind of each rejection (or, paper protocol, flag) this answer caused
+
+
+class Checkpoint:
+    """One run folder's state. Use from one thread; every write is its own committed transaction."""
+
+    def __init__(self, path: Path, *, durable_against_power_loss: bool = False) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self._db = sqlite3.connect(self.path, isolation_level=None, timeout=30.0)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute(f"PRAGMA synchronous={'FULL' if durable_against_power_loss else 'NORMAL'}")
+            self._db.executescript(_SCHEMA)
+        except sqlite3.DatabaseError as exc:
+            if disk_refusal(exc) is not None:
+                raise  # the disk's fault, not the file's: see checkpoint_writes
+            raise CLSDError(f"checkpoint {self.path}: not a usable SQLite file ({exc}).") from exc
+        version = self.get_meta("schema_version")
+        if version in (1, 2):
+            self._upgrade()
+        elif version is None:
+            self.set_meta("schema_version", SCHEMA_VERSION)
+        elif version != SCHEMA_VERSION:
+            raise CLSDError(
+                f"checkpoint {self.path} has schema version {version}; this clsd-mteb reads version {SCHEMA_VERSION}."
+            )
+
+    def _upgrade(self) -> None:
+        """Add the columns later versions store (empty: an older run did not record them); nothing else changed."""
+        with self.transaction() as db:
+            for table, column, declaration in _ADDED_COLUMNS:
+                if column not in {row[1] for row in db.execute(f"PRAGMA table_info({table})")}:
+                    db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {declaration}")
+            db.execute("INSERT OR REPLACE INTO meta VALUES ('schema_version', ?)", (json.dumps(SCHEMA_VERSION),))
+
+    @classmethod
+    def in_folder(cls, run_dir: Path, **kwargs: Any) -> Checkpoint:
+        return cls(Path(run_dir) / CHECKPOINT_FILE, **kwargs)
+
+    @classmethod
+    def existing(cls, run_dir: Path) -> Checkpoint:
+        path = Path(run_dir) / CHECKPOINT_FILE
+        if not path.is_file():
+            raise CLSDError(f"{run_dir} holds no {CHECKPOINT_FILE}; run `clsd generate` with --run-dir {run_dir} first.")
+        return cls(path)
+
+    def close(self) -> None:
+        self._db.close()
+
+    def __enter__(self) -> Checkpoint:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            yield self._db
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+        self._db.execute("COMMIT")
+
+    # --- what produced this run ---------------------------------------------------------------
+    def get_meta(self, key: str) -> Any:
+        row = self._db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return json.loads(row[0]) if row else None
+
+    def set_meta(self, key: str, value: Any) -> None:
+        self._db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, json.dumps(value, ensure_ascii=False)))
+
+    def bind(self, key: str, settings: Mapping[str, Any]) -> None:
+        """Record ``settings`` under ``key`` on first use; afterwards refuse any that differ."""
+        settings = json.loads(json.dumps(settings, ensure_ascii=False))  # tuples -> lists, as stored
+        stored = self.get_meta(key)
+        if stored is None:
+            self.set_meta(key, settings)
+            return
+        differing = sorted(k for k in set(stored) | set(settings) if stored.get(k) != settings.get(k))
+        if differing:
+            shown = "; ".join(
+                f"{k}: checkpoint has {_short(stored.get(k))}, this run has {_short(settings.get(k))}" for k in differing
+            )
+            raise CLSDError(
+                f"checkpoint {self.path} was made with different settings ({shown}). Results would be mixed: "
+                "use another --run-dir for the new settings, or repeat the original command to resume."
+            )
+
+    # --- input --------------------------------------------------------------------------------
+    def store_pairs(self, corpus: ParallelCorpus) -> None:
+        if self._db.execute("SELECT COUNT(*) FROM pairs").fetchone()[0]:
+            return  # bound to the same input fingerprint by bind(); stored on the first run
+        with self.transaction() as db:
+            db.executemany(
+                "INSERT INTO pairs VALUES (?, ?, ?, ?)",
+                ((n, p.pair_id, p.texts[0], p.texts[1]) for n, p in enumerate(corpus.pairs)),
+            )
+
+    def pairs(self) -> list[ParallelPair]:
+        return [
+            ParallelPair(pid, (a, b))
+            for pid, a, b in self._db.execute("SELECT pair_id, text_a, text_b FROM pairs ORDER BY position")
+        ]
+
+    # --- answers and results ------------------------------------------------------------------
+    def record(
+        self,
+        pair_id: str,
+        lang: str,
+        *,
+        answer: Answer | None = None,
+        result: tuple[str, list[str], str | None, int] | None = None,
+        distractor_rules: Sequence[str] = (),
+    ) -> None:
+        """Store one answer and/or the sentence's final result, in one transaction.
+
+        ``distractor_rules`` names the rule behind each distractor of the result (the rule backend; an LLM has none).
+        """
+        with self.transaction() as db:
+            if answer is not None:
+                _insert_attempt(db, pair_id, lang, answer)
+            if result is not None:
+                _insert_result(db, pair_id, lang, result, distractor_rules)
+
+    def finished(self) -> set[tuple[str, str]]:
+        return set(self._db.execute("SELECT pair_id, lang FROM results"))
+
+    def stored_answers(self) -> dict[tuple[str, str], list[StoredAnswer]]:
+        """Every stored answer of every unfinished sentence, in attempt order."""
+        answers: dict[tuple[str, str], list[StoredAnswer]] = {}
+        for pair_id, lang, candidates, rules, origin, finish_reason in self._db.execute(
+            "SELECT a.pair_id, a.lang, a.candidates, a.candidate_rules, a.origin, a.finish_reason FROM attempts a "
+            "LEFT JOIN results r ON a.pair_id = r.pair_id AND a.lang = r.lang WHERE r.pair_id IS NULL "
+            "ORDER BY a.pair_id, a.lang, a.attempt"
+        ):
+            stored = StoredAnswer(json.loads(candidates), json.loads(rules), origin, finish_reason == "length")
+            answers.setdefault((pair_id, lang), []).append(stored)
+        return answers
+
+    def attempt_numbers(self) -> dict[tuple[str, str], list[int]]:
+        """The stored attempt numbers of every sentence, in order: a resumed run continues the count (1, 2, 3 ...)."""
+        numbers: dict[tuple[str, str], list[int]] = {}
+        for pair_id, lang, attempt in self._db.execute(
+            "SELECT pair_id, lang, attempt FROM attempts ORDER BY pair_id, lang, attempt"
+        ):
+            numbers.setdefault((pair_id, lang), []).append(attempt)
+        return numbers
+
+    def results(self) -> list[Result]:
+        return [
+            Result(pid, lang, status, json.loads(distractors), reason, attempts, finished, tuple(json.loads(rules)))
+            for pid, lang, status, distractors, reason, attempts, finished, rules in self._db.execute(
+                "SELECT pair_id, lang, status, distractors, reason, attempts, finished, distractor_rules FROM results"
+            )
+        ]
+
+    def rejections(self) -> dict[str, Counter[str]]:
+        """Per language, every answer's rejections (or paper-protocol flags) by kind, over the whole run."""
+        counts: dict[str, Counter[str]] = {}
+        for lang, rejections in self._db.execute("SELECT lang, rejections FROM attempts"):
+            counts.setdefault(lang, Counter()).update(json.loads(rejections))
+        return counts
+
+    def cut_answers(self) -> int:
+        """Answers that stopped at the token limit (asked again)."""
+        return int(self._db.execute("SELECT COUNT(*) FROM attempts WHERE finish_reason = 'length'").fetchone()[0])
+
+    def usage(self) -> Usage:
+        prompt, completion = self._db.execute(
+            "SELECT COALESCE(SUM(prompt_tokens), 0), COALESCE(SUM(completion_tokens), 0) FROM attempts"
+        ).fetchone()
+        return Usage(prompt, completion)
+
+    def time_span(self) -> tuple[str, str] | None:
+        first, last = self._db.execute("SELECT MIN(created), MAX(created) FROM attempts").fetchone()
+        return (first, last) if first else None
+
+    # --- the judge ------------------------------------------------------------------------------
+    def add_judgment(self, judgment: Judgment) -> None:
+        self._db.execute(
+            "INSERT INTO judgments VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (*astuple(judgment), now()),
+        )
+
+    def judged_questions(self) -> set[tuple[str, str, str, str, str]]:
+        """(lang, source, target, distractor, question) of every settled question."""
+        return set(self._db.execute("SELECT lang, source, target, distractor, question FROM judgments"))
+
+    def judgments(self) -> dict[tuple[str, str, str, str], dict[str, str]]:
+        """(lang, source, target, distractor) -> question -> verdict."""
+        verdicts: dict[tuple[str, str, str, str], dict[str, str]] = {}
+        for lang, source, target, distractor, question, verdict in self._db.execute(
+            "SELECT lang, source, target, distractor, question, verdict FROM judgments"
+        ):
+            verdicts.setdefault((lang, source, target, distractor), {})[question] = verdict
+        return verdicts
+
+    # --- Batch API ----------------------------------------------------------------------------
+    def add_batch(self, batch_id: str, round_number: int, input_file_id: str) -> None:
+        self._db.execute("INSERT INTO batches VALUES (?, ?, ?, ?, 0)", (batch_id, round_number, input_file_id, now()))
+
+    def open_batches(self) -> list[tuple[str, int]]:
+        return list(self._db.execute("SELECT batch_id, round FROM batches WHERE collected = 0 ORDER BY round"))
+
+    def batch_rounds(self) -> int:
+        return self._db.execute("SELECT COUNT(*) FROM batches").fetchone()[0]
+
+    # --- English pivot ------------------------------------------------------------------------
+    def translations(self, lang: str) -> dict[str, str]:
+        return dict(self._db.execute("SELECT text, translation FROM translations WHERE lang = ?", (lang,)))
+
+    def add_translations(self, lang: str, pairs: Iterable[tuple[str, str]]) -> None:
+        with self.transaction() as db:
+            db.executemany("INSERT OR IGNORE INTO translations VALUES (?, ?, ?)", ((lang, t, tr) for t, tr in pairs))
+
+
+def _short(value: Any, limit: int = 80) -> str:
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def record_collected_batch(
+    checkpoint: Checkpoint,
+    batch_id: str,
+    entries: Sequence[tuple[str, str, Answer, tuple[str, list[str], str | None, int] | None]],
+) -> None:
+    """Store a whole Batch API output and mark the batch collected, atomically: all of it or none."""
+    with checkpoint.transaction() as db:
+        for pair_id, lang, answer, result in entries:
+            _insert_attempt(db, pair_id, lang, answer)
+            if result is not None:
+                _insert_result(db, pair_id, lang, result)
+        db.execute("UPDATE batches SET collected = 1 WHERE batch_id = ?", (batch_id,))
+
+
+def _insert_attempt(db: sqlite3.Connection, pair_id: str, lang: str, answer: Answer) -> None:
+    db.execute(
+        "INSERT INTO attempts (pair_id, lang, attempt, answer, candidates, origin, prompt_tokens, completion_tokens, created, "
+        "candidate_rules, finish_reason, rejections) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (
+            pair_id,
+            lang,
+            answer.attempt,
+            answer.text,
+            json.dumps(list(answer.candidates), ensure_ascii=False),
+            answer.origin,
+            answer.usage.prompt_tokens,
+            answer.usage.completion_tokens,
+            now(),
+            json.dumps(list(answer.candidate_rules), ensure_ascii=False),
+            answer.finish_reason,
+            json.dumps(list(answer.rejections), ensure_ascii=False),
+        ),
+    )
+
+
+def _insert_result(
+    db: sqlite3.Connection,
+    pair_id: str,
+    lang: str,
+    result: tuple[str, list[str], str | None, int],
+    distractor_rules: Sequence[str] = (),
+) -> None:
+    status, distractors, reason, attempts = result
+    db.execute(
+        "INSERT INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        (
+            pair_id,
+            lang,
+            status,
+            json.dumps(distractors, ensure_ascii=False),
+            reason,
+            attempts,
+            now(),
+            json.dumps(list(distractor_rules), ensure_ascii=False),
+        ),
+    )

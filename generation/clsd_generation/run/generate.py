@@ -1,0 +1,97 @@
+"""One entry point for every backend: read the corpus, bind the checkpoint, run what is unfinished."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from clsd_format.errors import CLSDError
+from clsd_format.languages import Language
+from clsd_generation.run.backend import DistractorBackend, RunContext
+from clsd_generation.run.checkpoint import CHECKPOINT_FILE, GENERATION_KEY, Checkpoint, checkpoint_writes
+from clsd_generation.run.inputs import ParallelCorpus
+from clsd_generation.run.jobs import make_jobs, pending_states
+from clsd_generation.run.lock import run_folder_lock
+from clsd_generation.run.settings import DEFAULT_MAX_ATTEMPTS, ValidationBounds
+from clsd_generation.run.summary import RunReport
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    """How a run goes, not what it makes (none of this is in the checkpoint's fingerprint)."""
+
+    max_attempts: int = DEFAULT_MAX_ATTEMPTS  # answers asked per sentence before it is recorded as failed
+    progress: bool = True
+    durable_against_power_loss: bool = False
+    # Receives one line before any work when the run folder already holds a checkpoint: how many sentences an
+    # earlier invocation finished and how many remain (the CLI prints it first).
+    announce: Callable[[str], None] | None = None
+
+
+def generation_fingerprint(
+    corpus: ParallelCorpus, languages: tuple[Language, Language], backend: DistractorBackend, bounds: ValidationBounds
+) -> dict[str, object]:
+    """Everything that decides what a finished sentence holds; a resumed run must match all of it.
+
+    The answer checks (``bounds.reading``) read an LLM's answers only, so a rule run's fingerprint leaves them out.
+    """
+    validation = asdict(bounds)
+    if backend.name == "rules":
+        del validation["reading"]
+    return {
+        "input_sha256": corpus.fingerprint,
+        "columns": list(corpus.columns),
+        "languages": [asdict(language) for language in languages],
+        "backend": backend.name,
+        "validation": validation,
+    } | backend.fingerprint(languages)
+
+
+def _start(checkpoint: Checkpoint, fingerprint: dict[str, object], corpus: ParallelCorpus, endpoint: str | None) -> None:
+    """Bind the run's settings (a different run under the same folder is refused) and store its input."""
+    checkpoint.bind(GENERATION_KEY, fingerprint)
+    checkpoint.set_meta("input_origin", corpus.public_origin or corpus.origin)
+    checkpoint.set_meta("source_dataset", corpus.hub_id)
+    checkpoint.set_meta("id_column", corpus.id_column)
+    if endpoint is not None:
+        checkpoint.set_meta("endpoint", endpoint)
+    checkpoint.store_pairs(corpus)
+
+
+def generate_distractors(
+    corpus: ParallelCorpus,
+    languages: tuple[Language, Language],
+    run_dir: Path,
+    backend: DistractorBackend,
+    bounds: ValidationBounds = ValidationBounds(),
+    options: RunOptions = RunOptions(),
+) -> RunReport:
+    """Generate (or finish generating) distractors for every sentence of both languages."""
+    _refuse_before_starting(languages, backend, options)
+    fingerprint = generation_fingerprint(corpus, languages, backend, bounds)
+    resumed = (Path(run_dir) / CHECKPOINT_FILE).exists()
+    with (
+        checkpoint_writes(run_dir),
+        run_folder_lock(run_dir),
+        Checkpoint.in_folder(run_dir, durable_against_power_loss=options.durable_against_power_loss) as checkpoint,
+    ):
+        _start(checkpoint, fingerprint, corpus, backend.endpoint())
+        jobs = make_jobs(corpus.pairs, languages)
+        states, done_before = pending_states(jobs, checkpoint, bounds)
+        if resumed and options.announce is not None:
+            options.announce(
+                f"Resuming {run_dir}: {done_before} of {len(jobs)} sentences already finished, {len(jobs) - done_before} remain."
+            )
+        report = RunReport(backend=backend.describe(), total=len(jobs), done_before=done_before)
+        context = RunContext(checkpoint, corpus.pairs, languages, bounds, report, options.max_attempts, options.progress)
+        return backend.run(states, context)
+
+
+def _refuse_before_starting(languages: tuple[Language, Language], backend: DistractorBackend, options: RunOptions) -> None:
+    """Settings that cannot work stop the run before the run folder is touched (and a missing API key before any request)."""
+    if languages[0].code == languages[1].code:
+        raise CLSDError(f"the two languages must differ (both are {languages[0].code!r}).")
+    backend.check(languages)
+    if options.max_attempts < 1:
+        raise CLSDError("--max-attempts must be at least 1.")

@@ -1,0 +1,106 @@
+"""Work items shared by every backend: one job per (pair, language), and how answers settle it.
+
+Both LLM modes (live and Batch API) and the rule backend feed candidates through
+:meth:`JobState.absorb`, so a sentence is judged the same way whichever produced its candidates,
+and a resumed run re-judges the answers it already stored instead of paying for them again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from clsd_format.languages import Language
+from clsd_generation.checks.candidates import Verdict, check_candidates
+from clsd_generation.run.checkpoint import Checkpoint
+from clsd_generation.run.inputs import ParallelPair
+from clsd_generation.run.settings import ValidationBounds
+
+FinalResult = tuple[str, list[str], str | None, int]  # status, distractors, reason, attempts
+CUT_BY_LIMIT = "answer cut by the token limit"
+
+
+@dataclass(frozen=True)
+class Job:
+    pair_id: str
+    language: Language
+    sentence: str
+
+    @property
+    def key(self) -> tuple[str, str]:
+        return (self.pair_id, self.language.code)
+
+
+@dataclass
+class JobState:
+    job: Job
+    verdict: Verdict = field(default_factory=Verdict)
+    attempts: int = 0
+    rule_of: dict[str, str] = field(default_factory=dict)  # candidate text -> the rule that made it (rule backend)
+
+    def absorb(
+        self,
+        candidates: Sequence[str],
+        bounds: ValidationBounds,
+        max_attempts: int,
+        rules: Sequence[str] | None = None,
+        cut: bool = False,
+    ) -> FinalResult | None:
+        """Count one answer (``rules``: the rule behind each candidate, when the rule backend made them; ``cut``: an
+        LLM answer stopped by the token limit); the final result once the sentence is settled, else None (ask again)."""
+
+        self.attempts += 1
+        self.remember_rules(candidates, rules or ())
+        self.read(candidates, bounds, by_llm=rules is None, cut=cut)
+        if self.verdict.complete(bounds):
+            return ("ok", self.verdict.kept[: bounds.needed], None, self.attempts)
+        if self.attempts >= max_attempts:
+            reason = self.verdict.failure_reason(bounds, self.attempts, deterministic=rules is not None)
+            return ("failed", [], reason, self.attempts)
+        return None
+
+    def read(self, candidates: Sequence[str], bounds: ValidationBounds, *, by_llm: bool, cut: bool = False) -> None:
+        """Judge one answer's candidates into the verdict; an LLM's are read by the answer checks too.
+
+        A cut answer's candidates are not used: its last item is a sentence stopped midway, which the surface checks
+        could take for a shorter sentence of another meaning.
+        """
+        if cut:
+            self.verdict.rejected.append(("", CUT_BY_LIMIT))
+            return
+        check_candidates(self.job.sentence, candidates, bounds, self.verdict, self.job.language.code if by_llm else None)
+
+    def remember_rules(self, candidates: Sequence[str], rules: Sequence[str]) -> None:
+        for candidate, rule in zip(candidates, rules, strict=False):
+            self.rule_of.setdefault(candidate.strip(), rule)  # validation keeps the stripped text
+
+    def rules_of(self, distractors: Sequence[str]) -> list[str]:
+        """The rule behind each distractor; empty unless a rule made every one of them."""
+        rules = [self.rule_of.get(text) for text in distractors]
+        return [rule for rule in rules if rule] if all(rules) else []
+
+    def reject(self, reason: str) -> FinalResult:
+        """Settle as failed without an answer (the endpoint refused this request)."""
+        return ("failed", [], reason, self.attempts)
+
+
+def make_jobs(pairs: Sequence[ParallelPair], languages: tuple[Language, Language]) -> list[Job]:
+    """Every sentence of both languages; language-major order keeps one prompt template warm."""
+    return [Job(pair.pair_id, language, pair.texts[side]) for side, language in enumerate(languages) for pair in pairs]
+
+
+def pending_states(jobs: Sequence[Job], checkpoint: Checkpoint, bounds: ValidationBounds) -> tuple[list[JobState], int]:
+    """States of the unfinished jobs, rebuilt from stored answers; and how many were finished before."""
+    finished = checkpoint.finished()
+    stored = checkpoint.stored_answers()
+    states = []
+    for job in jobs:
+        if job.key in finished:
+            continue
+        answers = stored.get(job.key, [])
+        state = JobState(job, Verdict(), len(answers))
+        for answer in answers:
+            state.remember_rules(answer.candidates, answer.rules)
+            state.read(answer.candidates, bounds, by_llm=answer.by_llm, cut=answer.cut)
+        states.append(state)
+    return states, len(jobs) - len(states)

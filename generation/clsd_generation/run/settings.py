@@ -1,0 +1,132 @@
+"""Settings of the generation steps and their defaults, written once for the library and the CLI.
+
+Kept free of every heavy import (no tqdm, openai, torch, yaml), so that ``clsd generate --help`` and
+``clsd translate --help`` can show these defaults without loading the backends.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+from clsd_format.errors import CLSDError
+from clsd_format.redaction import register_secret
+
+DEFAULT_MAX_ATTEMPTS = 3  # answers asked per sentence before it is recorded as failed
+DEFAULT_RULES_SEED = 0  # seed of the rule backend
+DEFAULT_TRANSLATION_MODEL = "facebook/m2m100_1.2B"  # the paper's pivot model
+
+# Completion tokens one answer may use. The release's longest set of four distractors, written as a numbered list, is
+# 933 tokens in SmolLM2's tokenizer (2,521 characters; median 214 tokens); GPT-4's tokenizer needs fewer for German
+# and French. 2,048 is over twice the longest and ten times the median: room for chatter around the list, and a
+# stop for an answer that runs on (one of SmolLM2's ran to 2,009 tokens).
+DEFAULT_MAX_TOKENS = 2048
+
+DISTRACTORS_PER_SENTENCE = 4
+# What happens to an answer (see clsd_generation.checks.candidates); part of the checkpoint fingerprint and the card.
+VALIDATED = "validated"
+PAPER = "paper"
+PROTOCOLS = (VALIDATED, PAPER)
+
+
+@dataclass(frozen=True)
+class LLMSettings:
+    """The OpenAI-compatible endpoint and how hard to try it; transport retries are the openai client's."""
+
+    model: str
+    base_url: str | None = None  # None: the openai client's default (OPENAI_BASE_URL or api.openai.com)
+    api_key_env: str = "OPENAI_API_KEY"
+    concurrency: int = 16
+    timeout: float = 120.0  # seconds per request attempt
+    max_retries: int = 6  # transport retries per request, done by the openai client
+    max_tokens: int = DEFAULT_MAX_TOKENS  # completion tokens per answer; an answer cut there is asked again
+    structured: bool = False  # ask for the distractors as JSON through response_format (JSON schema)
+
+    def __post_init__(self) -> None:
+        if self.max_tokens < 1:
+            raise CLSDError(f"--max-tokens must be at least 1 (got {self.max_tokens}).")
+
+    def api_key(self) -> str:
+        key = os.environ.get(self.api_key_env)
+        if not key:
+            raise CLSDError(
+                f"environment variable {self.api_key_env} is not set. Put the API key there (a local server that "
+                f"needs no key accepts any value, e.g. {self.api_key_env}=none), or name another variable with --api-key-env."
+            )
+        register_secret(key)  # redacted from every error line and log record from now on
+        return key
+
+
+@dataclass(frozen=True)
+class ReadingChecks:
+    """What a careful reader checks in an LLM's candidate (:mod:`clsd_generation.checks.answers`); not for rule-made ones.
+
+    Measured on the released GPT-4 distractors (18,928; scripts/measure_answer_checks.py, docs/generation.md):
+    the language check keeps all but 1, the near-copy check all but 6, the invented-word check all but 73
+    (99.61%), the four together 99.58%. Under the paper protocol these are counted, not refused.
+    """
+
+    language: bool = True  # the candidate is in the target language (or in the language the original reads as)
+    near_copy_edits: int = 2  # the original up to this many character edits, with no new real word, is "same meaning"; 0: off
+    max_unknown_share: float = 0.15  # refused from this share of words the lexicon does not know (above 1: off)
+    max_unknown_lowercase: int = 2  # refused from this many unknown words that start lower-case (0: off)
+
+    def __post_init__(self) -> None:
+        if self.near_copy_edits < 0 or self.max_unknown_lowercase < 0:
+            raise CLSDError("--near-copy-edits and --max-unknown-lowercase must be 0 or more.")
+        if not 0.0 < self.max_unknown_share:
+            raise CLSDError(f"--max-unknown-share must be above 0 (got {self.max_unknown_share}).")
+
+
+@dataclass(frozen=True)
+class ValidationBounds:
+    """Which candidates count as distractors under the validated protocol; the paper protocol ignores the bounds.
+
+    The defaults are measured on the released GPT-4 distractors (18,928, both languages): word-level
+    Jaccard to the original (:func:`clsd_format.text_measures.jaccard`, the paper's tokenisation:
+    lower-cased words of two or more characters) ranges 0.03-1.0 with 99.87% at or above 0.1, and
+    length ratios 0.33-4.4 with 99.9% inside 0.5-2.0. So Jaccard 0.1-1.0 and length ratio 0.5-2.0
+    keep what the paper's distractors look like and drop answers that are chatter or a different
+    sentence altogether. Jaccard 1.0 stays allowed on purpose: reordering words ("the dog bit the
+    man" / "the man bit the dog") changes the meaning and keeps every word.
+    """
+
+    min_jaccard: float = 0.1
+    max_jaccard: float = 1.0
+    min_length_ratio: float = 0.5
+    max_length_ratio: float = 2.0
+    needed: int = DISTRACTORS_PER_SENTENCE
+    protocol: str = VALIDATED  # PAPER: keep the first four parsed items, no bounds
+    reading: ReadingChecks = ReadingChecks()  # LLM answers only: the rules' edits have checks of their own
+
+    def __post_init__(self) -> None:
+        if self.protocol not in PROTOCOLS:
+            raise CLSDError(f"unknown protocol {self.protocol!r}; use one of {', '.join(PROTOCOLS)}.")
+        if not 0.0 <= self.min_jaccard <= self.max_jaccard <= 1.0:
+            raise CLSDError(f"Jaccard bounds must satisfy 0 <= min <= max <= 1 (got {self.min_jaccard}, {self.max_jaccard}).")
+        if not 0.0 < self.min_length_ratio <= 1.0 <= self.max_length_ratio:
+            raise CLSDError(
+                f"length-ratio bounds must satisfy 0 < min <= 1 <= max (got {self.min_length_ratio}, {self.max_length_ratio})."
+            )
+        if self.needed < 1:
+            raise CLSDError("at least one distractor per sentence is needed.")
+
+
+@dataclass(frozen=True)
+class BatchSettings:
+    """The OpenAI Batch API mode of the LLM backend."""
+
+    poll_interval: float = 60.0  # seconds between status checks
+    completion_window: str = "24h"
+    extra_rounds: int = 2  # rounds beyond max_attempts, for requests that failed inside a batch
+
+
+@dataclass(frozen=True)
+class TranslationSettings:
+    """The English pivot: an M2M-100 or NLLB model, by Hub name or local folder."""
+
+    model: str = DEFAULT_TRANSLATION_MODEL
+    batch_size: int = 16  # texts per forward pass
+    num_beams: int | None = None  # None: the model's generation config (M2M-100: 5)
+    max_new_tokens: int = 256
+    device: str | None = None  # None: CUDA when available, else CPU

@@ -1,0 +1,91 @@
+"""What one ``clsd generate`` invocation did, whatever the backend: the lines it prints at the end."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from clsd_generation.run.checkpoint import Usage
+
+
+@dataclass
+class RunReport:
+    """What one invocation did; ``unfinished`` sentences are picked up by running again."""
+
+    backend: str
+    total: int
+    done_before: int
+    ok: int = 0
+    failed: int = 0
+    unfinished: int = 0
+    reasked: int = 0  # LLM answers that could not settle their sentence, so it was asked again
+    usage: Usage = field(default_factory=Usage)
+    errors: Counter[str] = field(default_factory=Counter)
+    # Rule backend: (rule, "kept" or the reason its candidate was dropped) -> candidates, this run.
+    rule_checks: Counter[tuple[str, str]] = field(default_factory=Counter)
+    # Rule backend: rule -> distractors it made in the sentences this run finished (the output's rule mix).
+    rule_output: Counter[str] = field(default_factory=Counter)
+    # LLM answers: ("refused" or "kept", kind of markup) -> candidates this run (clsd_generation.checks.candidates.MARKUP).
+    markup: Counter[tuple[str, str]] = field(default_factory=Counter)
+    # LLM answers: candidates refused this run by reason kind (validated), and kept items an answer check would
+    # refuse (paper protocol); answers cut by the token limit (asked again).
+    rejections: Counter[str] = field(default_factory=Counter)
+    unchecked: Counter[str] = field(default_factory=Counter)
+    cut: int = 0
+
+    def lines(self) -> list[str]:
+        out = [
+            f"backend: {self.backend}",
+            f"sentences: {self.total} ({self.done_before} finished before this run)",
+            f"this run: {self.ok} with distractors, {self.failed} failed validation, {self.unfinished} unfinished",
+        ]
+        if self.reasked:
+            out.append(f"asked again: {self.reasked} answer(s) could not settle their sentence")
+        if self.usage.total:
+            usage = self.usage
+            out.append(f"tokens this run: {usage.prompt_tokens} prompt + {usage.completion_tokens} completion = {usage.total}")
+        if self.errors:
+            out.append("errors after retries: " + ", ".join(f"{k} x{v}" for k, v in self.errors.most_common()))
+        if self.cut:
+            out.append(f"cut by the token limit: {self.cut} answer(s), asked again")
+        if self.rejections:
+            out.append("candidates refused this run: " + _by_count(self.rejections))
+        if self.unchecked:
+            out.append("kept unchecked (paper protocol), an answer check would refuse: " + _by_count(self.unchecked))
+        out.extend(self.markup_lines())
+        out.extend(self.rule_check_lines())
+        return out
+
+    def markup_lines(self) -> list[str]:
+        """Candidates that were markup, not text: refused (validated protocol) or kept unchecked (paper), by kind."""
+        out = []
+        for action, label in (("refused", "refused, asked again"), ("kept", "kept unchecked, paper protocol")):
+            kinds = {kind: n for (a, kind), n in self.markup.items() if a == action}
+            if kinds:
+                detail = ", ".join(f"{n} {kind}" for kind, n in sorted(kinds.items(), key=lambda kv: (-kv[1], kv[0])))
+                out.append(f"markup in answers ({label}): {sum(kinds.values())} candidate(s): {detail}")
+        return out
+
+    def rule_check_lines(self) -> list[str]:
+        """One line per rule: candidates that passed the automatic checks, and the drops by reason."""
+        rules = sorted({rule for rule, _ in self.rule_checks})
+        if not rules:
+            return []
+        out = ["rule checks (candidates this run: kept / dropped by reason):"]
+        for rule in rules:
+            drops = {reason: n for (r, reason), n in self.rule_checks.items() if r == rule and reason != "kept"}
+            detail = ", ".join(f"{n} {reason}" for reason, n in sorted(drops.items(), key=lambda kv: (-kv[1], kv[0])))
+            out.append(
+                f"  {rule}: {self.rule_checks[(rule, 'kept')]} kept, {sum(drops.values())} dropped"
+                + (f" ({detail})" if detail else "")
+            )
+        total = sum(self.rule_output.values())
+        if total:
+            mix = ", ".join(f"{rule} {n} ({100 * n / total:.1f}%)" for rule, n in self.rule_output.most_common())
+            out.append(f"distractors this run by rule: {mix}")
+        return out
+
+
+def _by_count(counts: Counter[str]) -> str:
+    """``kind n`` pairs, most frequent first: "Jaccard out of bounds 12, wrong language 3"."""
+    return ", ".join(f"{kind} {n}" for kind, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))

@@ -1,0 +1,145 @@
+"""The generator against a real OpenAI-compatible server: llama-cpp-python's, with SmolLM2-135M-Instruct, on 127.0.0.1.
+
+One small model on one CPU thread, ten German-French sentences, short token limits: the tier runs in a few
+minutes. What it asserts holds whatever the model writes (a 135M model writes mostly nonsense, which the
+checks are there to refuse): every sentence recorded once, as ok or failed with its reason; what the
+validated protocol kept passes every check again; a run killed with SIGKILL and started again asks no
+finished sentence twice; the card names the model and the server; translate, judge, build and evaluate
+go through. Never the model's quality.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from clsd_format import hub
+from clsd_generation.checks.candidates import check_candidates
+from clsd_generation.run.checkpoint import Checkpoint, Result
+from clsd_generation.run.settings import ValidationBounds
+from tests.helpers.corpora import DE_FR_OPTIONS, write_parallel_csv
+from tests.helpers.llama_server import MODEL_NAME, llama_server, missing
+
+pytestmark = [pytest.mark.real_llm, pytest.mark.slow]
+
+# Ten sentence pairs written for these tests (news-like, short, so that answers stay short).
+PAIRS = [
+    ("Die Regierung hat am Montag ein neues Gesetz vorgestellt.", "Le gouvernement a présenté lundi une nouvelle loi."),
+    ("Der Zug nach Berlin hatte zwei Stunden Verspätung.", "Le train pour Berlin avait deux heures de retard."),
+    ("Im Sommer steigen die Preise für Hotels stark an.", "En été, les prix des hôtels augmentent fortement."),
+    ("Die Schule bleibt wegen des Sturms geschlossen.", "L'école reste fermée à cause de la tempête."),
+    ("Der Bürgermeister eröffnete gestern die neue Brücke.", "Le maire a inauguré hier le nouveau pont."),
+    ("Viele Bauern leiden unter der langen Trockenheit.", "Beaucoup d'agriculteurs souffrent de la longue sécheresse."),
+    ("Das Museum zeigt ab Freitag Bilder aus Italien.", "Le musée expose dès vendredi des tableaux d'Italie."),
+    ("Die Polizei sucht nach einem gestohlenen Auto.", "La police recherche une voiture volée."),
+    ("Der Verein hat sein letztes Spiel klar verloren.", "Le club a nettement perdu son dernier match."),
+    ("Die Firma will im nächsten Jahr hundert Stellen schaffen.", "L'entreprise veut créer cent emplois l'année prochaine."),
+]
+GENERATE_LIMITS = ("--max-tokens", "160", "--max-attempts", "2", "--concurrency", "2", "--timeout", "300", "--quiet")
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[str]:
+    problem = missing()
+    if problem:
+        pytest.fail(problem, pytrace=False)
+    with llama_server() as base_url:
+        yield base_url
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return write_parallel_csv(tmp_path_factory.mktemp("real") / "pairs.csv", PAIRS)
+
+
+def clsd(*args: str, timeout: float = 600) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "OPENAI_API_KEY": "none"}
+    return subprocess.run([sys.executable, "-m", "clsd_cli", *args], env=env, capture_output=True, text=True, timeout=timeout)
+
+
+def generate_command(corpus: Path, run_dir: Path, server: str, *extra: str) -> list[str]:
+    endpoint = ("--backend", "llm", "--model", MODEL_NAME, "--base-url", server)
+    return ["generate", str(corpus), "--run-dir", str(run_dir), *DE_FR_OPTIONS, *endpoint, *GENERATE_LIMITS, *extra]
+
+
+def check_every_sentence_recorded_once(run_dir: Path) -> list[Result]:
+    with Checkpoint.existing(run_dir) as checkpoint:
+        results = checkpoint.results()
+    assert sorted((r.pair_id, r.lang) for r in results) == sorted(
+        (f"row{i}", lang) for i in range(1, 11) for lang in ("de", "fr")
+    )
+    for result in results:
+        assert (result.status == "ok" and len(result.distractors) == 4) or (result.status == "failed" and result.reason), result
+    return results
+
+
+def test_validated_run_killed_and_resumed_keeps_only_what_passes_every_check(server: str, corpus: Path, tmp_path: Path) -> None:
+    run_dir = tmp_path / "validated"
+    command = [sys.executable, "-m", "clsd_cli", *generate_command(corpus, run_dir, server)]
+    process = subprocess.Popen(
+        command, env={**os.environ, "OPENAI_API_KEY": "none"}, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    database = run_dir / "checkpoint.sqlite"
+    deadline = time.monotonic() + 500
+    while time.monotonic() < deadline and process.poll() is None:
+        if database.exists():
+            with sqlite3.connect(f"file:{database}?mode=ro", uri=True) as db:
+                if db.execute("SELECT COUNT(*) FROM results").fetchone()[0] >= 3:
+                    break
+        time.sleep(0.5)
+    os.kill(process.pid, signal.SIGKILL)
+    process.wait()
+    with sqlite3.connect(database) as db:
+        finished = set(db.execute("SELECT pair_id, lang FROM results"))
+        attempts_before = {
+            (pid, lang): n for pid, lang, n in db.execute("SELECT pair_id, lang, COUNT(*) FROM attempts GROUP BY pair_id, lang")
+        }
+    resumed = clsd(*generate_command(corpus, run_dir, server))
+    assert resumed.returncode in (0, 2), resumed.stderr  # 2: unfinished after transport retries (asked by a third run)
+    assert f"{len(finished)} finished before this run" in resumed.stdout
+    with sqlite3.connect(database) as db:
+        attempts_after = {
+            (pid, lang): n for pid, lang, n in db.execute("SELECT pair_id, lang, COUNT(*) FROM attempts GROUP BY pair_id, lang")
+        }
+    assert {key: attempts_after[key] for key in finished} == {key: attempts_before[key] for key in finished}  # none asked again
+    if resumed.returncode == 2:
+        assert clsd(*generate_command(corpus, run_dir, server)).returncode == 0
+    bounds = ValidationBounds()
+    for result in check_every_sentence_recorded_once(run_dir):
+        if result.status == "ok":
+            original = PAIRS[int(result.pair_id[3:]) - 1][0 if result.lang == "de" else 1]
+            again = check_candidates(original, result.distractors, bounds, language=result.lang)
+            assert again.kept == result.distractors, again.rejected  # every kept distractor passes every check again
+    translated = clsd("translate", "--run-dir", str(run_dir), "--backend", "llm", "--model", MODEL_NAME, "--base-url", server,
+                      "--max-new-tokens", "96", "--concurrency", "2", "--timeout", "300", "--quiet")  # fmt: skip
+    assert translated.returncode == 0, translated.stderr
+    assert "de->en: " in translated.stdout and "fr->en: " in translated.stdout
+
+
+def test_paper_protocol_structured_then_judge_build_and_evaluate(server: str, corpus: Path, tmp_path: Path) -> None:
+    run_dir = tmp_path / "paper"
+    done = clsd(*generate_command(corpus, run_dir, server, "--protocol", "paper", "--structured"))
+    assert done.returncode == 0, done.stderr
+    results = check_every_sentence_recorded_once(run_dir)
+    assert any(r.status == "ok" for r in results if r.lang == "de") and any(r.status == "ok" for r in results if r.lang == "fr")
+    judged = clsd("judge", "--run-dir", str(run_dir), "--model", MODEL_NAME, "--base-url", server, "--sample", "2",
+                  "--max-tokens", "8", "--concurrency", "2", "--timeout", "300", "--quiet")  # fmt: skip
+    assert judged.returncode == 0, judged.stderr
+    assert "95% Wilson interval" in judged.stdout and f"[judge: {MODEL_NAME}]" in judged.stdout
+    out = tmp_path / "dataset"
+    built = clsd("build", "--run-dir", str(run_dir), "--out", str(out), "--name", "SMOLLM")
+    assert built.returncode == 0, built.stderr
+    card = (out / hub.CARD_FILE).read_text(encoding="utf-8")
+    assert f"`{MODEL_NAME}` through an OpenAI-compatible endpoint (http://127.0.0.1:" in card
+    assert "Protocol: **paper**" in card and "## Judged validity" in card and "max_tokens 160" in card
+    evaluated = clsd("evaluate", "--data-dir", str(out), "--output", str(tmp_path / "results"))
+    assert evaluated.returncode == 0, evaluated.stderr
+    assert "CLSD-SMOLLM-DE-FR" in evaluated.stdout
