@@ -61,7 +61,10 @@ def configure_console(debug: bool) -> None:
     if not sys.warnoptions:  # an explicit -W / PYTHONWARNINGS wins
         warnings.simplefilter("ignore")
         os.environ.setdefault("PYTHONWARNINGS", "ignore")  # worker processes too
-    os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
+    # Libraries that reset their loggers' level when first imported (after this runs) read these instead:
+    # without them a failed download prints each of huggingface_hub's retries before our one line.
+    for variable in ("TRANSFORMERS_VERBOSITY", "HF_HUB_VERBOSITY", "DATASETS_VERBOSITY"):
+        os.environ.setdefault(variable, "error")
     for name in QUIET_LIBRARIES:
         logging.getLogger(name).setLevel(logging.ERROR)
 

@@ -33,13 +33,14 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers.release_data import RELEASE_BESIDE, locate
+
 os.environ["HF_HUB_OFFLINE"] = "1"
 os.environ["HF_DATASETS_OFFLINE"] = "1"
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 FIXTURE_DATA = Path(__file__).resolve().parent / "data" / "clsd-mini"  # the project's own files (tests/data/README.md)
-RELEASE_BESIDE = REPO_ROOT.parent / "shared" / "data" / "clsd-release"
 RELEASE_CSVS = (
     "CLSD_wmt2019_adversarial_dataset.csv",
     "CLSD_wmt2021_adversarial_dataset.csv",
@@ -77,37 +78,15 @@ def _user_release_locations() -> tuple[Path | None, Path]:
     pytest.fail(f"{problem} (tests marked release read CLSD_DATA_DIR as `clsd evaluate` does)", pytrace=False)
 
 
-def _release_problem(folder: Path) -> str | None:
-    """Why ``folder`` is not the pinned release (a missing or changed file), or None."""
-    from clsd_mteb import release_fetch
-
-    missing = [name for name in release_fetch.FILES if not (folder / name).is_file()]
-    if missing:
-        return f"lacks {', '.join(missing)}"
-    changed = [name for name in release_fetch.FILES if not release_fetch.is_pristine(folder / name)]
-    return f"{', '.join(changed)} differ(s) from the pinned SHA-256" if changed else None
-
-
 def find_release() -> Path:
     """The release folder, or a test failure of one line (see the module docstring)."""
-    from clsd_mteb import release_fetch
-
     chosen, cache = _user_release_locations()
-    if chosen is not None:  # the user's explicit choice is used or reported, never skipped
-        problem = _release_problem(chosen)
-        if problem:
-            pytest.fail(
-                f"CLSD_DATA_DIR={chosen} is not the CLSD release at {release_fetch.COMMIT[:12]}: it {problem}", pytrace=False
-            )
-        return chosen
-    if RELEASE_BESIDE.is_dir():
-        problem = _release_problem(RELEASE_BESIDE)
-        if problem:
-            pytest.fail(f"{RELEASE_BESIDE} is not the CLSD release at {release_fetch.COMMIT[:12]}: it {problem}", pytrace=False)
-        return RELEASE_BESIDE
-    if cache.is_dir() and _release_problem(cache) is None:
-        return cache
-    pytest.fail(NO_RELEASE.format(beside=RELEASE_BESIDE, cache=cache, fetch=FETCH_COMMAND), pytrace=False)
+    found = locate(chosen, cache)
+    if found.problem:
+        pytest.fail(found.problem, pytrace=False)
+    if found.folder is None:
+        pytest.fail(NO_RELEASE.format(beside=RELEASE_BESIDE, cache=cache, fetch=FETCH_COMMAND), pytrace=False)
+    return found.folder
 
 
 @pytest.fixture(scope="session")

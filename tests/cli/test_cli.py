@@ -180,3 +180,31 @@ def test_the_console_script_is_installed(tmp_path):
     script = Path(sys.executable).parent / "clsd"  # installed beside the interpreter by `pip install -e .`
     done = subprocess.run([str(script), "--help"], capture_output=True, text=True, cwd=tmp_path)
     assert done.returncode == 0 and "evaluate" in done.stdout
+
+
+@pytest.mark.slow
+def test_without_network_the_user_sees_one_line_not_the_downloaders_retries(tmp_path):
+    # no local copy chosen, an empty cache, and a release address where nothing listens: the fetch fails
+    from clsd_mteb import release_fetch
+
+    env = {k: v for k, v in os.environ.items() if k != release_fetch.DATA_DIR_ENV}
+    env.update({release_fetch.CACHE_DIR_ENV: str(tmp_path / "cache"), release_fetch.BASE_URL_ENV: "http://127.0.0.1:9"})
+    env["HF_HUB_OFFLINE"] = "0"
+    done = run(["evaluate", "--tasks", "CLSD-WMT21-FR-DE", "--limit", "2", "--output", str(tmp_path / "out")], tmp_path, env)
+    assert done.returncode == 2, done.stdout + done.stderr
+    lines = [line for line in done.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error: Could not fetch the CLSD release file"), done.stderr
+    assert "--data-dir" in lines[0] and "CLSD_DATA_DIR" in lines[0]
+
+
+def test_make_tests_stop_at_once_when_the_chosen_release_folder_is_not_the_release(tmp_path):
+    # `make test` runs this before the suite: a wrong folder is one line and exit 2, not half an hour of errors
+    env = {**os.environ, "CLSD_DATA_DIR": str(tmp_path)}
+    repo = Path(__file__).resolve().parents[2]
+    done = subprocess.run([sys.executable, "-m", "tests.helpers.release_data"], cwd=repo, env=env, capture_output=True, text=True)
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert done.stderr.strip().splitlines() == [
+        f"error: CLSD_DATA_DIR={tmp_path} is not the CLSD release at ba143c27c3db: it lacks "
+        "CLSD_wmt2019_adversarial_dataset.csv, CLSD_wmt2021_adversarial_dataset.csv, MT_M2M_CLSD_wmt2019_adversarial_dataset.csv, "
+        "MT_M2M_CLSD_wmt2021_adversarial_dataset.csv, DE_wmt1921_swaps_ner_pos.tsv, FR_wmt1921_swaps_ner_pos.tsv"
+    ]

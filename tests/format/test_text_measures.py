@@ -1,6 +1,6 @@
 """The one tokeniser, Jaccard and edit similarity (clsd_format.text_measures), checked against the paper's numbers.
 
-Fast: no model. The release numbers are the ones issue 8 asks for (docs/analysis.md, points 1 and 2);
+Fast: no model. The release numbers are the paper's, as docs/analysis.md states them;
 those tests are marked ``release``, the tokeniser check runs on the fixture files as well.
 """
 

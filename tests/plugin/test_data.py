@@ -455,7 +455,7 @@ def _quickstart(release_folder: Path, url: str, tmp_path: Path) -> tuple[subproc
             "make",
             "--no-print-directory",
             "-o",
-            ".venv/.installed",
+            ".venv/.quickstart",
             "quickstart",
             f"BIN={Path(sys.executable).parent}",
             f"RELEASE={release_folder}",

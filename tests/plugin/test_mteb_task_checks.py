@@ -1,4 +1,4 @@
-"""mteb's own task checks, run against the eight CLSD tasks (issue 7, point 3).
+"""mteb's own task checks, run against the eight CLSD tasks.
 
 Adapted from the tests of the mteb repository (read at commit a905523d0, ``git describe`` 2.20.0-7;
 run here against the installed mteb 2.26.24), parametrised over the CLSD tasks instead of mteb's:

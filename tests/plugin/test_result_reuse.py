@@ -1,4 +1,4 @@
-"""A stored result is reused only for the same data and evaluator (issue 7, point 2).
+"""A stored result is reused only for the same data and evaluator.
 
 The exact sequences a user runs: a cut (``limit``) or locally modified copy first, the full data
 second, into the same output folder, and the reverse; on the fixture files (their own ``local-sha256-``

@@ -1,5 +1,5 @@
 """Exact ties and exact scores: identical vectors give bit-identical cosines, and no score depends on
-the batch size or the row order (issue 7, point 1). Real MiniLM (384 dimensions), on the fixture files
+the batch size or the row order. Real MiniLM (384 dimensions), on the fixture files
 (tests/data/clsd-mini) and, marked ``release``, on the release files."""
 
 from __future__ import annotations

