@@ -45,10 +45,15 @@ def locate(chosen: Path | None, cache: Path) -> Located:
 
     commit = release_fetch.COMMIT[:12]
     # a folder the user chose (or placed beside) is used or reported, never skipped
-    for folder, name in ((chosen, f"CLSD_DATA_DIR={chosen}"), (RELEASE_BESIDE if RELEASE_BESIDE.is_dir() else None, str(RELEASE_BESIDE))):
+    for folder, name in (
+        (chosen, f"CLSD_DATA_DIR={chosen}"),
+        (RELEASE_BESIDE if RELEASE_BESIDE.is_dir() else None, str(RELEASE_BESIDE)),
+    ):
         if folder is not None:
             problem = release_problem(folder)
-            return Located(folder) if problem is None else Located(None, f"{name} is not the CLSD release at {commit}: it {problem}")
+            return (
+                Located(folder) if problem is None else Located(None, f"{name} is not the CLSD release at {commit}: it {problem}")
+            )
     return Located(cache if cache.is_dir() and release_problem(cache) is None else None)
 
 

@@ -1,4 +1,4 @@
-"""What a careful reader checks in a candidate an LLM wrote, beyond the surface bounds of :mod:`.validation`.
+"""What a careful reader checks in a candidate an LLM wrote, beyond the surface bounds of :mod:`clsd_generation.checks.candidates`.
 
 The surface bounds (Jaccard, length ratio, markup) keep gibberish and copies that merely look like
 distractors. A reader also asks:
