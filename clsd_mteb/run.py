@@ -41,6 +41,7 @@ from clsd_mteb.abstask import AbsTaskCLSD
 from clsd_mteb.embedding_cache import SharedEmbeddingCache
 from clsd_mteb.encoding import BATCH_SIZE_KEY, EXACT_KEY, encoding_record
 from clsd_mteb.evaluator import EVALUATOR_VERSION, EVALUATOR_VERSION_KEY
+from clsd_mteb.source_record import record_sources
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -203,5 +204,6 @@ def evaluate_tasks(
         if progress is not None:  # served: the file was there before and mteb did not write it again
             served = before is not None and path.is_file() and path.stat().st_mtime_ns == before
             progress.task_finished(TaskOutcome(name, time.perf_counter() - start, path if served else None))
+    record_sources(output, tasks)  # where a generated dataset's rows were read, for `clsd analyze`
     meta = encoder.mteb_model_meta
     return ModelResult(model_name=str(meta.name), model_revision=meta.revision, task_results=task_results, exceptions=exceptions)

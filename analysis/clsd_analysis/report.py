@@ -22,6 +22,7 @@ from clsd_analysis.results import load_results
 from clsd_analysis.sections import Section, default_sections
 from clsd_analysis.task_data import TaskCatalog
 from clsd_format.errors import CLSDError
+from clsd_mteb.source_record import read_sources
 
 HTML_FILE = "report.html"
 
@@ -72,15 +73,27 @@ def _header(report: ReportContext, results_dir: str | Path, options: AnalysisOpt
         )
 
 
+def _check_texts_found(catalog: TaskCatalog, task_names: Sequence[str]) -> None:
+    """Stop before anything is written when the texts of a task cannot be found: a report without them says little."""
+    missing = catalog.unlocated(task_names)
+    if missing:
+        raise CLSDError(
+            f"the results hold task(s) of a dataset other than the CLSD release ({', '.join(missing)}) and do not say "
+            "where its rows are (or the folder they name is gone): pass the dataset's Hub-format folder with --dataset FOLDER"
+        )
+
+
 def build_report(results_dir: str | Path, out: str | Path, options: AnalysisOptions | None = None) -> Path:
     """Run every section and write the report; returns the path of ``report.md``."""
     options = options or AnalysisOptions()
     out = Path(out)
     _check_target(out, options.overwrite)
     results = load_results(results_dir)
+    catalog = TaskCatalog(options.data_dir, options.dataset_folders, read_sources(Path(results_dir)))
+    _check_texts_found(catalog, results.task_names)
     report = ReportContext(
         results=results,
-        catalog=TaskCatalog(options.data_dir, options.dataset_folders),
+        catalog=catalog,
         writer=ReportWriter(out),
         data_dir=options.data_dir,
         focus_request=options.focus,

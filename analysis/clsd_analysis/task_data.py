@@ -2,14 +2,15 @@
 
 Prediction files hold cosines and row ids only; reading texts back needs the task. Sources, in
 order: Hub-format dataset folders the user names (``--dataset``, e.g. the generation module's
-output), then the released tasks read from ``data_dir`` (its source decided once). Every task is made
-by :func:`clsd_mteb.get_tasks`. A task found in neither is reported as such and the analyses that need
-its texts skip it; score tables never need texts.
+output), then the source ``clsd evaluate`` recorded beside the results for a dataset other than the
+release (:mod:`clsd_mteb.source_record`), then the released tasks read from ``data_dir`` (its source
+decided once). Every task is made by :func:`clsd_mteb.get_tasks`. :meth:`TaskCatalog.unlocated` names
+the tasks none of these can find, so that ``clsd analyze`` stops before writing a report without texts.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -24,6 +25,7 @@ if TYPE_CHECKING:
     from mteb.abstasks.task_metadata import TaskMetadata
 
     from clsd_mteb.abstask import AbsTaskCLSD
+    from clsd_mteb.source_record import RecordedSource
 
 
 @dataclass
@@ -59,9 +61,15 @@ class TaskData:
 class TaskCatalog:
     """Find task data by name; remember what could not be found and why."""
 
-    def __init__(self, data_dir: str | Path | None = None, dataset_folders: Sequence[str | Path] = ()) -> None:
+    def __init__(
+        self,
+        data_dir: str | Path | None = None,
+        dataset_folders: Sequence[str | Path] = (),
+        recorded: Mapping[str, RecordedSource] | None = None,
+    ) -> None:
         self.data_dir = data_dir
         self.dataset_folders = [Path(f) for f in dataset_folders]
+        self.recorded = dict(recorded or {})
         self._cache: dict[str, TaskData | None] = {}
         self.problems: dict[str, str] = {}
 
@@ -83,6 +91,30 @@ class TaskCatalog:
         """Where the released tasks' rows come from, decided once for every task."""
         return resolve_data_source(self.data_dir)
 
+    def unlocated(self, names: Sequence[str]) -> list[str]:
+        """The tasks of ``names`` whose rows no source can give: not released, not in a --dataset folder, no usable record."""
+        return [
+            name
+            for name in names
+            if name not in RELEASE_TASK_NAMES
+            and name not in self._folder_tasks
+            and not (name in self.recorded and self._record_usable(self.recorded[name]))
+        ]
+
+    @staticmethod
+    def _record_usable(record: RecordedSource) -> bool:
+        return record.kind != "hub-folder" or Path(record.location).is_dir()
+
+    def _recorded_task(self, name: str) -> AbsTaskCLSD:
+        import clsd_mteb
+
+        record = self.recorded[name]
+        if record.kind == "hub-folder":
+            (task,) = clsd_mteb.get_tasks([name], data_dir=record.location)
+        else:
+            (task,) = clsd_mteb.get_tasks([name], hub_dataset=f"{record.location}@{record.revision}")
+        return task
+
     def get(self, name: str) -> TaskData | None:
         if name not in self._cache:
             self._cache[name] = self._resolve(name)
@@ -94,6 +126,8 @@ class TaskCatalog:
         try:
             if name in self._folder_tasks:
                 data = TaskData(name, self._folder_tasks[name])
+            elif name in self.recorded and name not in RELEASE_TASK_NAMES:
+                data = TaskData(name, self._recorded_task(name))
             elif name in RELEASE_TASK_NAMES:
                 (task,) = clsd_mteb.get_tasks([name], source=self._release_source)
                 data = TaskData(name, task)

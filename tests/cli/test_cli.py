@@ -121,9 +121,8 @@ def test_errors_exit_2_with_one_readable_line(tmp_path, copy_csv):
     assert debug.returncode != 0 and "Traceback" in debug.stderr
 
 
-@pytest.mark.slow
-def test_a_generated_style_hub_folder_is_evaluated_without_extra_code(tmp_path):
-    folder = tmp_path / "toy"
+def _toy_hub_folder(folder: Path) -> Path:
+    """A two-row Hub-format dataset of a task the release does not have, as `clsd build` would write one."""
     spec = hub.DirectionSpec("en-de", "CLSD-TOY-EN-DE", "eng-Latn", "deu-Latn")
     rows = [
         {"id": f"toy-{i}", "source": s, "target": t, "distractors": d, "source_lang": "eng-Latn", "target_lang": "deu-Latn"}
@@ -140,11 +139,42 @@ def test_a_generated_style_hub_folder_is_evaluated_without_extra_code(tmp_path):
     ]
     hub.write_config(folder, spec, rows)
     (folder / hub.CARD_FILE).write_text(hub.render_card(hub.front_matter([spec], pretty_name="toy"), "toy\n"), encoding="utf-8")
+    return folder
+
+
+@pytest.mark.slow
+def test_a_generated_style_hub_folder_is_evaluated_without_extra_code(tmp_path):
+    folder = _toy_hub_folder(tmp_path / "toy")
     done = run(["evaluate", *WITH_MINILM, "--data-dir", str(folder), "--output", str(tmp_path / "out")], tmp_path)
     assert done.returncode == 0, done.stderr
     assert "TOY EN→DE" in done.stdout
     result = json.loads((tmp_path / "out" / "results" / MINILM / "CLSD-TOY-EN-DE.json").read_text())
     assert result["scores"]["test"][0]["num_rows"] == 2
+
+
+@pytest.mark.slow
+def test_analyze_finds_the_generated_dataset_a_result_was_computed_on_or_names_dataset(tmp_path):
+    folder = _toy_hub_folder(tmp_path / "toy")
+    assert run(["evaluate", *WITH_MINILM, "--data-dir", str(folder), "--output", str(tmp_path / "out")], tmp_path).returncode == 0
+    found = run(["analyze", str(tmp_path / "out"), "--out", str(tmp_path / "report"), "--no-pos-shift"], tmp_path)
+    assert found.returncode == 0, found.stderr
+    report = (tmp_path / "report" / "report.md").read_text(encoding="utf-8")
+    assert "| toy-0 | Das Wetter ist heute schön. |" in report  # the texts, read from the recorded folder
+
+    folder.rename(tmp_path / "moved")  # the recorded folder is gone: one line naming --dataset, nothing written
+    lost = run(["analyze", str(tmp_path / "out"), "--out", str(tmp_path / "report2"), "--no-pos-shift"], tmp_path)
+    assert lost.returncode == 2 and len(lost.stderr.strip().splitlines()) == 1, lost.stderr
+    assert "CLSD-TOY-EN-DE" in lost.stderr and "--dataset FOLDER" in lost.stderr and not (tmp_path / "report2").exists()
+    given = [
+        "analyze",
+        str(tmp_path / "out"),
+        "--out",
+        str(tmp_path / "report3"),
+        "--no-pos-shift",
+        "--dataset",
+        str(tmp_path / "moved"),
+    ]
+    assert run(given, tmp_path).returncode == 0
 
 
 @pytest.mark.slow
