@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from clsd_format import hub
+from tests.helpers.corpora import toy_hub_folder
 
 CLSD = [sys.executable, "-m", "clsd_cli"]
 MINILM = "sentence-transformers__all-MiniLM-L6-v2/8b3219a92973c328a8e22fadcfa821b5dc75636a"
@@ -121,30 +122,9 @@ def test_errors_exit_2_with_one_readable_line(tmp_path, copy_csv):
     assert debug.returncode != 0 and "Traceback" in debug.stderr
 
 
-def _toy_hub_folder(folder: Path) -> Path:
-    """A two-row Hub-format dataset of a task the release does not have, as `clsd build` would write one."""
-    spec = hub.DirectionSpec("en-de", "CLSD-TOY-EN-DE", "eng-Latn", "deu-Latn")
-    rows = [
-        {"id": f"toy-{i}", "source": s, "target": t, "distractors": d, "source_lang": "eng-Latn", "target_lang": "deu-Latn"}
-        for i, (s, t, d) in enumerate(
-            [
-                ("The weather is nice today.", "Das Wetter ist heute schön.", ["Das Wetter war gestern schön."]),
-                (
-                    "I bought three apples.",
-                    "Ich habe drei Äpfel gekauft.",
-                    ["Ich habe drei Birnen gekauft.", "Ich habe vier Äpfel gekauft."],
-                ),
-            ]
-        )
-    ]
-    hub.write_config(folder, spec, rows)
-    (folder / hub.CARD_FILE).write_text(hub.render_card(hub.front_matter([spec], pretty_name="toy"), "toy\n"), encoding="utf-8")
-    return folder
-
-
 @pytest.mark.slow
 def test_a_generated_style_hub_folder_is_evaluated_without_extra_code(tmp_path):
-    folder = _toy_hub_folder(tmp_path / "toy")
+    folder = toy_hub_folder(tmp_path / "toy")
     done = run(["evaluate", *WITH_MINILM, "--data-dir", str(folder), "--output", str(tmp_path / "out")], tmp_path)
     assert done.returncode == 0, done.stderr
     assert "TOY EN→DE" in done.stdout
@@ -154,7 +134,7 @@ def test_a_generated_style_hub_folder_is_evaluated_without_extra_code(tmp_path):
 
 @pytest.mark.slow
 def test_analyze_finds_the_generated_dataset_a_result_was_computed_on_or_names_dataset(tmp_path):
-    folder = _toy_hub_folder(tmp_path / "toy")
+    folder = toy_hub_folder(tmp_path / "toy")
     assert run(["evaluate", *WITH_MINILM, "--data-dir", str(folder), "--output", str(tmp_path / "out")], tmp_path).returncode == 0
     found = run(["analyze", str(tmp_path / "out"), "--out", str(tmp_path / "report"), "--no-pos-shift"], tmp_path)
     assert found.returncode == 0, found.stderr

@@ -1,9 +1,11 @@
-"""Small German-French parallel files on disk, and the `clsd generate` options that read them."""
+"""Small German-French parallel files on disk, the `clsd generate` options that read them, and a toy Hub-format dataset."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+
+from clsd_format import hub
 
 # Columns "de" and "fr" of a file written by write_parallel_csv, as German and French.
 DE_FR_OPTIONS = ("--source-column", "de", "--target-column", "fr", "--source-lang", "de", "--target-lang", "fr")
@@ -13,3 +15,24 @@ def write_parallel_csv(path: Path, rows: Sequence[tuple[str, str]]) -> Path:
     """A CSV with the columns de and fr, every field quoted (sentences may hold commas)."""
     path.write_text("de,fr\n" + "".join(f'"{a}","{b}"\n' for a, b in rows), encoding="utf-8")
     return path
+
+
+def toy_hub_folder(folder: Path) -> Path:
+    """A two-row Hub-format dataset of a task the release does not have, as `clsd build` would write one."""
+    spec = hub.DirectionSpec("en-de", "CLSD-TOY-EN-DE", "eng-Latn", "deu-Latn")
+    rows = [
+        {"id": f"toy-{i}", "source": s, "target": t, "distractors": d, "source_lang": "eng-Latn", "target_lang": "deu-Latn"}
+        for i, (s, t, d) in enumerate(
+            [
+                ("The weather is nice today.", "Das Wetter ist heute schön.", ["Das Wetter war gestern schön."]),
+                (
+                    "I bought three apples.",
+                    "Ich habe drei Äpfel gekauft.",
+                    ["Ich habe drei Birnen gekauft.", "Ich habe vier Äpfel gekauft."],
+                ),
+            ]
+        )
+    ]
+    hub.write_config(folder, spec, rows)
+    (folder / hub.CARD_FILE).write_text(hub.render_card(hub.front_matter([spec], pretty_name="toy"), "toy\n"), encoding="utf-8")
+    return folder
