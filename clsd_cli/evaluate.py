@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from mteb.abstasks import AbsTask
     from mteb.models import EncoderProtocol
 
+    from clsd_analysis.comparisons import Hits
     from clsd_analysis.tables import Table1
     from clsd_cli.progress import ConsoleProgress
     from clsd_format.data_source import DataSource
@@ -207,7 +208,9 @@ def evaluate(
     with ConsoleProgress(watched=watched, err=err) as progress:
         for encoder in encoders:
             scored.update(_evaluate_one(encoder, selected, output, batch_size=batch_size, overwrite=overwrite, progress=progress))
-    _print_table(_table1(scored), table_format, drawn=table_format is None and sys.stdout.isatty())
+    table, answer = _table1(scored, _prediction_hits(encoders, scored, output))
+    _print_table(table, table_format, drawn=table_format is None and sys.stdout.isatty())
+    _print_answer(answer, err=err)
     typer.echo(f"\nResults: {output / 'results'}", err=err)
 
 
@@ -223,13 +226,42 @@ def _load_tasks(source: DataSource, names: list[str] | None, *, limit: int | Non
     return list(selected)
 
 
-def _table1(scored: dict[str, dict[str, tuple[float, int]]]) -> Table1:
-    """Table 1 of the run's (P@1, rows) per model and task, each value with its interval."""
-    from clsd_analysis.tables import build_table1
+def _table1(scored: dict[str, dict[str, tuple[float, int]]], hits: Hits) -> tuple[Table1, list[str]]:
+    """Table 1 of the run's (P@1, rows) per model and task, each value with its interval and the models tied with
+    each column's best; and the answer's lines when the table offers a choice (two models, or both settings)."""
+    from clsd_analysis.answer import answer_lines
+    from clsd_analysis.comparisons import mark_ties, model_comparisons, pivot_tests
+    from clsd_analysis.tables import AVERAGE, build_table1
 
     scores = {model: {task: p1 for task, (p1, _) in per_task.items()} for model, per_task in scored.items()}
     rows = {model: {task: n for task, (_, n) in per_task.items()} for model, per_task in scored.items()}
-    return build_table1(scores, num_rows=rows)
+    table = build_table1(scores, num_rows=rows)
+    mark_ties(table, model_comparisons(hits)[0])
+    choice = len(table.models) > 1 or len(table.settings_of(AVERAGE)) > 1
+    return table, answer_lines(table, pivot_tests(hits)) if choice else []
+
+
+def _prediction_hits(encoders: Sequence[EncoderProtocol], scored: dict[str, dict[str, tuple[float, int]]], output: Path) -> Hits:
+    """Per-row hits of each model and task of the run, from the prediction files it wrote (or kept)."""
+    from clsd_analysis.results import PREDICTIONS_SUFFIX, ModelRun, read_predictions
+    from clsd_mteb.run import prediction_folder
+
+    hits: dict[str, dict[str, dict[str, bool]]] = {}
+    for encoder in encoders:
+        meta, folder = encoder.mteb_model_meta, prediction_folder(output, encoder)
+        run = ModelRun(str(meta.name), str(meta.revision), folder.name)
+        for task in scored.get(run.name, {}):
+            path = folder / f"{task}{PREDICTIONS_SUFFIX}"
+            if path.is_file():
+                hits.setdefault(run.name, {})[task] = read_predictions(path, run, task).correct()
+    return hits
+
+
+def _print_answer(answer: list[str], *, err: bool) -> None:
+    """The answer's lines under Table 1 (on stderr when a format was asked for: stdout holds the table alone)."""
+    if answer:
+        typer.echo("\nThe answer (95% intervals; exact McNemar tests on the same rows, Holm-adjusted, 5%):", err=err)
+        typer.echo("\n".join(f"- {line}" for line in answer), err=err)
 
 
 def _print_table(table: Table1, table_format: TableFormat | None, *, drawn: bool) -> None:

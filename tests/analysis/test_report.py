@@ -192,6 +192,8 @@ def test_report_embeds_tables_and_figures(report: Path) -> None:
         assert heading in text
     for name in (
         "comparison",
+        "model_comparisons",
+        "pivot_tests",
         "levenshtein_bin_totals",
         "levenshtein_bins",
         "levenshtein_bins_ties_or_beats",
@@ -205,6 +207,8 @@ def test_report_embeds_tables_and_figures(report: Path) -> None:
         for suffix in (".md", ".tex", ".csv"):
             assert (report / "tables" / f"{name}{suffix}").stat().st_size > 0
     assert "\\toprule" in (report / "tables" / "comparison.tex").read_text()
+    assert "## The answer" in text.split("## 1.")[0]  # the answer opens the report
+    assert "pivoting through English" in text.split("## 1.")[0]
     assert (report / "report.html").stat().st_size > 10_000 and "[report.html](report.html)" in text
     for stem in (
         "p1_direct_vs_pivot",

@@ -83,7 +83,12 @@ def test_a_log_gets_markdown_and_progress_and_a_rerun_says_what_it_reused(small_
         assert f"  {task}: started" in lines and any(re.fullmatch(rf"  {task}: \d+ s", line) for line in lines)
     assert any(line.startswith("  still running CLSD-WMT19-DE-FR") for line in lines)  # the heartbeat, sped up
     assert f"| {BASELINE} | ✗ | ✗ | ✗ |" in first.stdout  # Markdown, as scripts parse it
-    assert render.ALIGNMENT_LEGEND in lines
+    assert render.ALIGNMENT_LEGEND in lines and render.INTERVAL_LEGEND in lines
+    # both settings shown: the answer follows the table, its pivot line read from the paired test
+    assert any(line.startswith("The answer") for line in lines)
+    assert any(
+        re.match(rf"- {BASELINE}: pivoting through English (helps|hurts|shows no detectable difference)", line) for line in lines
+    )
 
     again = run(args, tmp_path)
     assert again.returncode == 0, again.stderr
@@ -93,7 +98,8 @@ def test_a_log_gets_markdown_and_progress_and_a_rerun_says_what_it_reused(small_
     as_csv = run([*args, "--format", "csv"], tmp_path)
     assert as_csv.returncode == 0, as_csv.stderr
     rows = list(csv.reader(io.StringIO(as_csv.stdout)))  # stdout is the table alone; progress went to stderr
-    assert rows[0][:2] == ["model", "direct WMT19 DE→FR"] and rows[1][0] == BASELINE and len(rows) == 2
+    assert rows[0][:4] == ["model", "direct WMT19 DE→FR", "direct WMT19 DE→FR 95% low", "direct WMT19 DE→FR 95% high"]
+    assert rows[1][0] == BASELINE and len(rows) == 2
     assert "served from stored result" in as_csv.stderr and "Data: " in as_csv.stderr
 
     as_markdown = run([*args, "--format", "markdown"], tmp_path)
