@@ -1,6 +1,6 @@
 """The answer to CLSD's question in a few sentences: which model for each direction, and whether to pivot.
 
-Every number is one of the tables': a value and interval of Table 1 (direct setting), the models Table 1
+Every number is one of the tables': a value and interval of Table 1 (each setting), the models Table 1
 marks as not significantly below the best, and the pooled (else the single) row of the pivot tests.
 ``clsd evaluate`` prints these lines under its Table 1; the report opens with them.
 """
@@ -12,31 +12,32 @@ from collections.abc import Sequence
 from clsd_analysis.comparisons import ALL_TASKS, PivotTest
 from clsd_analysis.tables import AVERAGE, Table1
 from clsd_mteb.confidence import ALPHA
-from clsd_mteb.naming import DIRECT, short_task
+from clsd_mteb.naming import short_task
 
 
-def _value(table: Table1, model: str, column: str) -> str:
-    value, interval = table.values[model].get((column, DIRECT)), table.interval(model, column, DIRECT)
+def _value(table: Table1, model: str, column: str, setting: str) -> str:
+    value, interval = table.values[model].get((column, setting)), table.interval(model, column, setting)
     if value is None:
         return "no result"
     return f"{value:.1f}%" + ("" if interval is None else f" [{interval.low:.1f}, {interval.high:.1f}]")
 
 
 def best_lines(table: Table1) -> list[str]:
-    """Per direct column and over all: the best model with its interval, and every model tied with it."""
+    """Per column and setting, and over all: the best model with its interval, and every model tied with it."""
     lines = []
-    for column in [*table.columns, AVERAGE]:
-        best = [m for m in table.models if table.is_best(m, column, DIRECT)]
-        if not best:
-            continue
-        tied = [m for m in table.models if table.is_tied(m, column, DIRECT)]
-        name = "Over all directions (average)" if column == AVERAGE else short_task(column)
-        line = f"{name}: best {', '.join(f'{m} {_value(table, m, column)}' for m in best)}"
-        if tied:
-            line += "; statistically tied with it: " + ", ".join(f"{m} {_value(table, m, column)}" for m in tied)
-        else:
-            line += "; every other model is significantly below it"
-        lines.append(line + ".")
+    for setting in table.settings_of(AVERAGE):
+        for column in [c for c in [*table.columns, AVERAGE] if setting in table.settings_of(c)]:
+            best = [m for m in table.models if table.is_best(m, column, setting)]
+            if not best:
+                continue
+            tied = [m for m in table.models if table.is_tied(m, column, setting)]
+            name = "Over all directions (average)" if column == AVERAGE else short_task(column)
+            line = f"{name}, {setting}: best " + ", ".join(f"{m} {_value(table, m, column, setting)}" for m in best)
+            if tied:
+                line += "; statistically tied with it: " + ", ".join(f"{m} {_value(table, m, column, setting)}" for m in tied)
+            else:
+                line += "; every other model is significantly below it"
+            lines.append(line + ".")
     return lines
 
 

@@ -84,7 +84,7 @@ def _answer(report: ReportContext) -> None:
     if lines:
         report.writer.add("## The answer\n")
         report.writer.add(
-            "Which model for each direction, with its 95% interval (direct setting), and which models the rows cannot "
+            "Which model for each direction, directly and through the English pivot, with its 95% interval, and which models the rows cannot "
             "tell from it (exact McNemar test on the same rows, Holm-adjusted, 5%); then, per model, whether the English "
             "pivot helps (pivot − direct on the same rows, pooled over the sets). Section 1 holds every number.\n"
         )

@@ -129,3 +129,19 @@ def test_hits_are_read_from_prediction_files_by_row_id(tmp_path: Path):
     (folder / f"{A}_predictions.json").write_text(json.dumps({"default": {"test": records}}))
     hits = hits_of(load_results(tmp_path))
     assert hits == {"org/model": {A: {"a": True, "b": False}}}  # the tie in row b is a miss
+
+
+def test_the_answer_names_the_best_its_ties_and_what_the_pivot_does():
+    from clsd_analysis.answer import answer_lines
+
+    scores = {m: {t: sum(h.values()) / len(h) for t, h in per_task.items()} for m, per_task in HITS.items()}
+    table = build_table1(scores, num_rows={m: {t: len(h) for t, h in per_task.items()} for m, per_task in HITS.items()})
+    mark_ties(table, model_comparisons(HITS)[0])
+    lines = answer_lines(table, pivot_tests(HITS))
+    first = next(line for line in lines if line.startswith("WMT19 DE→FR, direct"))
+    low, high = (100 * x for x in binomtest(18, 20).proportion_ci(method="wilson"))
+    assert first == f"WMT19 DE→FR, direct: best good 90.0% [{low:.1f}, {high:.1f}]; statistically tied with it: close 85.0% " + (
+        "[{:.1f}, {:.1f}].".format(*(100 * x for x in binomtest(17, 20).proportion_ci(method="wilson")))
+    )
+    # good gains 2 rows of 20 through the pivot and loses none: p = 0.5, no detectable difference
+    assert "good: pivoting through English shows no detectable difference at 5% (+10.0 points" in "\n".join(lines)
