@@ -208,6 +208,13 @@ def test_report_embeds_tables_and_figures(report: Path) -> None:
             assert (report / "tables" / f"{name}{suffix}").stat().st_size > 0
     assert "\\toprule" in (report / "tables" / "comparison.tex").read_text()
     assert "## The answer" in text.split("## 1.")[0]  # the answer opens the report
+    # section 2's disagreement counts are the discordant rows of the pooled pivot test
+    counts = pd.read_csv(report / "tables" / "disagreement_counts.csv", index_col=0)
+    pooled = pd.read_csv(report / "tables" / "pivot_tests.csv").query("task == 'all'").set_index("model")
+    assert len(pooled) == len(counts) == 3
+    assert (counts.loc[pooled.index].iloc[:, 0] == pooled["only_direct"]).all()
+    assert (counts.loc[pooled.index].iloc[:, 1] == pooled["only_pivot"]).all()
+    assert "These counts are the discordant rows of the paired test" in text
     assert "pivoting through English" in text.split("## 1.")[0]
     assert (report / "report.html").stat().st_size > 10_000 and "[report.html](report.html)" in text
     for stem in (
