@@ -40,6 +40,7 @@ COMMAND_MODULES: dict[str, str | None] = {
     "clsd_cli.mteb_cli": None,
     "clsd_cli.training": None,
     "clsd_cli.submission": None,
+    "clsd_cli.plan": None,
     "clsd_generation.cli": "generate",
     "clsd_cli.build": "generate",
     "clsd_cli.publish": "generate",

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from mteb.abstasks import AbsTask
     from mteb.models import EncoderProtocol
 
+    from clsd_analysis.comparisons import Hits
     from clsd_analysis.tables import Table1
     from clsd_cli.progress import ConsoleProgress
     from clsd_format.data_source import DataSource
@@ -184,7 +185,6 @@ def evaluate(
         raise CLSDError("an endpoint needs both --endpoint-url and --endpoint-model, and no --model")
     source = resolve_data_source(data_dir, hub_dataset)
     names = source.check_task_names(split_names(tasks))
-    from clsd_analysis.tables import build_table1
     from clsd_cli.progress import ConsoleProgress
     from clsd_mteb.encoders.openai_endpoint import EndpointConfig
 
@@ -204,11 +204,13 @@ def evaluate(
         )
     encoders = _encoders(model, device, endpoint)  # a model that cannot load stops the run before the data is read
     selected = _load_tasks(source, names, limit=limit, exact=exact, err=err)
-    scores: dict[str, dict[str, float]] = {}
+    scored: dict[str, dict[str, tuple[float, int]]] = {}
     with ConsoleProgress(watched=watched, err=err) as progress:
         for encoder in encoders:
-            scores.update(_evaluate_one(encoder, selected, output, batch_size=batch_size, overwrite=overwrite, progress=progress))
-    _print_table(build_table1(scores), table_format, drawn=table_format is None and sys.stdout.isatty())
+            scored.update(_evaluate_one(encoder, selected, output, batch_size=batch_size, overwrite=overwrite, progress=progress))
+    table, answer = _table1(scored, _prediction_hits(encoders, scored, output))
+    _print_table(table, table_format, drawn=table_format is None and sys.stdout.isatty())
+    _print_answer(answer, err=err)
     typer.echo(f"\nResults: {output / 'results'}", err=err)
 
 
@@ -222,6 +224,44 @@ def _load_tasks(source: DataSource, names: list[str] | None, *, limit: int | Non
     line = f"Data: {source.describe()}; {len(selected)} task(s)" + (f", first {limit} rows each" if limit else "")
     typer.echo(line, err=err)
     return list(selected)
+
+
+def _table1(scored: dict[str, dict[str, tuple[float, int]]], hits: Hits) -> tuple[Table1, list[str]]:
+    """Table 1 of the run's (P@1, rows) per model and task, each value with its interval and the models tied with
+    each column's best; and the answer's lines when the table offers a choice (two models, or both settings)."""
+    from clsd_analysis.answer import answer_lines
+    from clsd_analysis.comparisons import mark_ties, model_comparisons, pivot_tests
+    from clsd_analysis.tables import AVERAGE, build_table1
+
+    scores = {model: {task: p1 for task, (p1, _) in per_task.items()} for model, per_task in scored.items()}
+    rows = {model: {task: n for task, (_, n) in per_task.items()} for model, per_task in scored.items()}
+    table = build_table1(scores, num_rows=rows)
+    mark_ties(table, model_comparisons(hits)[0])
+    choice = len(table.models) > 1 or len(table.settings_of(AVERAGE)) > 1
+    return table, answer_lines(table, pivot_tests(hits)) if choice else []
+
+
+def _prediction_hits(encoders: Sequence[EncoderProtocol], scored: dict[str, dict[str, tuple[float, int]]], output: Path) -> Hits:
+    """Per-row hits of each model and task of the run, from the prediction files it wrote (or kept)."""
+    from clsd_analysis.results import PREDICTIONS_SUFFIX, ModelRun, read_predictions
+    from clsd_mteb.run import prediction_folder
+
+    hits: dict[str, dict[str, dict[str, bool]]] = {}
+    for encoder in encoders:
+        meta, folder = encoder.mteb_model_meta, prediction_folder(output, encoder)
+        run = ModelRun(str(meta.name), str(meta.revision), folder.name)
+        for task in scored.get(run.name, {}):
+            path = folder / f"{task}{PREDICTIONS_SUFFIX}"
+            if path.is_file():
+                hits.setdefault(run.name, {})[task] = read_predictions(path, run, task).correct()
+    return hits
+
+
+def _print_answer(answer: list[str], *, err: bool) -> None:
+    """The answer's lines under Table 1 (on stderr when a format was asked for: stdout holds the table alone)."""
+    if answer:
+        typer.echo("\nThe answer (95% intervals; exact McNemar tests on the same rows, Holm-adjusted, 5%):", err=err)
+        typer.echo("\n".join(f"- {line}" for line in answer), err=err)
 
 
 def _print_table(table: Table1, table_format: TableFormat | None, *, drawn: bool) -> None:
@@ -240,12 +280,16 @@ def _print_table(table: Table1, table_format: TableFormat | None, *, drawn: bool
         console.print(render.table1_rich(table, title="Precision@1 (%)"))
         if table.alignment:
             console.print(render.TERMINAL_LEGEND, highlight=False)
+        if table.intervals:
+            console.print(render.INTERVAL_LEGEND, highlight=False)
     else:
         if table_format is None:  # Markdown in a log, among the progress lines: a heading says what follows
             typer.echo("\nPrecision@1 (%):\n")
         typer.echo(render.table1_markdown(table))
         if table.alignment:
             typer.echo("\n" + render.ALIGNMENT_LEGEND)
+        if table.intervals:
+            typer.echo("\n" + render.INTERVAL_LEGEND)
 
 
 def _encoders(model: str | None, device: str | None, endpoint: EndpointConfig | None) -> list[EncoderProtocol]:
@@ -270,8 +314,8 @@ def _evaluate_one(
     batch_size: int,
     overwrite: bool,
     progress: ConsoleProgress,
-) -> dict[str, dict[str, float]]:
-    """Run (or reuse) one model's results on the tasks, a line per task; its scores by model name and task."""
+) -> dict[str, dict[str, tuple[float, int]]]:
+    """Run (or reuse) one model's results on the tasks, a line per task; its (P@1, rows) by model name and task."""
     from clsd_mteb.run import evaluate_tasks, prediction_folder
 
     meta = encoder.mteb_model_meta
@@ -287,7 +331,11 @@ def _evaluate_one(
         progress=progress,
     )
     progress.echo(f"  {time.perf_counter() - start:.0f} s in all; predictions: {prediction_folder(output, encoder)}")
-    return {str(meta.name): {r.task_name: r.get_score() for r in results.task_results}}
+    return {
+        str(meta.name): {
+            r.task_name: (r.get_score(), int(r.get_score(getter=lambda scores: scores["num_rows"]))) for r in results.task_results
+        }
+    }
 
 
 @app.command("export-release")

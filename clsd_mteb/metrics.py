@@ -7,7 +7,8 @@ Definitions (all from one cosine matrix):
 * ``precision_at_1`` (main score) = share of rows with rank 1; ``mrr`` = mean of 1 / rank;
   ``mean_rank`` = mean rank of T; ``mean_margin`` = mean of cos(S, T) - max_d cos(S, d);
   ``distractor_<i>_win_rate`` = share of rows (having slot i) where distractor i ties or beats T;
-  ``num_rows``.
+  ``num_rows``; ``precision_at_1_ci_low`` / ``precision_at_1_ci_high``: the 95% Wilson interval of
+  ``precision_at_1`` from the same per-row hits (:mod:`clsd_mteb.confidence`).
 * ``pooled_recall_at_1``: share of rows where T strictly beats *every* candidate text of the split
   (the targets of all rows and all their distractors, the row's own T taken out once). This is the
   candidate set of mteb's own ``CrossLingualSemanticDiscrimination*`` retrieval tasks (one corpus per
@@ -37,6 +38,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from clsd_format.errors import EmbeddingError
+from clsd_mteb.confidence import interval_scores
 
 # Cap on the cosine block held in memory at once (float64 entries): 2**24 = 128 MiB.
 _BLOCK_ENTRIES = 2**24
@@ -70,6 +72,7 @@ def clsd_metrics(cosines: np.ndarray, pooled_hits: np.ndarray | None = None) -> 
     present = ~np.isnan(distractors)
     scores: dict[str, float] = {
         "precision_at_1": _exact_mean(ranks == 1),
+        **interval_scores(ranks == 1),
         "mrr": _exact_mean(1.0 / ranks),
         "mean_rank": _exact_mean(ranks),
         "mean_margin": _exact_mean(cosines[:, 0] - np.nanmax(distractors, axis=1)),

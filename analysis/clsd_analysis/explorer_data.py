@@ -11,7 +11,8 @@ One JSON document (``explorer.js`` reads it)::
                           [rule or "" per d]], ...],          # S, T and each d: an index into "texts"
                 "cos": [per model: null, or per row null / [cos(S,T), cos(S,d1), ...] x 10^4 as integers],
                 "beat": [per model: null, or per row null / bit k set when distractor k+1 ties or beats T],
-                "top": [per model: null, or per row null / the strongest distractor's 0-based slot]}]}
+                "top": [per model: null, or per row null / the strongest distractor's 0-based slot],
+                "p1": [per model: null, or [P@1, 95% low, 95% high] in percent (Wilson, from the rows' hits)]}]}
 
 Rows are in the data's order (stable from run to run); a task's rows are those some model was scored on.
 Each text is stored once (the two directions of a dataset share their sentence pairs), which keeps the
@@ -35,6 +36,7 @@ from clsd_analysis.model_style import ModelStyle
 from clsd_analysis.results import ResultsFolder, TaskPredictions
 from clsd_analysis.task_data import TaskData
 from clsd_format import edit_types
+from clsd_mteb.confidence import hit_interval
 from clsd_mteb.naming import setting_of, short_task
 
 COSINE_SCALE = 10_000
@@ -47,6 +49,15 @@ def utf16_offset(text: str, index: int) -> int:
 
 def _marks(target: str, distractor: str) -> list[int]:
     return [utf16_offset(distractor, i) for span in changed_spans(target, distractor) for i in span]
+
+
+def _p1(pred: TaskPredictions | None) -> list[float] | None:
+    """P@1 and its Wilson interval in percent, one decimal, from the prediction file's per-row hits."""
+    if pred is None:
+        return None
+    hits = pred.ranks == 1
+    interval = hit_interval(hits).scaled(100)
+    return [round(100 * float(hits.mean()), 1), round(interval.low, 1), round(interval.high, 1)]
 
 
 def _model_cells(pred: TaskPredictions | None, ids: list[str]) -> dict[str, list | None]:
@@ -118,6 +129,7 @@ def task_record(
         "setting": setting_of(name),
         "rows": rows,
         **{key: [c[key] for c in cells] for key in ("cos", "beat", "top")},
+        "p1": [_p1(pred) for pred in predictions],
     }
 
 

@@ -29,6 +29,7 @@ import pandas as pd
 from clsd_analysis.model_style import ModelStyle
 from clsd_analysis.pos_shift import ALL_LANGUAGES, ANY
 from clsd_analysis.results import ResultsFolder
+from clsd_mteb.confidence import counts_from_share, mean_interval
 from clsd_mteb.naming import pivot_base, short_task
 
 SHIFT_LABELS = {
@@ -148,7 +149,7 @@ def shift_heatmap(
 
 
 def _p1_frame(results: ResultsFolder) -> pd.DataFrame:
-    """Per model and task pair: P@1 (%) direct and pivot, where both were run."""
+    """Per model and task pair: P@1 (%) direct and pivot, where both were run, and each one's rows."""
     rows = []
     for run in results.runs:
         for task in results.task_names:
@@ -157,8 +158,18 @@ def _p1_frame(results: ResultsFolder) -> pd.DataFrame:
                 continue
             direct, pivot = results.score(run, base), results.score(run, task)
             if direct is not None and pivot is not None:
-                rows.append((results.label(run), short_task(base), 100 * direct, 100 * pivot))
-    return pd.DataFrame(rows, columns=["model", "task", "direct", "pivot"])
+                n_direct, n_pivot = (int(results.score(run, t, "num_rows") or 0) for t in (base, task))
+                rows.append((results.label(run), short_task(base), 100 * direct, 100 * pivot, n_direct, n_pivot))
+    return pd.DataFrame(rows, columns=["model", "task", "direct", "pivot", "direct_rows", "pivot_rows"])
+
+
+def _mean_error(points: pd.Series, rows: pd.Series) -> list[list[float]]:
+    """The 95% interval of a mean P@1 over tasks (stratified bootstrap), as matplotlib's [[below], [above]]."""
+    counts = [(counts_from_share(p / 100, n), n) for p, n in zip(points, rows, strict=True) if n > 0]
+    if len(counts) < len(points):
+        return [[0.0], [0.0]]  # a result without its row count: no interval to draw
+    interval = mean_interval(counts).scaled(100)
+    return [[points.mean() - interval.low], [interval.high - points.mean()]]
 
 
 def p1_direct_vs_pivot(results: ResultsFolder, styles: Mapping[str, ModelStyle], out_dir: Path) -> list[Path]:
@@ -176,11 +187,13 @@ def p1_direct_vs_pivot(results: ResultsFolder, styles: Mapping[str, ModelStyle],
             ax.barh(y, points.mean(), height=height, color=styles[model].colour, alpha=0.85 if k == 0 else 0.45,
                     hatch=None if k == 0 else "///", edgecolor="white" if k == 0 else styles[model].colour)  # fmt: skip
             ax.scatter(points, [y] * len(points), color="black", s=10, zorder=3)
-            ax.text(max(points.max(), points.mean()) + 1, y, f"{points.mean():.1f}", va="center", fontsize=7)
+            error = _mean_error(points, frame.loc[frame["model"] == model, f"{setting}_rows"])
+            ax.errorbar(points.mean(), y, xerr=error, fmt="none", ecolor="#333333", capsize=2, lw=0.8)
+            ax.text(max(points.max(), points.mean() + error[1][0]) + 1, y, f"{points.mean():.1f}", va="center", fontsize=7)
     ax.set_yticks(range(len(models)), [styles[m].short for m in models], fontsize=8)
     ax.invert_yaxis()
     ax.set_xlim(0, 108)
-    ax.set_xlabel("Precision@1 (%): bar = mean over task pairs, dot = one task", fontsize=8)
+    ax.set_xlabel("Precision@1 (%): bar = mean over task pairs with its 95% interval, dot = one task", fontsize=8)
     handles = [
         matplotlib.patches.Patch(facecolor="#777777", alpha=0.85),
         matplotlib.patches.Patch(facecolor="#777777", alpha=0.45, hatch="///", edgecolor="#777777"),

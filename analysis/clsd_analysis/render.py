@@ -32,7 +32,9 @@ from clsd_mteb.naming import short_task
 
 if TYPE_CHECKING:
     import pandas as pd
+    from rich.console import RenderableType
     from rich.table import Table as RichTable
+    from rich.text import Text
 
     from clsd_analysis.tables import Table1
 
@@ -42,6 +44,12 @@ ALIGNMENT_LEGEND = "Alignment columns: ✓ the model was trained with that kind 
 TERMINAL_HEADINGS = {"cross_lingual": "X", "paraphrase": "P", "retrieval": "R"}
 TERMINAL_LEGEND = (
     "X, P, R: trained with cross-lingual, paraphrase, retrieval objectives? ✓ yes, ✗ no, blank: unknown. Best values in bold."
+)
+TIED = "≈"
+# What the ± and ≈ of a Table 1 with intervals say; printed under it in every form.
+INTERVAL_LEGEND = (
+    "± half the width of the 95% interval (Wilson per task, a bootstrap stratified by task for averages); "
+    "bold: the column's best; ≈: not significantly below it (exact McNemar test on the same rows, Holm-adjusted, 5%)."
 )
 LATEX_MISSING = "--"
 _BOLD_SPAN = re.compile(r"\*\*(.+?)\*\*")  # Markdown **bold** inside a cell (marked words) becomes \textbf in LaTeX
@@ -60,6 +68,7 @@ _LATEX_SPECIALS = {
     "Δ": r"$\Delta$",
     "−": r"$-$",
     "±": r"$\pm$",
+    "≈": r"$\approx$",
     "✓": r"\checkmark{}",
     "✗": r"$\times$",
 }
@@ -147,11 +156,27 @@ def _marks(table: Table1, model: str) -> list[str]:
     return ["" if entry is None or entry.value(k) is None else ("✓" if entry.value(k) else "✗") for k in KINDS]
 
 
-def _scores(table: Table1, model: str) -> list[list[tuple[str, bool]]]:
-    """Per task column and the average: (value as text, is it the best) for each setting the column shows."""
+def _value(table: Table1, model: str, column: str, setting: str, *, bounds: bool = False) -> str:
+    """A value as text: "88.1 ±1.7" (or "88.1 [86.4, 89.8]" with ``bounds``) given its interval, else two decimals."""
+    value, interval = table.values[model].get((column, setting)), table.interval(model, column, setting)
+    if value is None or interval is None:
+        return DEFAULT_FORMAT(value)
+    if bounds:
+        return f"{value:.1f} [{interval.low:.1f}, {interval.high:.1f}]"
+    return f"{value:.1f} ±{(interval.high - interval.low) / 2:.1f}"
+
+
+def _scores(table: Table1, model: str, *, bounds: bool = False) -> list[list[tuple[str, bool]]]:
+    """Per task column and the average: (value as text, is it the best) for each setting the column shows.
+
+    A value not significantly below its column's best carries :data:`TIED`.
+    """
     return [
         [
-            (DEFAULT_FORMAT(table.values[model].get((column, s))), table.is_best(model, column, s))
+            (
+                _value(table, model, column, s, bounds=bounds) + (f" {TIED}" if table.is_tied(model, column, s) else ""),
+                table.is_best(model, column, s),
+            )
             for s in table.settings_of(column)
         ]
         for column in [*table.columns, AVERAGE]
@@ -176,36 +201,74 @@ def table1_markdown(table: Table1) -> str:
     return _md_table(["model", *_headings(table)], rows)
 
 
-def table1_rich(table: Table1, title: str | None = None) -> RichTable:
-    """Table 1 as a rich table for a terminal; best values in bold (no Markdown marks), numbers right-aligned.
+def table1_rich(table: Table1, title: str | None = None) -> RenderableType:
+    """Table 1 for a terminal; best values in bold (no Markdown marks), numbers right-aligned.
 
     The alignment columns are headed X, P, R: print :data:`TERMINAL_LEGEND` under the table when
-    ``table.alignment`` is set. A narrow terminal folds the model names, never a number.
+    ``table.alignment`` is set. A narrow terminal folds the model names, never a number. With
+    intervals, one block per setting, so that the release's tables fit 80 columns; print
+    :data:`INTERVAL_LEGEND` under them.
     """
+    from rich.console import Group
+
+    if table.intervals:
+        return Group(*(_rich_block(table, title, setting) for setting in table.settings_of(AVERAGE)))
+    return _rich_table(table, title)
+
+
+def _rich_frame(table: Table1, title: str | None) -> RichTable:
+    """An empty terminal table: its title, the model column and the X, P, R alignment columns."""
     from rich import box
     from rich.table import Table as RichTable
+
+    out = RichTable(title=title, box=box.SIMPLE_HEAD, padding=(0, 1, 0, 0), show_edge=False)
+    out.add_column("model", overflow="fold", min_width=12)
+    for kind in KINDS if table.alignment else ():
+        out.add_column(TERMINAL_HEADINGS[kind], justify="center", no_wrap=True, min_width=1)
+    return out
+
+
+def _rich_cells(table: Table1, model: str, cells: list[list[tuple[str, bool]]]) -> list[Text]:
     from rich.text import Text
 
+    row = [Text(model), *(Text(m) for m in _marks(table, model))]
+    for cell in cells:
+        text = Text()
+        for i, (value, best) in enumerate(cell):
+            text.append((" / " if i else "") + value, style="bold" if best else "")
+        row.append(text)
+    return row
+
+
+def _rich_block(table: Table1, title: str | None, setting: str) -> RichTable:
+    """One setting's values with their intervals: the task columns showing it, and its average."""
+    columns = [c for c in [*table.columns, AVERAGE] if setting in table.settings_of(c)]
+    out = _rich_frame(table, f"{title}, {setting}" if title else setting)
+    for column in columns:
+        out.add_column(AVERAGE if column == AVERAGE else short_task(column).replace(" ", "\n"), justify="right", no_wrap=True)
+    everything = [*table.columns, AVERAGE]
+    for model in table.models:
+        cells = _scores(table, model)
+        chosen = [
+            [v for v, s in zip(cells[everything.index(c)], table.settings_of(c), strict=True) if s == setting] for c in columns
+        ]
+        out.add_row(*_rich_cells(table, model, chosen))
+    return out
+
+
+def _rich_table(table: Table1, title: str | None) -> RichTable:
+    """Every setting of a column in one cell, "direct / pivot" (values without intervals are short enough)."""
     columns = [*table.columns, AVERAGE]
     shared = {tuple(table.settings_of(c)) for c in columns}  # one "direct / pivot" for all: said once, in the title
     settings = " / ".join(next(iter(shared))) if len(shared) == 1 else ""
     if title and settings:
         title = f"{title}, {settings}"
-    out = RichTable(title=title, box=box.SIMPLE_HEAD, padding=(0, 1, 0, 0), show_edge=False)
-    out.add_column("model", overflow="fold", min_width=14)
-    for kind in KINDS if table.alignment else ():
-        out.add_column(TERMINAL_HEADINGS[kind], justify="center", no_wrap=True, min_width=1)
+    out = _rich_frame(table, title)
     for column, heading in zip(columns, _headings(table)[len(KINDS) if table.alignment else 0 :], strict=True):
         name = AVERAGE if column == AVERAGE else short_task(column)
         out.add_column(name if settings else heading.replace(" (", "\n("), justify="right", no_wrap=True)
     for model in table.models:
-        cells = []
-        for cell in _scores(table, model):
-            text = Text()
-            for i, (value, best) in enumerate(cell):
-                text.append((" / " if i else "") + value, style="bold" if best else "")
-            cells.append(text)
-        out.add_row(Text(model), *(Text(m) for m in _marks(table, model)), *cells)
+        out.add_row(*_rich_cells(table, model, _scores(table, model)))
     return out
 
 
@@ -227,8 +290,11 @@ def table1_latex(table: Table1, caption: str = "Precision@1 (%), direct / pivot.
     lines += [_latex_row(latex_escape(h) for h in ["model", *_headings(table)]), r"\midrule"]
     for model in table.models:
         numbers = [
-            " / ".join(rf"\textbf{{{t}}}" if best else (LATEX_MISSING if t == MISSING else t) for t, best in cell)
-            for cell in _scores(table, model)
+            " / ".join(
+                rf"\textbf{{{latex_escape(t)}}}" if best else (LATEX_MISSING if t == MISSING else latex_escape(t))
+                for t, best in cell
+            )
+            for cell in _scores(table, model, bounds=True)
         ]
         lines.append(_latex_row([latex_escape(model), *(latex_escape(m) for m in _marks(table, model)), *numbers]))
     return "\n".join(lines) + "\n" + _latex_close(caption, label)

@@ -83,6 +83,25 @@ def _check_texts_found(catalog: TaskCatalog, task_names: Sequence[str]) -> None:
         )
 
 
+def _answer(report: ReportContext) -> None:
+    """The report's opening answer (:mod:`clsd_analysis.answer`), from the same tables as section 1."""
+    from clsd_analysis.answer import answer_lines
+    from clsd_analysis.comparisons import mark_ties
+    from clsd_analysis.tables import comparison_table
+
+    table = comparison_table(report.results)
+    mark_ties(table, report.comparisons)
+    lines = answer_lines(table, report.pivot_tests)
+    if lines:
+        report.writer.add("## The answer\n")
+        report.writer.add(
+            "Which model for each direction, directly and through the English pivot, with its 95% interval, and which models the rows cannot "
+            "tell from it (exact McNemar test on the same rows, Holm-adjusted, 5%); then, per model, whether the English "
+            "pivot helps (pivot − direct on the same rows, pooled over the sets). Section 1 holds every number.\n"
+        )
+        report.writer.add("\n".join(f"- {line}" for line in lines) + "\n")
+
+
 def build_report(results_dir: str | Path, out: str | Path, options: AnalysisOptions | None = None) -> Path:
     """Run every section and write the report; returns the path of ``report.md``."""
     options = options or AnalysisOptions()
@@ -100,6 +119,7 @@ def build_report(results_dir: str | Path, out: str | Path, options: AnalysisOpti
         notes=[f"Skipped file {s}" for s in results.skipped],
     )
     _header(report, results_dir, options)
+    _answer(report)
     for number, section in enumerate(options.sections, start=1):
         report.writer.add(f"## {number}. {section.title}\n")
         section.write(report)

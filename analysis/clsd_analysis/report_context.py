@@ -14,6 +14,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from clsd_analysis.comparisons import PairedComparison, PivotTest, hits_of, model_comparisons, pivot_tests
 from clsd_analysis.distractor_types import DistractorTypes, distractor_types
 from clsd_analysis.edit_distance import distractor_table
 from clsd_analysis.edit_typing import TaggerFactory, offline_tagger
@@ -53,6 +54,23 @@ class ReportContext:
     @cached_property
     def edit_types(self) -> DistractorTypes:
         return distractor_types(self.results.task_names, self.catalog, self.tagger_factory)
+
+    @cached_property
+    def hits(self) -> dict[str, dict[str, dict[str, bool]]]:
+        """Per-row hits by model label, task and row id, from the prediction files."""
+        return hits_of(self.results)
+
+    @cached_property
+    def comparisons(self) -> list[PairedComparison]:
+        """Every pair of models on every task, and pooled per setting (:mod:`clsd_analysis.comparisons`)."""
+        rows, notes = model_comparisons(self.hits)
+        self.notes += notes
+        return rows
+
+    @cached_property
+    def pivot_tests(self) -> list[PivotTest]:
+        """Per model, pivot minus direct on the same rows (:mod:`clsd_analysis.comparisons`)."""
+        return pivot_tests(self.hits)
 
     @cached_property
     def annotation_dir(self) -> Path | None:

@@ -43,6 +43,8 @@ PREDICTIONS_SUFFIX = "_predictions.json"
 SCORE_RANGES: dict[str, tuple[float, float]] = {
     "main_score": (0.0, 1.0),
     MAIN_METRIC: (0.0, 1.0),
+    "precision_at_1_ci_low": (0.0, 1.0),
+    "precision_at_1_ci_high": (0.0, 1.0),
     "mrr": (0.0, 1.0),
     "pooled_recall_at_1": (0.0, 1.0),
     "mean_rank": (1.0, math.inf),

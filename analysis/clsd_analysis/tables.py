@@ -6,6 +6,11 @@ task and its ``-PivotEN`` twin share a column; a task without a twin has the dir
 the averages. An average is only given when the model has every task of its block (an average over a
 subset would compare models on different data), and a missing result stays None, never 0.
 
+Given each result's number of rows, every value carries its 95% interval (:mod:`clsd_mteb.confidence`):
+a task's Wilson interval, recovered exactly from its P@1 and row count (P@1 is hits / rows), and for an
+average a bootstrap stratified by task, seeded. ``tied`` holds the cells that are not significantly
+below their column's best (set by :mod:`clsd_analysis.comparisons` from the per-row predictions).
+
 :mod:`clsd_analysis.render` writes the table as Markdown and LaTeX. For the CSV, :func:`comparison_frame`
 spreads it into one numeric column per (setting, task) plus each setting's average and, per pivot
 setting, Δ: the pivot average minus the direct average over the same tasks.
@@ -23,6 +28,7 @@ from typing import TYPE_CHECKING
 
 from clsd_analysis.alignment import Alignment, alignment_for
 from clsd_analysis.results import MAIN_METRIC
+from clsd_mteb.confidence import Interval, counts_from_share, mean_interval, wilson_interval
 from clsd_mteb.naming import DIRECT, short_task, split_pivot
 
 if TYPE_CHECKING:
@@ -32,6 +38,8 @@ if TYPE_CHECKING:
 
 AVERAGE = "average"
 DELTA = "Δ vs direct"
+CI_LOW, CI_HIGH = "95% low", "95% high"
+Cell = tuple[str, str]  # (column, setting)
 __all__ = [
     "AVERAGE",
     "DELTA",
@@ -53,6 +61,15 @@ class Table1:
     settings: list[str]  # "direct", then e.g. "pivot EN"
     values: dict[str, dict[tuple[str, str], float | None]]
     alignment: dict[str, Alignment] = field(default_factory=dict)
+    intervals: dict[str, dict[Cell, Interval]] = field(default_factory=dict)  # 95%, in percent; empty: rows unknown
+    tied: set[tuple[str, str, str]] = field(default_factory=set)  # (model, column, setting) not significantly below the best
+
+    def interval(self, model: str, column: str, setting: str) -> Interval | None:
+        return self.intervals.get(model, {}).get((column, setting))
+
+    def is_tied(self, model: str, column: str, setting: str) -> bool:
+        """Not the best, yet not significantly below it (Holm-adjusted exact McNemar at 5%)."""
+        return (model, column, setting) in self.tied and not self.is_best(model, column, setting)
 
     def settings_of(self, column: str) -> list[str]:
         """The settings a column shows: the ones some model has a result for (all, for the average)."""
@@ -70,8 +87,15 @@ class Table1:
         return value is not None and top is not None and math.isclose(value, top, abs_tol=1e-9)
 
 
-def build_table1(scores: Mapping[str, Mapping[str, float | None]], alignment: Mapping[str, Alignment] | None = None) -> Table1:
-    """``scores``: {model: {task name: precision_at_1 in 0-1}}; ``alignment``: user entries over the built-in ones."""
+def build_table1(
+    scores: Mapping[str, Mapping[str, float | None]],
+    alignment: Mapping[str, Alignment] | None = None,
+    num_rows: Mapping[str, Mapping[str, int | None]] | None = None,
+) -> Table1:
+    """``scores``: {model: {task name: precision_at_1 in 0-1}}; ``alignment``: user entries over the built-in ones.
+
+    ``num_rows``: {model: {task name: rows scored}}; with it every value gets its interval.
+    """
     columns: list[str] = []
     settings = [DIRECT]
     values: dict[str, dict[tuple[str, str], float | None]] = {}
@@ -93,7 +117,25 @@ def build_table1(scores: Mapping[str, Mapping[str, float | None]], alignment: Ma
             found = [values[model].get((c, setting)) for c in block]
             complete = bool(found) and all(v is not None for v in found)
             values[model][(AVERAGE, setting)] = sum(found) / len(found) if complete else None  # type: ignore[arg-type]
+    if num_rows is not None:
+        table.intervals = {model: _intervals(scores[model], num_rows.get(model, {}), table) for model in table.models}
     return table
+
+
+def _intervals(scores: Mapping[str, float | None], rows: Mapping[str, int | None], table: Table1) -> dict[Cell, Interval]:
+    """One model's intervals in percent: Wilson per task, a stratified bootstrap for each complete average."""
+    counts: dict[Cell, tuple[int, int]] = {}
+    for task, score in scores.items():
+        n = rows.get(task)
+        if score is not None and n:
+            base, language = split_pivot(task)
+            counts[(base, DIRECT if language is None else f"pivot {language}")] = (counts_from_share(float(score), n), n)
+    found = {cell: wilson_interval(*c).scaled(100) for cell, c in counts.items()}
+    for setting in table.settings:
+        block = [(c, setting) for c in table.columns if setting in table.settings_of(c)]
+        if block and all(cell in counts for cell in block):
+            found[(AVERAGE, setting)] = mean_interval([counts[cell] for cell in block]).scaled(100)
+    return found
 
 
 def scores_by_model(results: ResultsFolder, metric: str = MAIN_METRIC) -> dict[str, dict[str, float | None]]:
@@ -101,11 +143,17 @@ def scores_by_model(results: ResultsFolder, metric: str = MAIN_METRIC) -> dict[s
     return {results.label(run): {task: results.score(run, task, metric) for task in results.task_names} for run in results.runs}
 
 
+def rows_by_model(results: ResultsFolder) -> dict[str, dict[str, int | None]]:
+    """{model label: {task: rows scored}}, from each result's ``num_rows``."""
+    counts = scores_by_model(results, "num_rows")
+    return {model: {task: None if n is None else int(n) for task, n in per_task.items()} for model, per_task in counts.items()}
+
+
 def comparison_table(
     results: ResultsFolder, alignment: Mapping[str, Alignment] | None = None, metric: str = MAIN_METRIC
 ) -> Table1:
     """Table 1 of a results folder; models are labelled as :meth:`ResultsFolder.label` does."""
-    return build_table1(scores_by_model(results, metric), alignment)
+    return build_table1(scores_by_model(results, metric), alignment, rows_by_model(results) if metric == MAIN_METRIC else None)
 
 
 def _delta(table: Table1, model: str, setting: str) -> float:
@@ -120,26 +168,30 @@ def _delta(table: Table1, model: str, setting: str) -> float:
 
 
 def comparison_frame(table: Table1) -> pd.DataFrame:
-    """Percentages; columns (setting, task label or average or Δ); NaN where missing."""
+    """Percentages; columns (setting, task label or average or Δ), each value followed by its interval's bounds
+    ("<label> 95% low", "<label> 95% high") when the table has intervals; NaN where missing."""
     import pandas as pd  # imported here only: printing Table 1 (`clsd evaluate`) loads no pandas
 
-    columns: list[tuple[str, str]] = []
+    with_bounds = bool(table.intervals)
+    cells: list[tuple[str, str]] = []  # (column, setting) in the CSV's order
     for setting in table.settings:
-        members = [c for c in table.columns if setting in table.settings_of(c)]
-        columns += [(setting, short_task(c)) for c in members] + [(setting, AVERAGE)]
+        cells += [(c, setting) for c in table.columns if setting in table.settings_of(c)] + [(AVERAGE, setting)]
     pivots = [s for s in table.settings if s != DIRECT]
     rows = {}
     for model in table.models:
         row: dict[tuple[str, str], float] = {}
-        for setting in table.settings:
-            for c in [*table.columns, AVERAGE]:
-                value = table.values[model].get((c, setting))
-                if (setting, short_task(c) if c != AVERAGE else AVERAGE) in columns:
-                    row[(setting, short_task(c) if c != AVERAGE else AVERAGE)] = math.nan if value is None else value
+        for column, setting in cells:
+            label = short_task(column) if column != AVERAGE else AVERAGE
+            value, interval = table.values[model].get((column, setting)), table.interval(model, column, setting)
+            row[(setting, label)] = math.nan if value is None else value
+            if with_bounds:
+                row[(setting, f"{label} {CI_LOW}")] = math.nan if interval is None else interval.low
+                row[(setting, f"{label} {CI_HIGH}")] = math.nan if interval is None else interval.high
         for setting in pivots:
             row[(setting, DELTA)] = _delta(table, model, setting)
         rows[model] = row
+    columns = list(next(iter(rows.values())).keys()) if rows else []
     frame = pd.DataFrame.from_dict(rows, orient="index")
-    frame = frame.reindex(columns=pd.MultiIndex.from_tuples(columns + [(s, DELTA) for s in pivots]))
+    frame = frame.reindex(columns=pd.MultiIndex.from_tuples(columns))
     frame.index.name = "model"
     return frame

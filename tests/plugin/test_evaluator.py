@@ -7,6 +7,7 @@ import json
 import mteb
 import numpy as np
 import pytest
+from scipy.stats import binomtest
 
 import clsd_mteb
 from clsd_format.errors import EmbeddingError
@@ -69,6 +70,9 @@ def test_ties_count_as_misses():
     assert scores["distractor_1_win_rate"] == pytest.approx(1 / 3)
     assert scores["distractor_2_win_rate"] == pytest.approx(1 / 3)
     assert scores["mean_margin"] == pytest.approx(((0.9 - 0.9) + (0.8 - 0.7) + (0.5 - 0.6)) / 3)
+    # the interval comes from the same hits (1 of 3: the tie is a miss), by scipy's Wilson interval
+    wilson = binomtest(1, 3).proportion_ci(method="wilson")
+    assert (scores["precision_at_1_ci_low"], scores["precision_at_1_ci_high"]) == pytest.approx((wilson.low, wilson.high))
 
 
 def test_a_distractor_identical_to_the_target_is_a_tie_and_a_miss(small_release, tmp_path):
@@ -85,7 +89,10 @@ def test_a_distractor_identical_to_the_target_is_a_tie_and_a_miss(small_release,
     s = np.stack([hashed_vector(t) for t in data["source"]])
     t = np.stack([hashed_vector(x) for x in data["target"]])
     d = [np.stack([hashed_vector(x) for x in ds]) for ds in data["distractors"]]
-    assert round(scores["precision_at_1"] * len(data)) == _independent_hits(s, t, d)
+    hits = _independent_hits(s, t, d)
+    assert round(scores["precision_at_1"] * len(data)) == hits
+    wilson = binomtest(hits, len(data)).proportion_ci(method="wilson")  # every result mteb writes carries the interval
+    assert (scores["precision_at_1_ci_low"], scores["precision_at_1_ci_high"]) == pytest.approx((wilson.low, wilson.high))
 
 
 def test_each_distinct_text_is_encoded_once_with_the_query_prompt_type(small_release):

@@ -113,7 +113,10 @@ window.clsdExplorerReady = (async () => {
     const shown = matching.slice(0, state.limit);
     byId("rows").replaceChildren(...shown.map(card));
     const what = state.rows === "wrong" ? "rows the model got wrong" : "rows";
-    byId("count").textContent = `${matching.length} ${what}${matching.length > shown.length ? `, first ${shown.length} shown` : ""}.`;
+    const chosen = doc.tasks.find((t) => t.name === state.task);
+    const p1 = chosen && chosen.p1 ? chosen.p1[state.model] : null;
+    const score = p1 ? `${doc.models[state.model].label} on ${chosen.short} (${chosen.setting}): P@1 ${p1[0].toFixed(1)}% (95% interval ${p1[1].toFixed(1)}–${p1[2].toFixed(1)}). ` : "";
+    byId("count").textContent = `${score}${matching.length} ${what}${matching.length > shown.length ? `, first ${shown.length} shown` : ""}.`;
     byId("more").hidden = matching.length <= shown.length;
   }
 

@@ -1,15 +1,32 @@
-"""Section 1: the model comparison, the paper's Table 1, and P@1 direct versus pivot."""
+"""Section 1: the model comparison, the paper's Table 1 with intervals and ties, the paired tests, and P@1 direct versus pivot."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
-from clsd_analysis import figures
+import pandas as pd
+
+from clsd_analysis import figures, render
 from clsd_analysis.alignment import Alignment
+from clsd_analysis.comparisons import PairedComparison, PivotTest, columns_of, mark_ties, rows_of
 from clsd_analysis.report_context import ReportContext
 from clsd_analysis.sections.base import Section
 from clsd_analysis.tables import comparison_table
+
+
+def statistic_format(value: Any) -> str:
+    """Percentage points with two decimals, counts as they are, small p-values in scientific notation."""
+    if isinstance(value, float) and 0 < abs(value) < 0.001:
+        return f"{value:.1e}"
+    return render.DEFAULT_FORMAT(value)
+
+
+def statistics_frame(rows: Sequence[PairedComparison] | Sequence[PivotTest], row_type: type) -> pd.DataFrame:
+    """The rows as a frame indexed by its first column (``task`` or ``model``), so the CSV has exactly the columns."""
+    columns = columns_of(row_type)
+    return pd.DataFrame(rows_of(rows), columns=columns).set_index(columns[0])
 
 
 @dataclass(frozen=True)
@@ -19,15 +36,43 @@ class Comparison(Section):
 
     def write(self, report: ReportContext) -> None:
         report.writer.add(
-            'Precision@1 (%) from the result files as "direct / pivot"; ties between the true translation and a distractor '
-            "count as misses. Averages only where a model has every task of the block; **bold** is the best per column and "
-            "block (among two or more models); — means no result. Alignment: trained with cross-lingual, paraphrase or "
-            "retrieval objectives (✓ yes, ✗ no, blank unknown; from the models' papers and cards, or `--alignment FILE`). "
-            "The CSV also holds, per pivot setting, Δ = pivot average minus direct average over the same tasks.\n"
+            'Precision@1 (%) from the result files as "direct / pivot", each with ± half its 95% interval (Wilson per '
+            "task; for an average, a bootstrap stratified by task, seeded); ties between the true translation and a "
+            "distractor count as misses. Averages only where a model has every task of the block; **bold** is the best "
+            "per column and block (among two or more models), ≈ marks every model not significantly below it (exact "
+            "McNemar test on the same rows, Holm-adjusted over the comparisons of the task, 5%): the rows cannot tell "
+            "them apart; — means no result. Alignment: trained with cross-lingual, paraphrase or retrieval objectives "
+            "(✓ yes, ✗ no, blank unknown; from the models' papers and cards, or `--alignment FILE`). The CSV also "
+            "holds each interval's bounds and, per pivot setting, Δ = pivot average minus direct average over the same tasks.\n"
         )
-        report.writer.table1(
-            "comparison", comparison_table(report.results, self.alignment), caption="Precision@1 (%) per task, direct / pivot."
-        )
+        table = comparison_table(report.results, self.alignment)
+        mark_ties(table, report.comparisons)
+        report.writer.table1("comparison", table, caption="Precision@1 (%) per task, direct / pivot, with 95% intervals.")
+        self._paired_tests(report)
         report.writer.figure(
             figures.p1_direct_vs_pivot(report.results, report.styles, report.writer.figures), "P@1 direct vs pivot"
         )
+
+    @staticmethod
+    def _paired_tests(report: ReportContext) -> None:
+        if report.comparisons:
+            report.writer.add(
+                "Every pair of models on the same rows: P@1 of each (%), Δ = a − b in points with its paired 95% interval "
+                "(Newcombe), the rows only one of them gets right, and the exact McNemar p-value, Holm-adjusted over "
+                "the comparisons of one task (`p_holm`). The pooled rows test every task of a setting together "
+                "(discordant rows summed over tasks; Δ is the difference of the averages, its interval a bootstrap "
+                "stratified by task, seeded).\n"
+            )
+            frame = statistics_frame(report.comparisons, PairedComparison)
+            report.writer.table(
+                "model_comparisons", frame, caption="Paired comparisons of models.", fmt=statistic_format, embed=False
+            )
+        if report.pivot_tests:
+            report.writer.add(
+                "Direct or pivot, tested: per model and task, P@1 directly and through the English pivot on the same "
+                "row ids, Δ = pivot − direct with its paired 95% interval, the rows right only directly / only through "
+                "the pivot, and the exact McNemar p-value, Holm-adjusted over the model's tasks; `all` pools the tasks "
+                "(summed discordant rows).\n"
+            )
+            frame = statistics_frame(report.pivot_tests, PivotTest)
+            report.writer.table("pivot_tests", frame, caption="Pivot minus direct, paired by row.", fmt=statistic_format)

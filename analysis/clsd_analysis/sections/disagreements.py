@@ -8,6 +8,7 @@ import pandas as pd
 
 from clsd_analysis import render
 from clsd_analysis.changed_words import marked_changes
+from clsd_analysis.comparisons import ALL_TASKS
 from clsd_analysis.disagreements import DIRECT_ONLY, PIVOT_ONLY, find_disagreements
 from clsd_analysis.report_context import ReportContext
 from clsd_analysis.sections.base import Section
@@ -47,6 +48,16 @@ class Disagreements(Section):
             fmt=render.number(0),
         )
         disagreements.rows.to_csv(writer.tables / "disagreements.csv", index=False)
+        pooled = [t for t in report.pivot_tests if t.task == ALL_TASKS]
+        if pooled:
+            tested = "; ".join(
+                f"`{t.model}`: {t.only_direct} against {t.only_pivot}, Δ = {t.delta:+.2f} points, p = {t.p_value:.2g}"
+                for t in pooled
+            )
+            writer.add(
+                "These counts are the discordant rows of the paired test of pivot against direct (section 1, "
+                f"`tables/pivot_tests.csv`; exact McNemar, pooled over the task pairs): {tested}.\n"
+            )
         if disagreements.rows.empty or self.examples_per_kind == 0:
             return
         with_texts = disagreements.rows.dropna(subset=["direct_target", "pivot_target"])

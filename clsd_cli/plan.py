@@ -1,0 +1,45 @@
+"""``clsd plan``: how many sentences a new CLSD set needs to tell two models apart.
+
+Only typer and the light ``clsd_format`` are imported at module level (``clsd --help`` stays fast).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+app = typer.Typer(add_completion=False)
+
+
+@app.command()
+def plan(
+    results_dir: Annotated[
+        Path, typer.Argument(metavar="RESULTS_DIR", help="A results folder of `clsd evaluate --output`, with two or more models.")
+    ],
+    difference: Annotated[
+        list[float] | None,
+        typer.Option("--difference", "-d", metavar="POINTS", help="P@1 difference(s) in points to detect (repeat for several)."),
+    ] = None,
+    alpha: Annotated[float, typer.Option(min=0.0001, max=0.5, metavar="LEVEL", help="Significance level.")] = 0.05,
+    power: Annotated[float, typer.Option(min=0.5, max=0.9999, metavar="SHARE", help="Power.")] = 0.8,
+) -> None:
+    """How many rows a new set needs to tell two models apart.
+
+    For each difference D in P@1 points: the rows needed to tell apart two models differing by D.
+
+    The share of rows exactly one of two models gets right is measured on the folder's per-row predictions;
+    the sample size is that of the McNemar test (Connor 1987).
+    """
+    from clsd_analysis.comparisons import hits_of
+    from clsd_analysis.results import load_results
+    from clsd_analysis.set_size import plan_lines, plan_set_size
+    from clsd_format.errors import CLSDError
+
+    differences = difference or [1.0, 2.0, 3.0]
+    hits = hits_of(load_results(results_dir))
+    lines = plan_lines(plan_set_size(hits, differences, alpha, power), alpha, power)
+    if not lines:
+        raise CLSDError(f"{results_dir} holds per-row predictions of fewer than two models on a shared task; nothing to measure.")
+    typer.echo("\n".join(lines))

@@ -1,0 +1,227 @@
+"""How sure a CLSD number is: intervals of P@1, paired tests between models and settings, set sizes.
+
+Every function works on per-row outcomes (a row is a hit when T ranks first; a tie is a miss), or on
+the counts they reduce to, so a score and its interval always come from the same rows.
+
+Methods (95% and a 5% level by default):
+
+* **One task's P@1**: the Wilson score interval of ``hits`` out of ``n`` (scipy's
+  ``binomtest(...).proportion_ci(method="wilson")``); it stays inside [0, 1] and is sound near 0 and 1.
+* **An average over tasks** (Table 1's average column): a percentile bootstrap stratified by task,
+  seeded. Resampling a task's ``n`` rows with replacement draws its hits from Binomial(n, hits / n), so
+  the bootstrap needs only each task's counts; the tasks are resampled independently.
+* **Two models on the same rows** (or one model direct and through the pivot, on the same row ids):
+  the exact McNemar test, a two-sided binomial test of the rows only one side gets right against 1/2;
+  the interval of the difference is Newcombe's hybrid score interval for paired proportions (1998,
+  method 10), built from the two Wilson intervals and the correlation of the paired outcomes.
+* **Several comparisons**: Holm's step-down adjustment of their p-values.
+* **Several tasks together**: the stratified exact McNemar test, summing each task's discordant rows
+  (under "no difference on any task" each discordant row is a fair coin, so the sum is binomial); the
+  difference is the mean of the tasks' differences (as Table 1 averages tasks) with a seeded,
+  stratified paired bootstrap interval.
+* **How many rows a set needs** to tell apart two models whose P@1 differ by ``delta`` when a share
+  ``discordance`` of rows is right for exactly one of them: Connor's (1987) sample size for
+  McNemar's test.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+CONFIDENCE = 0.95
+ALPHA = 0.05
+POWER = 0.80
+BOOTSTRAP_RESAMPLES = 10_000
+SEED = 0
+CI_LOW = "precision_at_1_ci_low"
+CI_HIGH = "precision_at_1_ci_high"
+
+
+@dataclass(frozen=True)
+class Interval:
+    """A two-sided confidence interval, in the units of its estimate."""
+
+    low: float
+    high: float
+
+    def scaled(self, factor: float) -> Interval:
+        return Interval(self.low * factor, self.high * factor)
+
+    def __contains__(self, value: float) -> bool:
+        return self.low <= value <= self.high
+
+
+@dataclass(frozen=True)
+class PairedCounts:
+    """One task's paired outcomes of sides a and b: rows both get right, only a, only b, neither."""
+
+    both: int
+    only_a: int
+    only_b: int
+    neither: int
+
+    @property
+    def n(self) -> int:
+        return self.both + self.only_a + self.only_b + self.neither
+
+    @property
+    def p_a(self) -> float:
+        return (self.both + self.only_a) / self.n
+
+    @property
+    def p_b(self) -> float:
+        return (self.both + self.only_b) / self.n
+
+    @property
+    def delta(self) -> float:
+        """P@1 of a minus P@1 of b, as a share."""
+        return (self.only_a - self.only_b) / self.n
+
+
+def _check_counts(hits: int, n: int) -> None:
+    if n < 1 or not 0 <= hits <= n:
+        raise ValueError(f"need 0 <= hits <= n and n >= 1, got hits={hits}, n={n}")
+
+
+def wilson_interval(hits: int, n: int, confidence: float = CONFIDENCE) -> Interval:
+    """Wilson score interval of the share ``hits / n``."""
+    from scipy.stats import binomtest
+
+    _check_counts(hits, n)
+    ci = binomtest(hits, n).proportion_ci(confidence_level=confidence, method="wilson")
+    return Interval(float(ci.low), float(ci.high))
+
+
+def hit_interval(hits: np.ndarray, confidence: float = CONFIDENCE) -> Interval:
+    """Wilson interval of P@1 from the per-row hit vector (True where T ranks first)."""
+    hits = np.asarray(hits, dtype=bool).reshape(-1)
+    return wilson_interval(int(hits.sum()), len(hits), confidence)
+
+
+def interval_scores(hits: np.ndarray) -> dict[str, float]:
+    """The interval of P@1 as the score entries every CLSD result carries (shares in [0, 1])."""
+    interval = hit_interval(hits)
+    return {CI_LOW: interval.low, CI_HIGH: interval.high}
+
+
+def counts_from_share(share: float, n: int) -> int:
+    """The hit count behind a stored P@1 of ``n`` rows (a share is hits / n, so rounding recovers it exactly)."""
+    hits = round(share * n)
+    _check_counts(hits, n)
+    return hits
+
+
+def mean_interval(
+    counts: Sequence[tuple[int, int]], confidence: float = CONFIDENCE, resamples: int = BOOTSTRAP_RESAMPLES, seed: int = SEED
+) -> Interval:
+    """Interval of the mean over tasks of hits / n, ``counts`` = [(hits, n)] per task: stratified bootstrap, seeded.
+
+    One task alone gets its Wilson interval (the bootstrap adds nothing there).
+    """
+    if not counts:
+        raise ValueError("no task to average")
+    for hits, n in counts:
+        _check_counts(hits, n)
+    if len(counts) == 1:
+        return wilson_interval(*counts[0], confidence)
+    rng = np.random.default_rng(seed)
+    means = np.mean([rng.binomial(n, hits / n, size=resamples) / n for hits, n in counts], axis=0)
+    tail = 100 * (1 - confidence) / 2
+    return Interval(float(np.percentile(means, tail)), float(np.percentile(means, 100 - tail)))
+
+
+def paired_counts(hits_a: np.ndarray, hits_b: np.ndarray) -> PairedCounts:
+    """The 2x2 table of two hit vectors over the same rows, in the same order."""
+    a, b = np.asarray(hits_a, dtype=bool), np.asarray(hits_b, dtype=bool)
+    if a.shape != b.shape or a.ndim != 1 or len(a) == 0:
+        raise ValueError(f"paired hit vectors need one equal, non-zero length; got shapes {a.shape} and {b.shape}")
+    return PairedCounts(int((a & b).sum()), int((a & ~b).sum()), int((~a & b).sum()), int((~a & ~b).sum()))
+
+
+def mcnemar_exact(only_a: int, only_b: int) -> float:
+    """Two-sided exact McNemar p-value: the binomial test of ``only_a`` of the discordant rows against 1/2.
+
+    No discordant row: nothing tells the sides apart, p = 1.
+    """
+    from scipy.stats import binomtest
+
+    if only_a < 0 or only_b < 0:
+        raise ValueError(f"discordant counts cannot be negative: {only_a}, {only_b}")
+    if only_a + only_b == 0:
+        return 1.0
+    return float(binomtest(only_a, only_a + only_b, 0.5, alternative="two-sided").pvalue)
+
+
+def paired_difference_interval(counts: PairedCounts, confidence: float = CONFIDENCE) -> Interval:
+    """Newcombe's (1998) hybrid score interval (method 10) of p_a - p_b on paired rows."""
+    n, p_a, p_b = counts.n, counts.p_a, counts.p_b
+    a_ci = wilson_interval(counts.both + counts.only_a, n, confidence)
+    b_ci = wilson_interval(counts.both + counts.only_b, n, confidence)
+    # the phi correlation of the paired outcomes, with Newcombe's continuity correction of a positive one
+    a, b, c, d = counts.both, counts.only_a, counts.only_b, counts.neither
+    margins = (a + b) * (c + d) * (a + c) * (b + d)
+    cross: float = a * d - b * c
+    if cross > 0:
+        cross = max(cross - n / 2, 0.0)
+    phi = cross / math.sqrt(margins) if margins else 0.0
+    delta = p_a - p_b
+    below = (p_a - a_ci.low) ** 2 - 2 * phi * (p_a - a_ci.low) * (b_ci.high - p_b) + (b_ci.high - p_b) ** 2
+    above = (a_ci.high - p_a) ** 2 - 2 * phi * (a_ci.high - p_a) * (p_b - b_ci.low) + (p_b - b_ci.low) ** 2
+    return Interval(max(-1.0, delta - math.sqrt(max(below, 0.0))), min(1.0, delta + math.sqrt(max(above, 0.0))))
+
+
+def holm(p_values: Sequence[float]) -> list[float]:
+    """Holm's step-down adjusted p-values, in the order given (monotone, capped at 1)."""
+    order = sorted(range(len(p_values)), key=lambda i: (p_values[i], i))
+    adjusted = [0.0] * len(p_values)
+    running = 0.0
+    for rank, i in enumerate(order):
+        running = max(running, min(1.0, (len(p_values) - rank) * p_values[i]))
+        adjusted[i] = running
+    return adjusted
+
+
+def pooled_mcnemar(tables: Sequence[PairedCounts]) -> float:
+    """Stratified exact McNemar test over tasks: the binomial test of the summed discordant rows."""
+    if not tables:
+        raise ValueError("no task to pool")
+    return mcnemar_exact(sum(t.only_a for t in tables), sum(t.only_b for t in tables))
+
+
+def pooled_difference_interval(
+    tables: Sequence[PairedCounts], confidence: float = CONFIDENCE, resamples: int = BOOTSTRAP_RESAMPLES, seed: int = SEED
+) -> Interval:
+    """Interval of the mean over tasks of p_a - p_b: a paired bootstrap stratified by task, seeded.
+
+    Resampling a task's rows with replacement draws its (only a, only b, rest) counts from a
+    multinomial with the observed shares, so only the counts are needed.
+    """
+    if not tables:
+        raise ValueError("no task to pool")
+    rng = np.random.default_rng(seed)
+    deltas = []
+    for t in tables:
+        draws = rng.multinomial(t.n, [t.only_a / t.n, t.only_b / t.n, (t.both + t.neither) / t.n], size=resamples)
+        deltas.append((draws[:, 0] - draws[:, 1]) / t.n)
+    means = np.mean(deltas, axis=0)
+    tail = 100 * (1 - confidence) / 2
+    return Interval(float(np.percentile(means, tail)), float(np.percentile(means, 100 - tail)))
+
+
+def mcnemar_sample_size(delta: float, discordance: float, alpha: float = ALPHA, power: float = POWER) -> int:
+    """Rows needed to detect a P@1 difference ``delta`` (a share) by a two-sided McNemar test (Connor 1987).
+
+    ``discordance``: the share of rows exactly one of the two models gets right; it must exceed ``delta``
+    (a difference can only come from discordant rows).
+    """
+    from scipy.stats import norm
+
+    if not 0 < abs(delta) < discordance <= 1:
+        raise ValueError(f"need 0 < |difference| < discordance <= 1, got difference={delta}, discordance={discordance}")
+    z_alpha, z_beta = norm.ppf(1 - alpha / 2), norm.ppf(power)
+    root = z_alpha * math.sqrt(discordance) + z_beta * math.sqrt(discordance - delta**2)
+    return math.ceil(root**2 / delta**2)

@@ -1,0 +1,147 @@
+"""Paired comparisons of models and of pivot against direct, on hand-made per-row outcomes with known answers."""
+
+from __future__ import annotations
+
+import csv
+import json
+import random
+from pathlib import Path
+
+import pytest
+from scipy.stats import binomtest
+
+from clsd_analysis import render
+from clsd_analysis.comparisons import (
+    PairedComparison,
+    PivotTest,
+    hits_of,
+    mark_ties,
+    model_comparisons,
+    pivot_tests,
+)
+from clsd_analysis.results import load_results
+from clsd_analysis.sections.comparison import statistics_frame
+from clsd_analysis.tables import build_table1
+from clsd_mteb.confidence import holm
+
+A, B = "CLSD-WMT19-DE-FR", "CLSD-WMT21-DE-FR"
+PA, PB = f"{A}-PivotEN", f"{B}-PivotEN"
+
+
+def _hits(pattern: str) -> dict[str, bool]:
+    """Row ids r0, r1, ... with a hit where ``pattern`` has a 1."""
+    return {f"r{i}": ch == "1" for i, ch in enumerate(pattern)}
+
+
+# 20 rows per task; on A "good" gets 18 right, "close" 17 (all of them among good's), "weak" 8.
+HITS = {
+    "good": {A: _hits("11111111111111111100"), B: _hits("11111111111111110000"), PA: _hits("11111111111111111111")},
+    "close": {A: _hits("11111111111111111000"), B: _hits("11111111111111100000"), PA: _hits("11111111111111111110")},
+    "weak": {A: _hits("11111111000000000000"), B: _hits("00000000000000000001")},
+}
+
+
+def _row(rows: list[PairedComparison], task: str, a: str, b: str) -> PairedComparison:
+    return next(r for r in rows if (r.task, r.model_a, r.model_b) == (task, a, b))
+
+
+def test_each_pair_on_each_task_with_counts_exact_mcnemar_and_holm():
+    rows, notes = model_comparisons(HITS)
+    good_close = _row(rows, A, "good", "close")
+    assert (good_close.p1_a, good_close.p1_b, good_close.delta) == pytest.approx((90.0, 85.0, 5.0))
+    assert (good_close.only_a, good_close.only_b) == (1, 0)
+    assert good_close.p_value == 1.0  # one discordant row: a fair coin's either side
+    good_weak = _row(rows, A, "good", "weak")
+    assert (good_weak.only_a, good_weak.only_b) == (10, 0)
+    assert good_weak.p_value == pytest.approx(binomtest(10, 10, 0.5).pvalue)
+    assert good_weak.delta_ci_low < good_weak.delta < good_weak.delta_ci_high
+    family = [r for r in rows if r.task == A]
+    assert len(family) == 3 and [r.p_holm for r in family] == pytest.approx(holm([r.p_value for r in family]))
+    # the pooled row sums the discordant rows of both direct tasks; weak lacks no direct task, but lacks a pivot one
+    pooled = _row(rows, "direct (all)", "good", "close")
+    assert (pooled.only_a, pooled.only_b) == (2, 0)
+    assert pooled.p_value == pytest.approx(binomtest(2, 2, 0.5).pvalue)
+    assert pooled.delta == pytest.approx(((90 - 85) + (80 - 75)) / 2)
+    assert not [r for r in rows if r.task == "pivot EN (all)" and "weak" in (r.model_a, r.model_b)]
+    assert any("`weak`" in n and "pivot EN (all)" in n for n in notes)
+
+
+def test_row_order_changes_nothing():
+    shuffled = {}
+    rng = random.Random(3)
+    for model, per_task in HITS.items():
+        shuffled[model] = {}
+        for task, hits in per_task.items():
+            items = list(hits.items())
+            rng.shuffle(items)
+            shuffled[model][task] = dict(items)
+    assert model_comparisons(shuffled) == model_comparisons(HITS)
+    assert pivot_tests(shuffled) == pivot_tests(HITS)
+
+
+def test_pivot_minus_direct_on_the_same_rows():
+    rows = pivot_tests(HITS)
+    good = next(r for r in rows if (r.model, r.task) == ("good", A))
+    assert (good.p1_direct, good.p1_pivot, good.delta) == pytest.approx((90.0, 100.0, 10.0))
+    assert (good.only_direct, good.only_pivot) == (0, 2)
+    assert good.p_value == pytest.approx(0.5)  # 2 of 2 discordant rows: 2 * (1/2)**2
+    assert good.p_holm == good.p_value  # one task with both settings: a family of one
+    assert not [r for r in rows if r.model == "weak"]  # no pivot result: no test
+    assert not [r for r in rows if r.task == "all"]  # one task: nothing to pool
+
+
+def test_the_tables_have_exactly_the_columns_asked_for(tmp_path: Path):
+    rows, _ = model_comparisons(HITS)
+    for frame, name, header in (
+        (
+            statistics_frame(rows, PairedComparison),
+            "comparisons.csv",
+            "task,model_a,model_b,p1_a,p1_b,delta,delta_ci_low,delta_ci_high,only_a,only_b,p_value,p_holm",
+        ),
+        (
+            statistics_frame(pivot_tests(HITS), PivotTest),
+            "pivot.csv",
+            "model,task,p1_direct,p1_pivot,delta,delta_ci_low,delta_ci_high,only_direct,only_pivot,p_value,p_holm",
+        ),
+    ):
+        render.write_csv(frame, tmp_path / name, index_name=frame.index.name)
+        assert (tmp_path / name).read_text().splitlines()[0] == header
+    read = list(csv.DictReader((tmp_path / "comparisons.csv").open()))
+    assert {"direct (all)", A, B} <= {r["task"] for r in read}
+
+
+def test_table1_marks_every_model_the_rows_cannot_tell_from_the_best():
+    scores = {m: {t: sum(h.values()) / len(h) for t, h in per_task.items()} for m, per_task in HITS.items()}
+    table = build_table1(scores, num_rows={m: {t: len(h) for t, h in per_task.items()} for m, per_task in HITS.items()})
+    rows, _ = model_comparisons(HITS)
+    mark_ties(table, rows)
+    assert table.is_best("good", A, "direct") and table.is_tied("close", A, "direct")
+    assert not table.is_tied("weak", A, "direct")  # 10 of 10 discordant rows against it: p_holm < 5%
+    line = next(t for t in render.table1_markdown(table).splitlines() if t.startswith("| close"))
+    assert "85.0 ±" in line and "≈" in line
+    assert "≈" not in next(t for t in render.table1_markdown(table).splitlines() if t.startswith("| weak"))
+
+
+def test_hits_are_read_from_prediction_files_by_row_id(tmp_path: Path):
+    folder = tmp_path / "predictions" / "org__model" / "rev1"
+    folder.mkdir(parents=True)
+    records = [{"id": "b", "cosines": [0.9, 0.9], "rank": 2}, {"id": "a", "cosines": [0.8, 0.1], "rank": 1}]
+    (folder / f"{A}_predictions.json").write_text(json.dumps({"default": {"test": records}}))
+    hits = hits_of(load_results(tmp_path))
+    assert hits == {"org/model": {A: {"a": True, "b": False}}}  # the tie in row b is a miss
+
+
+def test_the_answer_names_the_best_its_ties_and_what_the_pivot_does():
+    from clsd_analysis.answer import answer_lines
+
+    scores = {m: {t: sum(h.values()) / len(h) for t, h in per_task.items()} for m, per_task in HITS.items()}
+    table = build_table1(scores, num_rows={m: {t: len(h) for t, h in per_task.items()} for m, per_task in HITS.items()})
+    mark_ties(table, model_comparisons(HITS)[0])
+    lines = answer_lines(table, pivot_tests(HITS))
+    first = next(line for line in lines if line.startswith("WMT19 DE→FR, direct"))
+    low, high = (100 * x for x in binomtest(18, 20).proportion_ci(method="wilson"))
+    assert first == f"WMT19 DE→FR, direct: best good 90.0% [{low:.1f}, {high:.1f}]; statistically tied with it: close 85.0% " + (
+        "[{:.1f}, {:.1f}].".format(*(100 * x for x in binomtest(17, 20).proportion_ci(method="wilson")))
+    )
+    # good gains 2 rows of 20 through the pivot and loses none: p = 0.5, no detectable difference
+    assert "good: pivoting through English shows no detectable difference at 5% (+10.0 points" in "\n".join(lines)

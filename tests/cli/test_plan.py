@@ -1,0 +1,62 @@
+"""`clsd plan`: the rows a set needs, from the discordance measured on per-row predictions (Connor 1987)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from clsd_analysis.set_size import discordance, plan_set_size
+from clsd_mteb.confidence import mcnemar_sample_size
+
+TASK = "CLSD-WMT19-DE-FR"
+
+
+def _write_predictions(root: Path, model: str, pattern: str) -> None:
+    """A prediction file whose row i is a hit where ``pattern[i]`` is 1 (a miss is a tie: a miss, as always)."""
+    folder = root / "predictions" / model.replace("/", "__") / "rev"
+    folder.mkdir(parents=True)
+    records = [
+        {"id": f"r{i}", "cosines": [0.9, 0.1 if c == "1" else 0.9], "rank": 1 if c == "1" else 2} for i, c in enumerate(pattern)
+    ]
+    (folder / f"{TASK}_predictions.json").write_text(json.dumps({"default": {"test": records}}))
+
+
+def test_discordance_and_rows_needed_by_hand():
+    hits = {
+        "a": {TASK: {f"r{i}": i < 8 for i in range(10)}},
+        "b": {TASK: {f"r{i}": i < 6 or i == 9 for i in range(10)}},
+    }
+    assert discordance(hits, "a", "b") == (10, 0.3)  # rows 6, 7 (only a) and 9 (only b)
+    (plan,) = plan_set_size(hits, [1, 2, 40])
+    assert plan.needed[1] == mcnemar_sample_size(0.01, 0.3) and plan.needed[2] == mcnemar_sample_size(0.02, 0.3)
+    assert plan.needed[40] is None  # two models cannot differ by more than the rows they disagree on
+
+
+@pytest.mark.slow
+def test_clsd_plan_answers_for_each_difference(tmp_path: Path):
+    _write_predictions(tmp_path, "org/a", "1111111100")
+    _write_predictions(tmp_path, "org/b", "1111110001")
+    done = subprocess.run(
+        [sys.executable, "-m", "clsd_cli", "plan", str(tmp_path), "-d", "1", "-d", "2", "-d", "3"],
+        capture_output=True,
+        text=True,
+        env=os.environ,
+    )
+    assert done.returncode == 0, done.stderr
+    n1, n2, n3 = (mcnemar_sample_size(d / 100, 0.3) for d in (1, 2, 3))
+    assert (
+        f"org/a vs org/b: 30.0% of 10 rows discordant -> 1 point: {n1:,} rows; 2 points: {n2:,} rows; 3 points: {n3:,} rows."
+        in done.stdout
+    )
+    assert "Connor 1987" in done.stdout
+    lonely = tmp_path / "lonely"
+    _write_predictions(lonely, "org/a", "10")
+    refused = subprocess.run(
+        [sys.executable, "-m", "clsd_cli", "plan", str(lonely)], capture_output=True, text=True, env=os.environ
+    )
+    assert refused.returncode == 2 and "fewer than two models" in refused.stderr
