@@ -17,6 +17,8 @@ original sentence from the last line of the prompt and plays that sentence's nex
 ``cut``      the list broken off midway, ``finish_reason: "length"`` (the token limit stopped it)
 ``think``    a ``<think>`` block of decoy sentences before the list, and a ``reasoning_content`` field of more
 ``labels``   the list with a label, a list number and English commentary around each sentence
+``echo``     the caller's bare API key echoed in the answer (a reasoning block; the translation; the verdict's
+             reasoning), as a careless or hostile server may send it
 
 A translation request (``clsd translate --backend llm``: its prompt starts "Translate this") gets
 ``Translation: "<text> [en]"`` and a note after a blank line, which the translator must strip.
@@ -111,9 +113,10 @@ def render_answer(sentence: str, action: str) -> str:
 JUDGE_PROMPTS = ("Is the following", "Sentence A is", "Is sentence B")  # the judge's three questions, as they start
 
 
-def completion(model: str, sentence: str, action: str, prompt: str, structured: bool = False) -> dict[str, Any]:
+def completion(model: str, sentence: str, action: str, prompt: str, structured: bool = False, key: str = "") -> dict[str, Any]:
+    echoed = f" token {key}" if action == "echo" else ""
     if prompt.startswith("Translate this"):
-        text = f'Translation: "{sentence} [en]"\n\nNote: a literal translation.'
+        text = f'Translation: "{sentence} [en]{echoed}"\n\nNote: a literal translation.'
     elif prompt.startswith(JUDGE_PROMPTS):
         translation = prompt.startswith(JUDGE_PROMPTS[1])
         text = "Well, it depends." if action == "babble" else "Yes." if translation == (action == "invalid") else "no"
@@ -122,6 +125,8 @@ def completion(model: str, sentence: str, action: str, prompt: str, structured: 
         text = json.dumps({"distractors": good_distractors(sentence)})
     else:
         text = render_answer(sentence, action)
+    if echoed and not prompt.startswith("Translate this"):
+        text = f"<think>the caller's{echoed}</think>\n{text}"
     message: dict[str, Any] = {"role": "assistant", "content": text}
     if action == "think":
         message["reasoning_content"] = "\n".join(f"{n}. {decoy(sentence)} {n}" for n in range(1, 5))
@@ -157,6 +162,7 @@ class FakeOpenAI:
         self.refused_formats = set(refused_formats)
         self.refusal_status = refusal_status
         self.requests: list[dict[str, Any]] = []
+        self.key = ""  # the bare API key of the latest request (what ``echo`` sends back)
         self.calls: dict[str, int] = defaultdict(int)
         self.log: list[tuple[str, str]] = []
         self.files: dict[str, bytes] = {}
@@ -202,7 +208,7 @@ class FakeOpenAI:
             if action in ("429", "500", "slow", "drop"):
                 status, body = 500, {"error": {"message": f"scripted {action}", "type": "server_error"}}
             else:
-                status, body = 200, completion(request["body"]["model"], sentence, action, prompt)
+                status, body = 200, completion(request["body"]["model"], sentence, action, prompt, key=self.key)
             output.append(
                 {
                     "id": f"req-{len(output)}",
@@ -252,6 +258,7 @@ def _handler(fake: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
 
         def do_POST(self) -> None:
             body = self._body()
+            fake.key = (self.headers.get("Authorization") or "").removeprefix("Bearer ")
             if self.path == "/v1/chat/completions":
                 request = json.loads(body)
                 fake.requests.append(request)
@@ -281,7 +288,7 @@ def _handler(fake: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
                 else:
                     if action == "slow":
                         time.sleep(fake.slow_seconds)
-                    self._send(200, completion(request["model"], sentence, action, prompt, structured=bool(response_format)))
+                    self._send(200, completion(request["model"], sentence, action, prompt, bool(response_format), fake.key))
             elif self.path == "/v1/files":
                 message = email.parser.BytesParser(policy=email.policy.HTTP).parsebytes(
                     f"Content-Type: {self.headers['Content-Type']}\r\n\r\n".encode() + body

@@ -9,6 +9,10 @@ pass ``durable_against_power_loss=True`` for ``synchronous=FULL`` (an fsync per 
 
 The checkpoint remembers what produced it (input, languages, backend, model, prompts, parameters,
 validation bounds): opening it with anything else is refused, so results are never mixed.
+
+Every text a server sent (answers, candidates, distractors, failure reasons, verdict answers, translations) is
+stored redacted with the rules of what is printed (:func:`clsd_format.redaction.redact`): a server that echoes
+the API key in its answer gets it replaced by ``[redacted]`` before it reaches the disk.
 """
 
 from __future__ import annotations
@@ -20,11 +24,12 @@ import sqlite3
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import astuple, dataclass
+from dataclasses import astuple, dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from clsd_format.errors import CLSDError
+from clsd_format.redaction import redact
 from clsd_generation.run.inputs import ParallelCorpus, ParallelPair
 
 CHECKPOINT_FILE = "checkpoint.sqlite"
@@ -362,7 +367,7 @@ class Checkpoint:
     def add_judgment(self, judgment: Judgment) -> None:
         self._db.execute(
             "INSERT INTO judgments VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (*astuple(judgment), now()),
+            (*astuple(replace(judgment, answer=redact(judgment.answer))), now()),
         )
 
     def judged_questions(self) -> set[tuple[str, str, str, str, str]]:
@@ -394,7 +399,7 @@ class Checkpoint:
 
     def add_translations(self, lang: str, pairs: Iterable[tuple[str, str]]) -> None:
         with self.transaction() as db:
-            db.executemany("INSERT OR IGNORE INTO translations VALUES (?, ?, ?)", ((lang, t, tr) for t, tr in pairs))
+            db.executemany("INSERT OR IGNORE INTO translations VALUES (?, ?, ?)", ((lang, t, redact(tr)) for t, tr in pairs))
 
 
 def _short(value: Any, limit: int = 80) -> str:
@@ -416,6 +421,11 @@ def record_collected_batch(
         db.execute("UPDATE batches SET collected = 1 WHERE batch_id = ?", (batch_id,))
 
 
+def _redacted_json(texts: Sequence[str]) -> str:
+    """A list of server texts as stored: JSON, each text redacted."""
+    return json.dumps([redact(text) for text in texts], ensure_ascii=False)
+
+
 def _insert_attempt(db: sqlite3.Connection, pair_id: str, lang: str, answer: Answer) -> None:
     db.execute(
         "INSERT INTO attempts (pair_id, lang, attempt, answer, candidates, origin, prompt_tokens, completion_tokens, created, "
@@ -424,8 +434,8 @@ def _insert_attempt(db: sqlite3.Connection, pair_id: str, lang: str, answer: Ans
             pair_id,
             lang,
             answer.attempt,
-            answer.text,
-            json.dumps(list(answer.candidates), ensure_ascii=False),
+            redact(answer.text),
+            _redacted_json(answer.candidates),
             answer.origin,
             answer.usage.prompt_tokens,
             answer.usage.completion_tokens,
@@ -451,8 +461,8 @@ def _insert_result(
             pair_id,
             lang,
             status,
-            json.dumps(distractors, ensure_ascii=False),
-            reason,
+            _redacted_json(distractors),
+            None if reason is None else redact(reason),
             attempts,
             now(),
             json.dumps(list(distractor_rules), ensure_ascii=False),
