@@ -25,7 +25,7 @@ from typing import Any
 import yaml
 
 from clsd_format import schema
-from clsd_format.errors import DataError
+from clsd_format.errors import CLSDError, DataError
 from clsd_format.files import new_temp_file
 
 CARD_FILE = "README.md"
@@ -316,6 +316,21 @@ def read_config(folder: Path, config: str, record: Mapping[str, Any] | None = No
 
 
 TOKEN_ENV_VARS = ("HF_TOKEN", "HUGGING_FACE_HUB_TOKEN")
+
+
+def check_repo_id(repo_id: str, what: str = "repository id") -> None:
+    """``owner/name``, spelled as the Hub accepts it (``huggingface_hub``'s own check: no spaces, no ``..``).
+
+    ``what``: how the message names the value (a dataset's repository id, a model name mteb uploads to).
+    """
+    from huggingface_hub.utils import HFValidationError, validate_repo_id
+
+    if repo_id.count("/") != 1 or not all(repo_id.split("/")):
+        raise CLSDError(f"{what} {repo_id!r}: write it as owner/name.")
+    try:
+        validate_repo_id(repo_id)
+    except HFValidationError as exc:
+        raise CLSDError(f"{what} {repo_id!r} is not valid on the Hub: {exc}") from exc
 
 
 def hub_token(what: str) -> str:
