@@ -281,6 +281,11 @@ def _print_outcome(report: RunReport, run_dir: Path) -> None:
     """The run report, then the next step; unfinished sentences make the command fail, so that scripts repeat it."""
     for line in report.lines():
         typer.echo(line)
+    if report.limited:
+        raise CLSDError(
+            f"{report.limited} sentence(s) are unfinished: the token limit (--max-tokens {report.token_limit}) cut every "
+            "answer. Run the same command with a larger --max-tokens to continue this run folder."
+        )
     if report.unfinished:
         raise CLSDError(f"{report.unfinished} sentence(s) are unfinished after retries; run the same command again to continue.")
     typer.echo(f"next: clsd build --run-dir {run_dir} --out <folder> --name <NAME>")

@@ -228,7 +228,10 @@ class EndpointRun:
             Counter(verdict.unchecked),
             len(verdict.rejected),
         )
+        was_limited = state.limited
         result = state.absorb(candidates, self.bounds, self.max_attempts, cut=completion.cut)
+        self.report.token_limit = self.settings.max_tokens
+        self.report.limited += state.limited and not was_limited
         self.report.markup.update(verdict.markup - markup_before)  # this answer's markup, refused or kept
         refused = [reason_kind(reason) for _, reason in verdict.rejected[rejected_before:]]
         flagged = verdict.unchecked - unchecked_before
@@ -315,6 +318,8 @@ class LiveGenerator(EndpointRun):
             self.checkpoint.record(state.job.pair_id, state.job.language.code, answer=answer, result=result)
             if result is not None:
                 return result[0]
+            if state.limited:
+                return "unfinished"  # the token limit cut every answer: a run with a larger one continues
             self.report.reasked += 1
 
     def _response_format(self) -> dict[str, Any] | None:

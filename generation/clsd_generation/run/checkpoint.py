@@ -257,14 +257,21 @@ class Checkpoint:
     def set_meta(self, key: str, value: Any) -> None:
         self._db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, json.dumps(value, ensure_ascii=False)))
 
-    def bind(self, key: str, settings: Mapping[str, Any]) -> None:
-        """Record ``settings`` under ``key`` on first use; afterwards refuse any that differ."""
+    def bind(self, key: str, settings: Mapping[str, Any], *, may_grow: tuple[str, ...] = ()) -> None:
+        """Record ``settings`` under ``key`` on first use; afterwards refuse any that differ.
+
+        ``may_grow``: numeric settings that a resumed run may raise (the token limit: a larger one only lets answers
+        finish that a smaller one cut); the larger value is recorded.
+        """
         settings = json.loads(json.dumps(settings, ensure_ascii=False))  # tuples -> lists, as stored
         stored = self.get_meta(key)
         if stored is None:
             self.set_meta(key, settings)
             return
-        differing = sorted(k for k in set(stored) | set(settings) if stored.get(k) != settings.get(k))
+        grown = {
+            k for k in may_grow if isinstance(stored.get(k), int) and isinstance(settings.get(k), int) and settings[k] > stored[k]
+        }
+        differing = sorted(k for k in set(stored) | set(settings) if stored.get(k) != settings.get(k) and k not in grown)
         if differing:
             shown = "; ".join(
                 f"{k}: checkpoint has {_short(stored.get(k))}, this run has {_short(settings.get(k))}" for k in differing
@@ -273,6 +280,8 @@ class Checkpoint:
                 f"checkpoint {self.path} was made with different settings ({shown}). Results would be mixed: "
                 "use another --run-dir for the new settings, or repeat the original command to resume."
             )
+        if grown:
+            self.set_meta(key, {**stored, **{k: settings[k] for k in grown}})
 
     # --- input --------------------------------------------------------------------------------
     def store_pairs(self, corpus: ParallelCorpus) -> None:
