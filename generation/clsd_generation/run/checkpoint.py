@@ -30,6 +30,7 @@ from typing import Any
 
 from clsd_format.errors import CLSDError
 from clsd_format.redaction import redact
+from clsd_generation.llm.reading import storable
 from clsd_generation.run.inputs import ParallelCorpus, ParallelPair
 
 CHECKPOINT_FILE = "checkpoint.sqlite"
@@ -376,7 +377,7 @@ class Checkpoint:
     def add_judgment(self, judgment: Judgment) -> None:
         self._db.execute(
             "INSERT INTO judgments VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (*astuple(replace(judgment, answer=redact(judgment.answer))), now()),
+            (*astuple(replace(judgment, answer=_stored(judgment.answer))), now()),
         )
 
     def judged_questions(self) -> set[tuple[str, str, str, str, str]]:
@@ -408,7 +409,7 @@ class Checkpoint:
 
     def add_translations(self, lang: str, pairs: Iterable[tuple[str, str]]) -> None:
         with self.transaction() as db:
-            db.executemany("INSERT OR IGNORE INTO translations VALUES (?, ?, ?)", ((lang, t, redact(tr)) for t, tr in pairs))
+            db.executemany("INSERT OR IGNORE INTO translations VALUES (?, ?, ?)", ((lang, t, _stored(tr)) for t, tr in pairs))
 
 
 def _short(value: Any, limit: int = 80) -> str:
@@ -430,9 +431,14 @@ def record_collected_batch(
         db.execute("UPDATE batches SET collected = 1 WHERE batch_id = ?", (batch_id,))
 
 
+def _stored(text: str) -> str:
+    """A server's text as stored: redacted, and writable as UTF-8 (a lone surrogate escaped)."""
+    return storable(redact(text))
+
+
 def _redacted_json(texts: Sequence[str]) -> str:
-    """A list of server texts as stored: JSON, each text redacted."""
-    return json.dumps([redact(text) for text in texts], ensure_ascii=False)
+    """A list of server texts as stored: JSON, each text redacted and writable."""
+    return json.dumps([_stored(text) for text in texts], ensure_ascii=False)
 
 
 def _insert_attempt(db: sqlite3.Connection, pair_id: str, lang: str, answer: Answer) -> None:
@@ -443,7 +449,7 @@ def _insert_attempt(db: sqlite3.Connection, pair_id: str, lang: str, answer: Ans
             pair_id,
             lang,
             answer.attempt,
-            redact(answer.text),
+            _stored(answer.text),
             _redacted_json(answer.candidates),
             answer.origin,
             answer.usage.prompt_tokens,
@@ -471,7 +477,7 @@ def _insert_result(
             lang,
             status,
             _redacted_json(distractors),
-            None if reason is None else redact(reason),
+            None if reason is None else _stored(reason),
             attempts,
             now(),
             json.dumps(list(distractor_rules), ensure_ascii=False),
