@@ -81,6 +81,12 @@ def test_a_pivot_answer_that_is_not_an_english_translation_is_refused_asked_agai
     assert french[oversized] == english_of(oversized)
     assert f"de->en: answers refused (asked again; a text refused 3 times is left out): {COPY} 4, {SOURCE_LANGUAGE} 1" in output
     assert f"fr->en: answers refused (asked again; a text refused 3 times is left out): {OVERSIZED} 1" in output
+    invoke("build", "--run-dir", str(run_dir), "--out", str(tmp_path / "ds"), "--name", "HOSTILE")
+    card = (tmp_path / "ds" / "README.md").read_text(encoding="utf-8")
+    assert "1 row(s) were left out because a translation came back empty or was refused." in card
+    assert (
+        f"Translator answers refused and asked again, by reason: de: {COPY} 4, {SOURCE_LANGUAGE} 1; fr: {OVERSIZED} 1."
+    ) in card
 
 
 def test_the_judge_refuses_an_oversized_answer_and_says_so(tmp_path: Path) -> None:

@@ -14,7 +14,7 @@ What is not a translation is refused and asked again (:func:`refusal_of`): an an
 answer refuses (:mod:`clsd_generation.llm.reading`: longer than the token limit allows, not valid text), one cut
 by the token limit, the source unchanged, or a text still in the source language. After the attempt limit the
 text is recorded as failed (an empty translation: its row is left out of the pivot configs, never filled with
-what is not English), and the refusals are counted by reason in the checkpoint (:data:`REFUSALS_KEY`), printed
+what is not English), and the refusals are counted by reason in the checkpoint (``PIVOT_REFUSALS_KEY``), printed
 by ``clsd translate``.
 """
 
@@ -36,14 +36,13 @@ from clsd_format.redaction import public_url
 from clsd_generation.llm.live import classify_api_error, error_message, make_async_client, read_completion, run_queue
 from clsd_generation.llm.parsing import strip_reasoning, trim_quotes
 from clsd_generation.llm.reading import read_text
-from clsd_generation.run.checkpoint import TRANSLATION_KEY, TRANSLATOR_KEY, Checkpoint
+from clsd_generation.run.checkpoint import PIVOT_REFUSALS_KEY, TRANSLATION_KEY, TRANSLATOR_KEY, Checkpoint
 from clsd_generation.run.settings import DEFAULT_MAX_ATTEMPTS, LLMSettings
 
 TRANSLATION_PROMPT = (
     "Translate this {language} text into English. Answer with the English translation only, nothing else.\n\n{text}"
 )
 _LABEL = re.compile(r"^\s*(?:english\s+)?translation\s*:\s*", re.IGNORECASE)
-REFUSALS_KEY = "pivot_refusals"  # checkpoint meta: language -> reason -> answers refused, over every run
 CUT = "answer cut by the token limit"
 COPY = "the source unchanged"
 SOURCE_LANGUAGE = "still in the source language"
@@ -75,7 +74,7 @@ def refusal_of(language: Language, source: str, translation: str) -> str | None:
 def pivot_refusal_lines(run_dir: Path) -> list[str]:
     """One line per language: the LLM pivot's answers refused so far, by reason (none for M2M-100 or a clean run)."""
     with Checkpoint.existing(run_dir) as checkpoint:
-        counts = checkpoint.get_meta(REFUSALS_KEY) or {}
+        counts = checkpoint.get_meta(PIVOT_REFUSALS_KEY) or {}
     return [
         f"{code}->en: answers refused (asked again; a text refused {DEFAULT_MAX_ATTEMPTS} times is left out): "
         + ", ".join(f"{reason} {n}" for reason, n in sorted(reasons.items(), key=lambda kv: (-kv[1], kv[0])))
@@ -174,8 +173,8 @@ def translate_with_llm(
     try:
         translator.run({languages[code]: list(texts) for code, texts in todo.items()})
     finally:
-        counts = checkpoint.get_meta(REFUSALS_KEY) or {}
+        counts = checkpoint.get_meta(PIVOT_REFUSALS_KEY) or {}
         for code, refused in translator.refused.items():
             counts[code] = dict(Counter(counts.get(code, {})) + refused)
-        checkpoint.set_meta(REFUSALS_KEY, counts)
+        checkpoint.set_meta(PIVOT_REFUSALS_KEY, counts)
     return {code: len(checkpoint.translations(code)) - before[code] for code in todo}, translator.cut
