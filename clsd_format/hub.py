@@ -99,6 +99,16 @@ def validate_rows(rows: Sequence[Mapping[str, Any]], where: str) -> None:
         seen_ids[row[schema.ID]] = number
 
 
+def refuse_unknown_columns(columns: Iterable[str], where: str) -> None:
+    """Stop at a column the Hub format does not have: data read in part is never scored as if it were whole."""
+    unknown = sorted(set(columns) - {*schema.HUB_COLUMNS, *schema.OPTIONAL_HUB_COLUMNS})
+    if unknown:
+        known = ", ".join((*schema.HUB_COLUMNS, *schema.OPTIONAL_HUB_COLUMNS))
+        raise DataError(
+            f"a column the CLSD Hub format does not have (it has {known}); not read in part", file=where, column=unknown[0]
+        )
+
+
 def write_config(folder: Path, spec: DirectionSpec, rows: Sequence[Mapping[str, Any]], *, overwrite: bool = False) -> Path:
     """Write one config's parquet file atomically. An existing file is never replaced silently."""
     import pyarrow as pa
@@ -309,6 +319,7 @@ def read_config(folder: Path, config: str, record: Mapping[str, Any] | None = No
     missing = [c for c in schema.HUB_COLUMNS if c not in table.column_names]
     if missing:
         raise DataError("missing column", file=str(path), column=missing[0])
+    refuse_unknown_columns(table.column_names, str(path))
     optional = [c for c in schema.OPTIONAL_HUB_COLUMNS if c in table.column_names]
     rows = table.select([*schema.HUB_COLUMNS, *optional]).to_pylist()
     validate_rows(rows, where=str(path))

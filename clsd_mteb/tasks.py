@@ -271,7 +271,9 @@ class HubCLSDTask(AbsTaskCLSD):
             return hub.read_config(folder, self.config, self.file_record)
         revision = self.metadata.dataset["revision"]
         rows = load_hub_rows(self.source, self.config, revision, schema.HUB_SPLIT)
-        hub.validate_rows(rows, where=f"{self.source}@{revision}/{self.config}")
+        where = f"{self.source}@{revision}/{self.config}"
+        hub.refuse_unknown_columns(rows[0] if rows else (), where)
+        hub.validate_rows(rows, where=where)
         return rows
 
 
