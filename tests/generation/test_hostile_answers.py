@@ -97,3 +97,5 @@ def test_the_judge_refuses_an_oversized_answer_and_says_so(tmp_path: Path) -> No
     assert "de: 12 of 12 judged valid" in output
     with sqlite3.connect(run_dir / "checkpoint.sqlite") as db:
         assert max(len(row[0]) for row in db.execute("SELECT answer FROM judgments")) < 100
+    invoke("build", "--run-dir", str(run_dir), "--out", str(tmp_path / "ds"), "--name", "JUDGED")
+    assert f"- answers refused (asked again): {OVERSIZED} 2" in (tmp_path / "ds" / "README.md").read_text(encoding="utf-8")

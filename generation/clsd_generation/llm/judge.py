@@ -40,7 +40,14 @@ from clsd_format.languages import Language
 from clsd_generation.llm.live import classify_api_error, error_message, make_async_client, read_completion, run_queue
 from clsd_generation.llm.parsing import strip_reasoning
 from clsd_generation.llm.reading import read_text
-from clsd_generation.run.checkpoint import JUDGE_KEY, JUDGE_SAMPLE_KEY, Checkpoint, Judgment, checkpoint_writes
+from clsd_generation.run.checkpoint import (
+    JUDGE_KEY,
+    JUDGE_REFUSALS_KEY,
+    JUDGE_SAMPLE_KEY,
+    Checkpoint,
+    Judgment,
+    checkpoint_writes,
+)
 from clsd_generation.run.language_args import languages_of
 from clsd_generation.run.lock import run_folder_lock
 from clsd_generation.run.settings import DEFAULT_MAX_ATTEMPTS, LLMSettings
@@ -284,12 +291,21 @@ def judge_run(
             raise CLSDError(f"{run_dir} has no kept distractors to judge; run `clsd generate` first.")
         checkpoint.set_meta(JUDGE_SAMPLE_KEY, {"sample_per_language": per_language, "seed": seed})
         judge = Judge(checkpoint, settings, progress)
-        judge.run(items)
+        try:
+            judge.run(items)
+        finally:
+            record_refusals(checkpoint, judge.refused)
         settled = checkpoint.judged_questions()
         left = sum((*item.key, question) not in settled for item in items for question in QUESTIONS)
         share = judged_share(checkpoint, items)
         share.refused.update(judge.refused)
         return share, judge.asked, left
+
+
+def record_refusals(checkpoint: Checkpoint, refused: Counter[str]) -> None:
+    """Add this run's refused answers (by reason) to the run's count, which the card prints."""
+    if refused:
+        checkpoint.set_meta(JUDGE_REFUSALS_KEY, dict(Counter(checkpoint.get_meta(JUDGE_REFUSALS_KEY) or {}) + refused))
 
 
 def judged_items(checkpoint: Checkpoint) -> list[Item]:
@@ -312,7 +328,9 @@ def judge_card_section(checkpoint: Checkpoint, dropped: int | None) -> str:
         if sample.get("sample_per_language")
         else "every kept distractor"
     )
-    lines = "\n".join(f"- {line}" for line in judged_share(checkpoint, judged_items(checkpoint)).lines(binding["model"]))
+    share = judged_share(checkpoint, judged_items(checkpoint))
+    share.refused.update(checkpoint.get_meta(JUDGE_REFUSALS_KEY) or {})
+    lines = "\n".join(f"- {line}" for line in share.lines(binding["model"]))
     questions = "\n".join(
         f"  - `{name}` (valid: {VALID_ANSWERS[name]}): `{text.replace(chr(10), ' ')}`" for name, text in QUESTIONS.items()
     )

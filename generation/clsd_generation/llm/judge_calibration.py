@@ -14,7 +14,7 @@ from pathlib import Path
 
 from clsd_format.errors import DataError
 from clsd_generation.dataset.human_check import SheetRow, read_sheet
-from clsd_generation.llm.judge import Item, Judge, JudgeSettings, bind_judge, verdict_of
+from clsd_generation.llm.judge import Item, Judge, JudgeSettings, bind_judge, record_refusals, verdict_of
 from clsd_generation.run.checkpoint import Checkpoint, checkpoint_writes
 from clsd_generation.run.language_args import languages_of
 from clsd_generation.run.lock import run_folder_lock
@@ -58,7 +58,11 @@ def calibrate(run_dir: Path, sheet: Path, settings: JudgeSettings, *, progress: 
     with checkpoint_writes(run_dir), run_folder_lock(run_dir, create=False), Checkpoint.existing(run_dir) as checkpoint:
         items = _sheet_items(checkpoint, run_dir, sheet, rows)
         bind_judge(checkpoint, settings)
-        Judge(checkpoint, settings, progress).run(items)
+        judge = Judge(checkpoint, settings, progress)
+        try:
+            judge.run(items)
+        finally:
+            record_refusals(checkpoint, judge.refused)
         answers = checkpoint.judgments()
     verdicts = [verdict_of(answers.get(item.key, {})) for item in items]
     pairs_of = [(verdict, row.meets) for verdict, row in zip(verdicts, rows, strict=True)]

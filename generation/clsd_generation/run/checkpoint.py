@@ -42,6 +42,7 @@ TRANSLATION_KEY = "translation"
 JUDGE_KEY = "judge"  # the judge's model, questions and how it is asked (clsd judge)
 JUDGE_SAMPLE_KEY = "judge_sample"  # which distractors the latest judge run covered: all, or a seeded sample
 TRANSLATOR_KEY = "translator"  # an LLM translator as the card names it (model, endpoint, prompt)
+JUDGE_REFUSALS_KEY = "judge_refusals"  # the judge's answers refused unread: reason -> count, over every run
 PIVOT_REFUSALS_KEY = "pivot_refusals"  # an LLM translator's answers refused: language -> reason -> count, over every run
 
 _SCHEMA = """
