@@ -238,3 +238,18 @@ def test_a_sentence_every_answer_of_which_the_limit_cut_waits_for_a_larger_limit
     with Checkpoint.existing(run_dir) as checkpoint:
         assert {(r.pair_id, r.lang): r.status for r in checkpoint.results()}[("row2", "de")] == "ok"
         assert checkpoint.get_meta("generation")["max_tokens"] == 256
+
+
+def test_batch_mode_leaves_a_sentence_cut_in_every_round_for_a_larger_limit(tmp_path: Path) -> None:
+    from tests.helpers.cli_runner import invoke
+
+    corpus = write_parallel_csv(tmp_path / "p.csv", numbered_rows(2))
+    run_dir = tmp_path / "run"
+    with FakeOpenAI({"Nummer 1 beißt": ["cut"] * 10}, batch_polls_before_done=0) as fake:
+        command = ["generate", str(corpus), "--run-dir", str(run_dir), *DE_FR_OPTIONS, "--backend", "llm", "--batch"]
+        command += ["--model", "fake-model", "--base-url", fake.base_url, "--quiet"]
+        with pytest.raises(CLSDError, match=r"^1 sentence\(s\) are unfinished: the token limit \(--max-tokens 64\) cut every"):
+            invoke(*command, "--max-tokens", "64")
+        fake.scripts.clear()  # the larger limit lets the answers finish
+        output = invoke(*command, "--max-tokens", "128")
+    assert "this run: 1 with distractors, 0 failed validation, 0 unfinished" in output

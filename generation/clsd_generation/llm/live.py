@@ -232,7 +232,8 @@ class EndpointRun:
         was_limited = state.limited
         result = state.absorb(candidates, self.bounds, self.max_attempts, cut=completion.cut)
         self.report.token_limit = self.settings.max_tokens
-        self.report.limited += state.limited and not was_limited
+        # counted once; a Batch API round may still settle a limited sentence (it asks every unfinished one)
+        self.report.limited += (state.limited and not was_limited) - (was_limited and result is not None)
         self.report.markup.update(verdict.markup - markup_before)  # this answer's markup, refused or kept
         refused = [reason_kind(reason) for _, reason in verdict.rejected[rejected_before:]]
         flagged = verdict.unchecked - unchecked_before
