@@ -11,7 +11,8 @@ the same data says AGPL-3.0, and mteb's task metadata cc-by-sa-4.0.
 The direction is not taken on trust from a config's name: :func:`task_rows` checks that ``Source``
 reads as the source language and ``Target`` as the target language (German and French function
 words, counted over the whole config), and stops, naming the config, where they do not. ``lang`` is
-not read: its values are not documented.
+not read: its values are not documented. A config with any other column (a fifth distractor, say) is refused
+rather than read in part.
 
 No mteb or ``datasets`` import here: :class:`clsd_mteb.tasks.ReleaseCLSDTask` loads the rows
 (``datasets.load_dataset``, so ``HF_ENDPOINT``, ``HF_HUB_OFFLINE`` and the Hub cache apply) and this
@@ -94,6 +95,16 @@ def task_rows(records: Sequence[Mapping[str, Any]], released: ReleasedTask, wher
     missing = [column for column in COLUMNS if column not in records[0]]
     if missing:
         raise DataError(f"missing column (the config has {sorted(records[0])})", file=where, column=missing[0])
+    unknown = sorted(set(records[0]) - {*COLUMNS, LANG})
+    if unknown:
+        extra = [column for column in unknown if re.fullmatch(r"TargetAdv\d+", column)]
+        why = (
+            f"the config has {len(DISTRACTORS) + len(extra)} distractor columns, the task scores {len(DISTRACTORS)} "
+            f"({DISTRACTORS[0]} .. {DISTRACTORS[-1]}): it is not read in part"
+            if extra
+            else f"a column this layout does not have (it has {', '.join(COLUMNS)} and {LANG})"
+        )
+        raise DataError(why, file=where, column=(extra or unknown)[0])
     check_direction(records, released, where)
     config = config_name(released)
     rows = [

@@ -25,7 +25,7 @@ from typing import Any
 import yaml
 
 from clsd_format import schema
-from clsd_format.errors import DataError
+from clsd_format.errors import CLSDError, DataError
 from clsd_format.files import new_temp_file
 
 CARD_FILE = "README.md"
@@ -97,6 +97,16 @@ def validate_rows(rows: Sequence[Mapping[str, Any]], where: str) -> None:
                 column=schema.ID,
             )
         seen_ids[row[schema.ID]] = number
+
+
+def refuse_unknown_columns(columns: Iterable[str], where: str) -> None:
+    """Stop at a column the Hub format does not have: data read in part is never scored as if it were whole."""
+    unknown = sorted(set(columns) - {*schema.HUB_COLUMNS, *schema.OPTIONAL_HUB_COLUMNS})
+    if unknown:
+        known = ", ".join((*schema.HUB_COLUMNS, *schema.OPTIONAL_HUB_COLUMNS))
+        raise DataError(
+            f"a column the CLSD Hub format does not have (it has {known}); not read in part", file=where, column=unknown[0]
+        )
 
 
 def write_config(folder: Path, spec: DirectionSpec, rows: Sequence[Mapping[str, Any]], *, overwrite: bool = False) -> Path:
@@ -309,6 +319,7 @@ def read_config(folder: Path, config: str, record: Mapping[str, Any] | None = No
     missing = [c for c in schema.HUB_COLUMNS if c not in table.column_names]
     if missing:
         raise DataError("missing column", file=str(path), column=missing[0])
+    refuse_unknown_columns(table.column_names, str(path))
     optional = [c for c in schema.OPTIONAL_HUB_COLUMNS if c in table.column_names]
     rows = table.select([*schema.HUB_COLUMNS, *optional]).to_pylist()
     validate_rows(rows, where=str(path))
@@ -316,6 +327,21 @@ def read_config(folder: Path, config: str, record: Mapping[str, Any] | None = No
 
 
 TOKEN_ENV_VARS = ("HF_TOKEN", "HUGGING_FACE_HUB_TOKEN")
+
+
+def check_repo_id(repo_id: str, what: str = "repository id") -> None:
+    """``owner/name``, spelled as the Hub accepts it (``huggingface_hub``'s own check: no spaces, no ``..``).
+
+    ``what``: how the message names the value (a dataset's repository id, a model name mteb uploads to).
+    """
+    from huggingface_hub.utils import HFValidationError, validate_repo_id
+
+    if repo_id.count("/") != 1 or not all(repo_id.split("/")):
+        raise CLSDError(f"{what} {repo_id!r}: write it as owner/name.")
+    try:
+        validate_repo_id(repo_id)
+    except HFValidationError as exc:
+        raise CLSDError(f"{what} {repo_id!r} is not valid on the Hub: {exc}") from exc
 
 
 def hub_token(what: str) -> str:

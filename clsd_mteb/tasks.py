@@ -155,23 +155,56 @@ class ReleaseCLSDTask(AbsTaskCLSD):
 
     def _rows_from_authors_hub(self, repo_id: str, revision: str) -> list[dict[str, Any]]:
         """This task's config of the authors' Hub dataset, read by ``datasets``; results filed under that repository and revision."""
-        from datasets import load_dataset
-
         config = authors_hub.config_name(self.released)
         where = f"{repo_id}@{revision}/{config}"
-        try:
-            data = load_dataset(repo_id, config, revision=revision, split=authors_hub.SPLIT)
-        except Exception as exc:  # offline, missing-revision and HTTP errors come in several types
-            raise DataSourceUnavailable(
-                f"could not load {where} from the Hugging Face Hub ({type(exc).__name__}: {exc}). "
-                "Without network access, evaluate the release instead (--data-dir, or the fetched release)."
-            ) from exc
+        records = load_hub_rows(repo_id, config, revision, authors_hub.SPLIT)
         self.metadata = _authors_hub_metadata(self.metadata, repo_id, revision)
-        return authors_hub.task_rows(data.to_list(), self.released, where)
+        return authors_hub.task_rows(records, self.released, where)
 
     def _use_local_revision(self, revision: str) -> None:
         """Record the data actually read, so results never claim the pinned release when they used other bytes."""
         self.metadata = self.metadata.model_copy(update={"dataset": {**self.metadata.dataset, "revision": revision}})
+
+
+def load_hub_rows(repo_id: str, config: str, revision: str, split: str) -> list[dict[str, Any]]:
+    """One config's split of a Hub dataset as records, read by ``datasets`` (``HF_ENDPOINT``, offline mode, the cache apply).
+
+    A file that is not what its name says (an HTML error page or a truncated file served as parquet) is a
+    :class:`DataError` naming the repository, revision and config; a Hub that cannot be reached is
+    :class:`DataSourceUnavailable`. Neither is an internal error.
+    """
+    from datasets import load_dataset
+
+    where = f"{repo_id}@{revision}/{config}"
+    try:
+        return load_dataset(repo_id, config, revision=revision, split=split).to_list()
+    except Exception as exc:  # offline, missing-revision and HTTP errors come in several types
+        unreadable = _unreadable_data(exc)
+        if unreadable is not None:  # the files came, but are not readable data
+            raise DataError(
+                f"a data file is not a readable parquet file ({type(unreadable).__name__}: {str(unreadable)[:200]}); "
+                "the repository serves something else under that name (an error page, a truncated upload).",
+                file=f"{where} (repository {repo_id})",
+            ) from exc
+        raise DataSourceUnavailable(
+            f"could not load {where} from the Hugging Face Hub ({type(exc).__name__}: {exc}). "
+            "Without network access, evaluate the release instead (--data-dir, or the fetched release)."
+        ) from exc
+
+
+def _unreadable_data(exc: BaseException) -> BaseException | None:
+    """The error in ``exc``'s chain that says a downloaded file is not readable data (pyarrow's, ``datasets``'), or None."""
+    import pyarrow as pa
+    from datasets.exceptions import DatasetGenerationError
+
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        if isinstance(current, (pa.ArrowException, DatasetGenerationError)):
+            return current.__cause__ if isinstance(current, DatasetGenerationError) and current.__cause__ else current
+        current = current.__cause__ or current.__context__
+    return None
 
 
 def _authors_hub_metadata(metadata: TaskMetadata, repo_id: str, revision: str) -> TaskMetadata:
@@ -236,11 +269,11 @@ class HubCLSDTask(AbsTaskCLSD):
         folder = Path(self.source)
         if folder.is_dir():
             return hub.read_config(folder, self.config, self.file_record)
-        from datasets import load_dataset
-
-        data = load_dataset(self.source, self.config, revision=self.metadata.dataset["revision"], split=schema.HUB_SPLIT)
-        rows = data.to_list()
-        hub.validate_rows(rows, where=f"{self.source}@{self.metadata.dataset['revision']}/{self.config}")
+        revision = self.metadata.dataset["revision"]
+        rows = load_hub_rows(self.source, self.config, revision, schema.HUB_SPLIT)
+        where = f"{self.source}@{revision}/{self.config}"
+        hub.refuse_unknown_columns(rows[0] if rows else (), where)
+        hub.validate_rows(rows, where=where)
         return rows
 
 

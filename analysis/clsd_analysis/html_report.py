@@ -5,20 +5,30 @@ under ``clsd_analysis/html/``), the figures are embedded as PNG data URIs, and t
 gzip-compressed JSON document (:mod:`clsd_analysis.explorer_data`) in base64, which the page unpacks
 with the browser's own ``DecompressionStream``. Nothing is fetched: no server, no network, no library.
 The tables' CSV, LaTeX and Markdown files stay beside it, linked relatively, as in ``report.md``.
+
+Inert whatever the data holds: texts of a dataset or a result reach the Markdown (examples, model names), so
+the Markdown-to-HTML step keeps only what the report itself made. Raw HTML is escaped; an image becomes an
+element only when it is one of the report's own PNG figures (embedded), a link only when it points to one of the
+report's own files by a relative path; any other image or link (``![x](https://...)``, ``<https://...>``) shows
+as its text. And the page carries a Content-Security-Policy (:data:`CONTENT_SECURITY_POLICY`) that forbids every
+network request and every script but the explorer's own, should anything slip through.
 """
 
 from __future__ import annotations
 
 import base64
 import gzip
+import hashlib
 import html
 import json
 from importlib import resources
 from pathlib import Path
 from string import Template
 from typing import Any
+from urllib.parse import unquote, urlsplit
 
 from markdown_it import MarkdownIt
+from markdown_it.token import Token
 
 from clsd_analysis.explorer_data import explorer_document
 from clsd_analysis.report_context import ReportContext
@@ -35,16 +45,77 @@ def _data_uri(path: Path) -> str:
     return "data:image/png;base64," + base64.b64encode(path.read_bytes()).decode("ascii")
 
 
+# Nothing may be fetched: no connection, image, font, frame, form target or base URL from anywhere; styles inline; the
+# only script is the explorer's, named by its hash (an injected script would not run). Images: the embedded figures.
+CONTENT_SECURITY_POLICY = (
+    "default-src 'none'; img-src data:; style-src 'unsafe-inline'; script-src '{script}'; "
+    "connect-src 'none'; font-src 'none'; frame-src 'none'; object-src 'none'; base-uri 'none'; form-action 'none'"
+)
+
+
+def _own_file(folder: Path, reference: object) -> Path | None:
+    """The report's own file a Markdown link or image names (a relative path inside ``folder``), or None."""
+    if not isinstance(reference, str):
+        return None
+    parts = urlsplit(reference)
+    if parts.scheme or parts.netloc or parts.query or not parts.path or parts.path.startswith("/"):
+        return None
+    path = (folder / unquote(parts.path)).resolve()
+    return path if path.is_relative_to(folder.resolve()) and path.is_file() else None
+
+
+def _inert(children: list[Token], folder: Path) -> list[Token]:
+    """Inline tokens with every image and link the report did not make replaced by its text."""
+    kept: list[Token] = []
+    opened: list[bool] = []  # for each open link: kept or not
+    for child in children:
+        if child.type == "image":
+            figure = _own_file(folder, child.attrGet("src"))
+            if figure is not None and figure.suffix == ".png":
+                child.attrSet("src", _data_uri(figure))
+                kept.append(child)
+            else:
+                kept.append(Token("text", "", 0, content=f"[image: {child.content}]" if child.content else "[image]"))
+        elif child.type == "link_open":
+            own = _own_file(folder, child.attrGet("href")) is not None
+            opened.append(own)  # a link dropped here loses its closing token too
+            if own:
+                kept.append(child)
+        elif child.type == "link_close":
+            if opened.pop() if opened else False:
+                kept.append(child)
+        else:
+            kept.append(child)
+    return kept
+
+
 def markdown_to_html(markdown: str, folder: Path) -> str:
-    """The report's Markdown as HTML (raw HTML in it escaped), each figure under ``folder`` embedded."""
+    """The report's Markdown as HTML: raw HTML escaped, its figures embedded, no image or link it did not make."""
     md = MarkdownIt("commonmark", {"html": False}).enable("table")
     tokens = md.parse(markdown)
     for token in tokens:
-        for child in token.children or []:
-            source = child.attrGet("src") if child.type == "image" else None
-            if isinstance(source, str) and (folder / source).is_file() and source.endswith(".png"):
-                child.attrSet("src", _data_uri(folder / source))
+        if token.children:
+            token.children = _inert(token.children, folder)
     return md.renderer.render(tokens, md.options, {})
+
+
+def content_security_policy(script: str) -> str:
+    """The page's policy, allowing the one inline ``script`` by its SHA-256."""
+    digest = base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode("ascii")
+    return CONTENT_SECURITY_POLICY.format(script=f"sha256-{digest}")
+
+
+def render_page(title: str, markdown: str, folder: Path, document: Any) -> str:
+    """The page: the Markdown report (its figures and files under ``folder``) and the explorer over ``document``."""
+    script = _asset("explorer.js")
+    return Template(_asset("template.html")).substitute(
+        csp=html.escape(content_security_policy(f"\n{script}\n")),
+        title=html.escape(title),
+        css=_asset("report.css"),
+        report=markdown_to_html(markdown, folder),
+        data=pack(document),
+        script=script,
+    )
 
 
 def pack(document: Any) -> str:
@@ -63,12 +134,6 @@ def write_html_report(report: ReportContext, path: Path) -> Path:
     document = explorer_document(
         report.results, tasks, report.styles, report.focus, report.edit_types.lookup(), report.edit_types.rules()
     )
-    page = Template(_asset("template.html")).substitute(
-        title=html.escape(f"CLSD analysis report: {report.focus}"),
-        css=_asset("report.css"),
-        report=markdown_to_html(report.writer.markdown, report.writer.out),
-        data=pack(document),
-        script=_asset("explorer.js"),
-    )
+    page = render_page(f"CLSD analysis report: {report.focus}", report.writer.markdown, report.writer.out, document)
     path.write_text(page, encoding="utf-8")
     return path

@@ -13,16 +13,15 @@ not by their name.
 
 A file that cannot be a CLSD result as it stands is skipped, and the report lists it with why: not
 readable as an mteb task result, not a CLSD result, or a score no evaluation can produce (NaN,
-infinite, or out of its range: a share outside [0, 1], a mean rank below 1; see :data:`SCORE_RANGES`).
+infinite, or out of its range: a share outside [0, 1], a mean rank below 1; see :data:`clsd_mteb.result_checks.SCORE_RANGES`, the check ``clsd export-results`` and ``clsd push-results``
+apply too).
 So no table or average ever holds an impossible number.
 """
 
 from __future__ import annotations
 
 import json
-import math
-import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -31,27 +30,13 @@ from typing import Any
 import numpy as np
 
 from clsd_format.errors import CLSDError, DataError
+from clsd_mteb.result_checks import impossible_score  # the check every command that reads results shares
 
 SPLIT = "test"
 SUBSET = "default"
 MAIN_METRIC = "precision_at_1"
 _CLSD_MARKERS = (MAIN_METRIC, "distractor_1_win_rate")
 PREDICTIONS_SUFFIX = "_predictions.json"
-
-# What each score of a CLSD result can be (closed bounds; see clsd_mteb.metrics): shares in [0, 1], a mean
-# rank of at least 1, a mean cosine margin in [-2, 2], at least one row. Every one must also be finite.
-SCORE_RANGES: dict[str, tuple[float, float]] = {
-    "main_score": (0.0, 1.0),
-    MAIN_METRIC: (0.0, 1.0),
-    "precision_at_1_ci_low": (0.0, 1.0),
-    "precision_at_1_ci_high": (0.0, 1.0),
-    "mrr": (0.0, 1.0),
-    "pooled_recall_at_1": (0.0, 1.0),
-    "mean_rank": (1.0, math.inf),
-    "mean_margin": (-2.0, 2.0),
-    "num_rows": (1.0, math.inf),
-}
-_WIN_RATE = re.compile(r"distractor_\d+_win_rate")
 
 
 class ResultsError(CLSDError):
@@ -167,23 +152,6 @@ def _clsd_scores(path: Path) -> tuple[str, dict[str, Any]] | str:
     if impossible is not None:
         return f"{path}: {impossible}"
     return result.task_name, dict(entry)
-
-
-def impossible_score(entry: Mapping[str, Any]) -> str | None:
-    """Why one of a CLSD score entry's scores cannot be (not a finite number, or out of its range), or None."""
-    for metric, value in entry.items():
-        bounds = (0.0, 1.0) if _WIN_RATE.fullmatch(metric) else SCORE_RANGES.get(metric)
-        if bounds is None:
-            continue  # not a score (hf_subset, languages, the evaluator's records)
-        low, high = bounds
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            return f"score {metric} is {value!r}, not a number"
-        if not math.isfinite(value):
-            return f"score {metric} is {value}, not a finite number"
-        if not low <= value <= high:
-            expected = f"at least {low:g}" if math.isinf(high) else f"in [{low:g}, {high:g}]"
-            return f"score {metric} is {value}, impossible (it is {expected})"
-    return None
 
 
 def load_results(root: str | Path) -> ResultsFolder:

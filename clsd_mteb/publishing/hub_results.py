@@ -6,7 +6,8 @@ repository's ``.eval_results/`` (mteb's ``HFEvalResults``). Each value names its
 (:mod:`clsd_mteb.publishing.hub_eval`); the Hub shows it on that dataset's leaderboard. So a result can go only where its
 data is on the Hub: a dataset published with ``clsd push`` and evaluated with ``--hub-dataset REPO@COMMIT``, or
 the release's four direct tasks read from the authors' Hub dataset. A result computed on the GitHub release,
-on local files or on a slice is left out with the reason, as ``clsd export-results`` does.
+on local files or on a slice is left out with the reason, as ``clsd export-results`` does, and so is a file
+holding a score no evaluation can produce (:mod:`clsd_mteb.result_checks`, the check ``clsd analyze`` applies).
 
 mteb finds each result's task by name (``mteb.get_task``). The registered released tasks name the GitHub
 release; during the push the tasks of the Hub source stand in for them (:func:`clsd_mteb.task_registry.tasks_standing_in`),
@@ -17,21 +18,22 @@ would upload, made by the same mteb calls.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from clsd_format.data_source import DataSource, resolve_data_source
 from clsd_format.errors import CLSDError, DataError
-from clsd_format.hub import hub_token
+from clsd_format.hub import check_repo_id, hub_token
 from clsd_mteb.abstask import AbsTaskCLSD
-from clsd_mteb.publishing.results_export import MODEL_META_FILE, evaluator_mismatch, result_files
+from clsd_mteb.publishing.results_export import result_files
+from clsd_mteb.result_checks import MODEL_META_FILE, ResultCheck, read_model_meta
 from clsd_mteb.task_registry import tasks_standing_in
 from clsd_mteb.tasks import hub_task_classes
 
 if TYPE_CHECKING:
     from mteb.models import ModelMeta
-    from mteb.results import TaskResult
 
 EVAL_RESULTS_FOLDER = ".eval_results"  # where mteb puts them in the model repository
 
@@ -57,37 +59,15 @@ class ResultsPush:
         return f"{self.source.location}@{self.source.revision}"
 
 
-def _model_meta(folder: Path) -> ModelMeta:
-    from mteb.models import ModelMeta
+def _on_source(source: DataSource) -> Callable[[str], str | None]:
+    """Why a result's dataset revision is not ``source``'s (then its numbers are not about the Hub dataset), or None."""
 
-    return ModelMeta.model_validate_json_resolved((folder / MODEL_META_FILE).read_text(encoding="utf-8"))
+    def problem(dataset_revision: str) -> str | None:
+        if dataset_revision == source.revision:
+            return None
+        return f"computed on other data (dataset revision {dataset_revision}), not on {source.location}@{source.revision}"
 
-
-def _check(path: Path, tasks: dict[str, type[AbsTaskCLSD]], source: DataSource) -> TaskResult | str:
-    """The result in ``path``, or why it cannot go to the Hub as a result on ``source``."""
-    from mteb.results import TaskResult
-
-    try:
-        result = TaskResult.from_disk(path)
-    except (ValueError, KeyError, TypeError) as exc:
-        return f"not readable as an mteb task result ({type(exc).__name__}: {next(iter(str(exc).splitlines()), '')})"
-    if path.stem != result.task_name:
-        return f"the file name does not match its task_name {result.task_name!r}"
-    task = tasks.get(result.task_name)
-    if task is None:
-        return f"{result.task_name} is not a task of {source.location}"
-    if result.dataset_revision != source.revision:
-        return f"computed on other data (dataset revision {result.dataset_revision}), not on {source.location}@{source.revision}"
-    mismatch = evaluator_mismatch(result)
-    if mismatch is not None:
-        return mismatch
-    try:
-        checked = result.validate_and_filter_scores(task())
-    except ValueError as exc:  # pydantic's ValidationError too
-        return f"mteb's check of the result against the task failed: {next(iter(str(exc).splitlines()), '')}"
-    if checked.scores != result.scores:
-        return "mteb's check of the result against the task changed it: a split or subset is missing or extra"
-    return result
+    return problem
 
 
 def _matches(meta: ModelMeta, model: str | None) -> bool:
@@ -107,6 +87,7 @@ def plan_results_push(results_dir: str | os.PathLike[str], hub_dataset: str, mod
     results_dir = Path(results_dir)
     source = resolve_data_source(hub_dataset=hub_dataset)
     tasks = {cls.metadata.name: cls for cls, _ in hub_task_classes(source)}
+    check = ResultCheck({name: cls() for name, cls in tasks.items()}, f"a task of {source.location}", _on_source(source))
     skipped: list[tuple[Path, str]] = []
     accepted: dict[Path, dict[str, float]] = {}
     metas: dict[Path, ModelMeta] = {}  # each model folder's model_meta.json, read once
@@ -115,10 +96,10 @@ def plan_results_push(results_dir: str | os.PathLike[str], hub_dataset: str, mod
             skipped.append((path, f"no {MODEL_META_FILE} beside it (mteb names the model repository from it)"))
             continue
         if path.parent not in metas:
-            metas[path.parent] = _model_meta(path.parent)
+            metas[path.parent] = read_model_meta(path.parent)
         if not _matches(metas[path.parent], model):
             continue
-        checked = _check(path, tasks, source)
+        checked = check(path)
         if isinstance(checked, str):
             skipped.append((path, checked))
         else:
@@ -132,6 +113,7 @@ def plan_results_push(results_dir: str | os.PathLike[str], hub_dataset: str, mod
         found = ", ".join(f"{metas[folder].name}@{metas[folder].revision}" for folder in sorted(accepted))
         raise CLSDError(f"results of several models qualify ({found}); choose one with --model NAME or NAME@REVISION.")
     ((folder, found_scores),) = accepted.items()
+    check_repo_id(str(metas[folder].name), what="the model name")  # mteb uploads to the repository of that name
     names = sorted(found_scores)
     return ResultsPush(
         results_dir, source, metas[folder], [tasks[n] for n in names], {n: found_scores[n] for n in names}, skipped

@@ -8,6 +8,8 @@ and ``run_settings.jsonl``), and nothing else. A result is exported only if
 
 * its task is one mteb knows after ``import clsd_mteb`` and the file passes mteb's own check
   (``TaskResult.validate_and_filter_scores``: the task's splits and subsets, all of them, nothing else);
+* every score is possible (finite, in its range), as ``clsd analyze`` requires (:mod:`clsd_mteb.result_checks`,
+  shared with ``clsd push-results``);
 * it was computed on published data: a dataset revision that others can fetch (the pinned release
   commit, a Hub commit), not ``local-sha256-...`` (files only this machine has) and not ``-limit<N>``
   (a slice);
@@ -28,15 +30,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from clsd_format.errors import DataError
-from clsd_mteb.evaluator import EVALUATOR_VERSION, EVALUATOR_VERSION_KEY
+from clsd_mteb.evaluator import EVALUATOR_VERSION
 from clsd_mteb.models import MODELS
+from clsd_mteb.result_checks import MODEL_META_FILE, ResultCheck, read_model_meta
 
 if TYPE_CHECKING:
     from mteb.abstasks.abstask import AbsTask
     from mteb.results import TaskResult
 
 RESULTS_FOLDER = "results"
-MODEL_META_FILE = "model_meta.json"
 RUN_SETTINGS_FILE = "run_settings.jsonl"
 SUBMISSION_README = "README.md"
 TASKS_FILE = "tasks.json"
@@ -77,40 +79,6 @@ def _unpublished(dataset_revision: str) -> str | None:
     return None
 
 
-def evaluator_mismatch(result: TaskResult) -> str | None:
-    """Why ``result`` cannot be submitted as this evaluator's (it was scored by another version), or None."""
-    versions = {entry.get(EVALUATOR_VERSION_KEY) for entries in result.scores.values() for entry in entries}
-    if versions == {EVALUATOR_VERSION}:
-        return None
-    found = ", ".join(sorted(str(v) for v in versions)) if versions - {None} else "none recorded"
-    return f"computed by CLSD evaluator version {found}, this is version {EVALUATOR_VERSION}; run clsd evaluate again"
-
-
-def _check(path: Path, tasks: dict[str, AbsTask]) -> tuple[TaskResult | None, str]:
-    """The result in ``path`` and its task's name, or None and why it is left out."""
-    from mteb.results import TaskResult
-
-    try:
-        result = TaskResult.from_disk(path)
-    except (ValueError, KeyError, TypeError) as exc:
-        return None, f"not readable as an mteb task result ({type(exc).__name__}: {next(iter(str(exc).splitlines()), '')})"
-    if path.stem != result.task_name:
-        return None, f"the file name does not match its task_name {result.task_name!r}"
-    task = tasks.get(result.task_name)
-    if task is None:
-        return None, f"{result.task_name} is not a task mteb knows after import clsd_mteb"
-    reason = _unpublished(result.dataset_revision) or evaluator_mismatch(result)
-    if reason is not None:
-        return None, reason
-    try:
-        checked = result.validate_and_filter_scores(task)
-    except ValueError as exc:  # pydantic's ValidationError too
-        return None, f"mteb's check of the result against the task failed: {next(iter(str(exc).splitlines()), '')}"
-    if checked.scores != result.scores:
-        return None, "mteb's check of the result against the task changed it: a split or subset is missing or extra"
-    return result, ""
-
-
 def result_files(results_dir: Path) -> list[Path]:
     """CLSD task result files under ``<results_dir>/results/<model>/<revision>/``, in a fixed order."""
     root = results_dir / RESULTS_FOLDER
@@ -145,7 +113,7 @@ def _run_settings(source_folder: Path, result: TaskResult) -> list[dict[str, Any
 def _write_folder(staging: Path, accepted: dict[Path, list[tuple[Path, TaskResult]]], results_dir: Path) -> list[ExportedResult]:
     exported = []
     for source_folder, results in accepted.items():
-        meta = json.loads((source_folder / MODEL_META_FILE).read_text(encoding="utf-8"))
+        meta = read_model_meta(source_folder)
         target = staging / RESULTS_FOLDER / source_folder.relative_to(results_dir / RESULTS_FOLDER)
         target.mkdir(parents=True)
         shutil.copy2(source_folder / MODEL_META_FILE, target / MODEL_META_FILE)
@@ -155,8 +123,8 @@ def _write_folder(staging: Path, accepted: dict[Path, list[tuple[Path, TaskResul
             settings.extend(_run_settings(source_folder, result))
             exported.append(
                 ExportedResult(
-                    str(meta["name"]),
-                    str(meta["revision"]),
+                    str(meta.name),
+                    str(meta.revision),
                     result.task_name,
                     float(result.get_score()),
                     result.dataset_revision,
@@ -236,15 +204,17 @@ def export_results(results_dir: str | os.PathLike[str], out: str | os.PathLike[s
             known[name] = mteb.get_task(name)
         except KeyError:  # a generated dataset's task, or a file named by hand: left out, with the reason
             continue
+    check = ResultCheck(known, "a task mteb knows after import clsd_mteb", _unpublished)
     accepted: dict[Path, list[tuple[Path, TaskResult]]] = {}
     for path in files:
         if not (path.parent / MODEL_META_FILE).is_file():
             export.skipped.append((path, f"no {MODEL_META_FILE} beside it (the results repository needs one)"))
             continue
-        result, reason = _check(path, known)
-        if result is None:
-            export.skipped.append((path, reason))
+        result = check(path)
+        if isinstance(result, str):
+            export.skipped.append((path, result))
         else:
+            read_model_meta(path.parent)  # an unreadable one is an error naming it, before anything is written
             accepted.setdefault(path.parent, []).append((path, result))
     if not accepted:
         why = "; ".join(f"{path}: {reason}" for path, reason in export.skipped) or "no CLSD result files"

@@ -281,6 +281,11 @@ def _print_outcome(report: RunReport, run_dir: Path) -> None:
     """The run report, then the next step; unfinished sentences make the command fail, so that scripts repeat it."""
     for line in report.lines():
         typer.echo(line)
+    if report.limited:
+        raise CLSDError(
+            f"{report.limited} sentence(s) are unfinished: the token limit (--max-tokens {report.token_limit}) cut every "
+            "answer. Run the same command with a larger --max-tokens to continue this run folder."
+        )
     if report.unfinished:
         raise CLSDError(f"{report.unfinished} sentence(s) are unfinished after retries; run the same command again to continue.")
     typer.echo(f"next: clsd build --run-dir {run_dir} --out <folder> --name <NAME>")
@@ -321,6 +326,7 @@ def translate(
     then adds the -pivot-en configs.
     """
     from clsd_generation.dataset.pivot import translate_run, untranslated_count
+    from clsd_generation.llm.translate import pivot_refusal_lines
 
     if backend not in TRANSLATION_BACKENDS:
         raise CLSDError(f"unknown translation backend {backend!r}; use one of {', '.join(TRANSLATION_BACKENDS)}.")
@@ -334,6 +340,8 @@ def translate(
     done = translate_run(run_dir, settings, progress=not quiet, llm=llm)
     for code, count in done.items():
         typer.echo(f"{code}->en: {count} texts translated in this run")
+    for line in pivot_refusal_lines(run_dir):
+        typer.echo(line)
     left = untranslated_count(run_dir)
     if left:
         raise CLSDError(f"{left} text(s) are untranslated after retries; run the same command again to continue.")

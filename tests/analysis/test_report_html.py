@@ -11,8 +11,13 @@ import base64
 import gzip
 import json
 import re
+import shutil
+import threading
+from collections.abc import Iterator
 from html.parser import HTMLParser
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import ClassVar
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -24,6 +29,7 @@ from clsd_analysis import figures
 from clsd_analysis.changed_words import changed_spans
 from clsd_analysis.distractor_types import distractor_types
 from clsd_analysis.explorer_data import COSINE_SCALE, utf16_offset
+from clsd_analysis.html_report import markdown_to_html, render_page
 from clsd_analysis.report import AnalysisOptions, build_report
 from clsd_analysis.results import load_results
 from clsd_analysis.sections import PosShift, default_sections, with_options
@@ -244,3 +250,85 @@ def test_the_explorer_filters_and_sorts_in_a_browser(built) -> None:
         row = next(r for r in task["rows"] if r[0] == every[0][1])
         target, texts = document["texts"][row[2]], document["texts"]
         assert first == [[texts[d][a:b] for a, b in changed_spans(target, texts[d])] for d in row[3]]
+
+
+# Texts a dataset or a result may carry into the report's Markdown: image and link syntax, an autolink, raw HTML.
+HOSTILE = """
+## Texts from the data
+
+- ![tracker]({url}/image.png) and [a link]({url}/link) and <{url}/autolink>
+- <img src="{url}/raw.png"> <script src="{url}/script.js"></script> ![up](../outside.png)
+"""
+
+
+class _Witness(BaseHTTPRequestHandler):
+    """A server on 127.0.0.1 that only records what asks it anything."""
+
+    hits: ClassVar[list[str]] = []
+
+    def do_GET(self) -> None:
+        self.hits.append(self.path)
+        self.send_response(204)
+        self.end_headers()
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+@pytest.fixture
+def witness() -> Iterator[tuple[str, list[str]]]:
+    server = ThreadingHTTPServer(("127.0.0.1", 0), type("Witness", (_Witness,), {"hits": []}))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}", server.RequestHandlerClass.hits  # type: ignore[attr-defined]
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_markdown_from_data_becomes_no_element(built, witness) -> None:
+    report, *_ = built
+    url, _ = witness
+    parser = _Resources()
+    parser.feed(markdown_to_html(HOSTILE.format(url=url), report))
+    assert [tag for tag, _ in parser.tags] == ["h2", "ul", "li", "li"]  # no img, a or script: text only
+    page = (report / "report.html").read_text(encoding="utf-8")
+    policy = re.search(r'<meta http-equiv="Content-Security-Policy" content="([^"]+)">', page)
+    assert policy is not None and "default-src &#x27;none&#x27;" in policy.group(1)
+
+
+@pytest.mark.browser
+def test_opening_the_report_makes_no_request(built, witness, tmp_path: Path) -> None:
+    report, *_ = built
+    url, hits = witness
+    folder = Path(shutil.copytree(report, tmp_path / "report"))
+    markdown = (folder / "report.md").read_text(encoding="utf-8") + HOSTILE.format(url=url)
+    (folder / "hostile.html").write_text(render_page("hostile", markdown, folder, _document(folder)), encoding="utf-8")
+    attempt = (  # what an injected script would do, were one to run: the page's policy refuses it all the same
+        f"(() => {{ const image = new Image(); image.src = '{url}/from-script.png'; document.body.append(image); "
+        f"return fetch('{url}/fetch').then(() => 'fetched', () => 'refused')"
+        ".then(outcome => new Promise(done => setTimeout(() => done(outcome), 300))); })()"
+    )
+    with Chromium() as browser:
+        browser.call("Network.enable")
+        for page in ("report.html", "hostile.html"):
+            browser.open(folder / page)
+            assert browser.evaluate("window.clsdExplorerReady.then(e => e.state.model)") is not None
+            found = browser.evaluate(
+                'document.querySelectorAll(\'#report img:not([src^="data:"]), #report a[href*=":"]\').length'
+            )
+            assert found == 0
+            opening = _requests(browser.events)
+            assert opening and all(u.startswith(("file:", "data:")) for u in opening.values()), opening  # nothing else
+            browser.events.clear()
+            assert browser.evaluate(attempt) == "refused"
+            tried = {i for i, u in _requests(browser.events).items() if u.startswith(url)}
+            blocked = {e["params"]["requestId"] for e in browser.events if e["params"].get("blockedReason") == "csp"}
+            assert tried and tried <= blocked  # the policy stopped each one
+            browser.events.clear()
+    assert hits == []  # the server was never asked
+
+
+def _requests(events: list[dict]) -> dict[str, str]:
+    """Request id -> URL of every request the page began."""
+    return {e["params"]["requestId"]: e["params"]["request"]["url"] for e in events if e["method"] == "Network.requestWillBeSent"}

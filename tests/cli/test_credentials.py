@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -163,3 +164,30 @@ def test_public_url_and_redact() -> None:
     )
     assert redact("Incorrect API key provided: Bearer tok_0123456789") == "Incorrect API key provided: Bearer [redacted]"
     assert redact("hf_" + "a1" * 17 + " and sk-abcdefgh1234") == "[redacted] and [redacted]"
+
+
+@pytest.mark.slow
+def test_a_key_the_server_echoes_in_its_answers_is_never_stored(tmp_path: Path) -> None:
+    """Every command that stores server text (generate live and batch, judge, translate) stores it redacted."""
+    csv = write_parallel_csv(tmp_path / "p.csv", ROWS)
+    echo = {"Hund": ["echo"] * 20, "chien": ["echo"] * 20}
+    with FakeOpenAI(echo, batch_polls_before_done=0) as server:
+        endpoint = ("--model", "fake-model", "--base-url", server.base_url, "--quiet")
+        steps = [
+            run(*generate_args(csv, tmp_path / "run", server.base_url), key=PLAIN_KEY),
+            run("judge", "--run-dir", str(tmp_path / "run"), *endpoint, key=PLAIN_KEY),
+            run("translate", "--run-dir", str(tmp_path / "run"), "--backend", "llm", *endpoint, key=PLAIN_KEY),
+            run(*generate_args(csv, tmp_path / "batch", server.base_url, "--batch"), key=PLAIN_KEY),
+        ]
+        assert {action for _, action in server.log} == {"echo"}
+    for step in steps:
+        assert step.returncode == 0, step.stderr
+    built = run("build", "--run-dir", str(tmp_path / "run"), "--out", str(tmp_path / "ds"), "--name", "T")
+    assert built.returncode == 0, built.stderr
+    for step in (*steps, built):
+        assert_nowhere((PLAIN_KEY,), step, tmp_path / "run", tmp_path / "batch", tmp_path / "ds")
+    database = sqlite3.connect(tmp_path / "run" / "checkpoint.sqlite")
+    stored = [row[0] for table in ("attempts", "judgments") for row in database.execute(f"SELECT answer FROM {table}")]
+    stored += [row[0] for row in database.execute("SELECT translation FROM translations")]
+    database.close()
+    assert stored and all("token [redacted]" in text for text in stored)  # the server's text is kept, the key is not

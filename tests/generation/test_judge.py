@@ -16,6 +16,8 @@ import pytest
 from scipy.stats import binomtest
 
 from clsd_format import hub
+from clsd_format.errors import DataError
+from clsd_generation.dataset.human_check import CRITERIA
 from clsd_generation.llm.judge import QUESTIONS, UNCLEAR, read_verdict, wilson_interval
 from clsd_generation.run.checkpoint import Checkpoint
 from tests.helpers.cli_runner import invoke
@@ -117,6 +119,39 @@ def test_agreement_with_a_filled_sheet(tmp_path: Path) -> None:
     assert "24 distractors compared" in output
     assert "agree: 17 valid, 0 invalid (accuracy 70.8%)" in output
     assert "judge accepts what people refused: 6" in output and "judge refuses what people accepted: 1" in output
+
+
+def write_sheet(sheet: Path, rows: list[dict[str, str]]) -> None:
+    with sheet.open("w", encoding="utf-8", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+
+
+def test_a_sheet_that_does_not_match_its_run_is_refused_before_any_request(tmp_path: Path) -> None:
+    with FakeOpenAI() as fake:
+        run_dir = generated_run(tmp_path, fake)
+        sheet = tmp_path / "sheet.csv"
+        invoke("sample", "--run-dir", str(run_dir), "--sheet", str(sheet), "--per-language", "4")
+        with sheet.open(encoding="utf-8", newline="") as handle:
+            rows = [{**row, **dict.fromkeys(CRITERIA, "yes")} for row in csv.DictReader(handle)]
+        shuffled = [dict(row) for row in rows]
+        for row, other in zip(shuffled, shuffled[1:] + shuffled[:1], strict=True):
+            row["distractor"] = other["distractor"]  # the distractor column sorted on its own
+        spoiled = {
+            "repeated": ([*rows, rows[2]], r"row 9, column 'distractor': .* repeats row 3;"),
+            "conflicting": ([*rows, {**rows[2], "different_meaning": "no"}], r"row 9, .* contradicts the verdict of row 3;"),
+            "shuffled": (shuffled, r"row 1, column 'distractor': this distractor is not a distractor the run kept"),
+            "wrong original": ([{**rows[0], "original": rows[5]["original"]}], r"row 1, column 'original': this original is not"),
+        }
+        asked = len(fake.requests)
+        for name, (spoiled_rows, message) in spoiled.items():
+            write_sheet(tmp_path / f"{name}.csv", spoiled_rows)
+            with pytest.raises(DataError, match=message):
+                invoke("judge", "--run-dir", str(run_dir), *endpoint(fake), "--against", str(tmp_path / f"{name}.csv"))
+        assert len(fake.requests) == asked  # nothing was paid for
+        with Checkpoint.existing(run_dir) as checkpoint:
+            assert checkpoint.get_meta("judge") is None  # no judge bound to the run by a refused sheet
 
 
 @pytest.mark.slow

@@ -212,3 +212,44 @@ def test_sigkill_partway_then_same_command_completes_each_sentence_once(tmp_path
     text_of = {(pid, lang): p.texts[0 if lang == "de" else 1] for pid, p in pairs.items() for lang in ("de", "fr")}
     assert not asked_again & {text_of[key] for key in finished_before}  # nothing finished was asked again
     assert f"{len(finished_before)} finished before this run" in second.stdout
+
+
+def test_a_sentence_every_answer_of_which_the_limit_cut_waits_for_a_larger_limit(tmp_path: Path) -> None:
+    from tests.helpers.cli_runner import invoke
+
+    corpus = write_parallel_csv(tmp_path / "p.csv", numbered_rows(2))
+    run_dir = tmp_path / "run"
+    with FakeOpenAI({"Nummer 1 beißt": ["cut"] * 3}) as fake:  # every answer of one sentence stops at the limit
+        command = ["generate", str(corpus), "--run-dir", str(run_dir), *DE_FR_OPTIONS, "--backend", "llm"]
+        command += ["--model", "fake-model", "--base-url", fake.base_url, "--quiet"]
+        with pytest.raises(CLSDError) as raised:
+            invoke(*command, "--max-tokens", "64")
+        assert str(raised.value) == (
+            "1 sentence(s) are unfinished: the token limit (--max-tokens 64) cut every answer. "
+            "Run the same command with a larger --max-tokens to continue this run folder."
+        )
+        with Checkpoint.existing(run_dir) as checkpoint:
+            assert ("row2", "de") not in checkpoint.finished()  # not failed for good
+            assert len(checkpoint.results()) == 3 and checkpoint.cut_answers() == 3
+        with pytest.raises(CLSDError, match="different settings"):
+            invoke(*command, "--max-tokens", "32")  # a smaller limit would mix answers of two limits the other way
+        output = invoke(*command, "--max-tokens", "256")
+    assert "this run: 1 with distractors, 0 failed validation, 0 unfinished" in output
+    with Checkpoint.existing(run_dir) as checkpoint:
+        assert {(r.pair_id, r.lang): r.status for r in checkpoint.results()}[("row2", "de")] == "ok"
+        assert checkpoint.get_meta("generation")["max_tokens"] == 256
+
+
+def test_batch_mode_leaves_a_sentence_cut_in_every_round_for_a_larger_limit(tmp_path: Path) -> None:
+    from tests.helpers.cli_runner import invoke
+
+    corpus = write_parallel_csv(tmp_path / "p.csv", numbered_rows(2))
+    run_dir = tmp_path / "run"
+    with FakeOpenAI({"Nummer 1 beißt": ["cut"] * 10}, batch_polls_before_done=0) as fake:
+        command = ["generate", str(corpus), "--run-dir", str(run_dir), *DE_FR_OPTIONS, "--backend", "llm", "--batch"]
+        command += ["--model", "fake-model", "--base-url", fake.base_url, "--quiet"]
+        with pytest.raises(CLSDError, match=r"^1 sentence\(s\) are unfinished: the token limit \(--max-tokens 64\) cut every"):
+            invoke(*command, "--max-tokens", "64")
+        fake.scripts.clear()  # the larger limit lets the answers finish
+        output = invoke(*command, "--max-tokens", "128")
+    assert "this run: 1 with distractors, 0 failed validation, 0 unfinished" in output

@@ -12,7 +12,7 @@ from clsd_generation.llm.translate import clean_translation
 from clsd_generation.run.checkpoint import Checkpoint
 from tests.helpers.cli_runner import invoke
 from tests.helpers.corpora import DE_FR_OPTIONS, write_parallel_csv
-from tests.helpers.fake_openai import FakeOpenAI
+from tests.helpers.fake_openai import FakeOpenAI, english_of
 
 ROWS = [(f"Der Hund Nummer {i} beißt den Mann", f"Le chien numéro {i} mord l'homme") for i in range(3)]
 
@@ -46,7 +46,7 @@ def test_llm_pivot_translates_every_text_once_resumes_and_names_the_translator(t
     assert "de->en: 0 texts" in again and len(translation_requests) == 30
     assert {r["max_tokens"] for r in translation_requests} == {64} and {r["temperature"] for r in translation_requests} == {0.0}
     for code, texts in wanted.items():
-        assert {stored[code][text] for text in texts} == {f"{text} [en]" for text in texts}
+        assert {stored[code][text] for text in texts} == {english_of(text) for text in texts}
     invoke("build", "--run-dir", str(run_dir), "--out", str(tmp_path / "out"), "--name", "LLMPIVOT")
     card = (tmp_path / "out" / hub.CARD_FILE).read_text(encoding="utf-8")
     assert "the LLM `fake-model` through an OpenAI-compatible endpoint" in card and "Translate this" in card

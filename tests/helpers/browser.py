@@ -87,6 +87,7 @@ class Chromium:
         os.close(answers_write)
         self._buffer = b""
         self._next_id = 0
+        self.events: list[dict[str, Any]] = []  # every event the page's session sent (Network.* once enabled)
         self.session = ""
         target = self.call("Target.createTarget", url="about:blank")["targetId"]
         self.session = self.call("Target.attachToTarget", targetId=target, flatten=True)["sessionId"]
@@ -108,7 +109,10 @@ class Chromium:
                 raise BrowserError(f"Chromium closed the pipe (exit status {self._process.poll()})")
             self._buffer += chunk
         message, self._buffer = self._buffer.split(b"\0", 1)
-        return json.loads(message)
+        decoded = json.loads(message)
+        if "method" in decoded:
+            self.events.append(decoded)
+        return decoded
 
     def call(self, method: str, **params: Any) -> dict[str, Any]:
         """Send one command (to the page's session once attached) and return its result."""

@@ -17,9 +17,17 @@ original sentence from the last line of the prompt and plays that sentence's nex
 ``cut``      the list broken off midway, ``finish_reason: "length"`` (the token limit stopped it)
 ``think``    a ``<think>`` block of decoy sentences before the list, and a ``reasoning_content`` field of more
 ``labels``   the list with a label, a list number and English commentary around each sentence
+``huge``     the list followed by hundreds of kilobytes, ``finish_reason: "stop"`` whatever ``max_tokens`` said
+``surrogate`` the list with a lone surrogate (JSON's ``\ud800`` escape): not valid Unicode
+``deep``     (structured) JSON nested three thousand deep
+``fragments`` (structured) a JSON object broken off midway: fragments of JSON syntax, not JSON
+``copy``     (translation) the source unchanged; ``german``: a German sentence, not an English one
+``echo``     the caller's bare API key echoed in the answer (a reasoning block; the translation; the verdict's
+             reasoning), as a careless or hostile server may send it
 
 A translation request (``clsd translate --backend llm``: its prompt starts "Translate this") gets
-``Translation: "<text> [en]"`` and a note after a blank line, which the translator must strip.
+``Translation: "<english_of(text)>"`` (an English sentence naming the text by a hash) and a note after a blank
+line, which the translator must strip.
 
 A judge's question (``clsd judge``) gets the answer of a valid distractor (fluent: yes, a translation of
 the source: no, a small edit: yes), or, scripted for the distractor, ``invalid`` (a translation: yes)
@@ -38,6 +46,7 @@ from __future__ import annotations
 
 import email.parser
 import email.policy
+import hashlib
 import json
 import socket
 import threading
@@ -65,6 +74,11 @@ def markup_items(sentence: str) -> list[str]:
         f"{base} ```rm -rf /``` heute.",
         f"{base} \x1b[2J gestern.",
     ]
+
+
+def english_of(text: str) -> str:
+    """The fake's English translation of ``text``: an English sentence, one per text (a real translation is not needed)."""
+    return f"This is the English translation of the text numbered {hashlib.sha256(text.encode()).hexdigest()[:8]}."
 
 
 def decoy(sentence: str) -> str:
@@ -108,20 +122,36 @@ def render_answer(sentence: str, action: str) -> str:
     return "\n".join(f"{n}. {item}" for n, item in enumerate(items, 1))
 
 
+HOSTILE_JSON = {  # structured answers that are not the schema's JSON
+    "deep": lambda sentence: "[" * 3000 + "]" * 3000,
+    "fragments": lambda sentence: json.dumps({"distractors": good_distractors(sentence)})[:-40],
+}
 JUDGE_PROMPTS = ("Is the following", "Sentence A is", "Is sentence B")  # the judge's three questions, as they start
 
 
-def completion(model: str, sentence: str, action: str, prompt: str, structured: bool = False) -> dict[str, Any]:
+def completion(model: str, sentence: str, action: str, prompt: str, structured: bool = False, key: str = "") -> dict[str, Any]:
+    echoed = f" token {key}" if action == "echo" else ""
     if prompt.startswith("Translate this"):
-        text = f'Translation: "{sentence} [en]"\n\nNote: a literal translation.'
+        text = f'Translation: "{english_of(sentence)}{echoed}"\n\nNote: a literal translation.'
+        text = {"copy": f'Translation: "{sentence}"', "german": 'Translation: "Der Hund schläft heute im Garten."'}.get(
+            action, text
+        )
     elif prompt.startswith(JUDGE_PROMPTS):
         translation = prompt.startswith(JUDGE_PROMPTS[1])
         text = "Well, it depends." if action == "babble" else "Yes." if translation == (action == "invalid") else "no"
         text = json.dumps({"answer": text.rstrip(".").lower()}) if structured and action != "babble" else text
     elif structured:
-        text = json.dumps({"distractors": good_distractors(sentence)})
+        text = (
+            HOSTILE_JSON[action](sentence) if action in HOSTILE_JSON else json.dumps({"distractors": good_distractors(sentence)})
+        )
     else:
         text = render_answer(sentence, action)
+    if action == "huge":
+        text += "\n" + "filler words " * 40_000
+    elif action == "surrogate":
+        text += " \ud800"
+    if echoed and not prompt.startswith("Translate this"):
+        text = f"<think>the caller's{echoed}</think>\n{text}"
     message: dict[str, Any] = {"role": "assistant", "content": text}
     if action == "think":
         message["reasoning_content"] = "\n".join(f"{n}. {decoy(sentence)} {n}" for n in range(1, 5))
@@ -157,6 +187,7 @@ class FakeOpenAI:
         self.refused_formats = set(refused_formats)
         self.refusal_status = refusal_status
         self.requests: list[dict[str, Any]] = []
+        self.key = ""  # the bare API key of the latest request (what ``echo`` sends back)
         self.calls: dict[str, int] = defaultdict(int)
         self.log: list[tuple[str, str]] = []
         self.files: dict[str, bytes] = {}
@@ -202,7 +233,7 @@ class FakeOpenAI:
             if action in ("429", "500", "slow", "drop"):
                 status, body = 500, {"error": {"message": f"scripted {action}", "type": "server_error"}}
             else:
-                status, body = 200, completion(request["body"]["model"], sentence, action, prompt)
+                status, body = 200, completion(request["body"]["model"], sentence, action, prompt, key=self.key)
             output.append(
                 {
                     "id": f"req-{len(output)}",
@@ -252,6 +283,7 @@ def _handler(fake: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
 
         def do_POST(self) -> None:
             body = self._body()
+            fake.key = (self.headers.get("Authorization") or "").removeprefix("Bearer ")
             if self.path == "/v1/chat/completions":
                 request = json.loads(body)
                 fake.requests.append(request)
@@ -281,7 +313,7 @@ def _handler(fake: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
                 else:
                     if action == "slow":
                         time.sleep(fake.slow_seconds)
-                    self._send(200, completion(request["model"], sentence, action, prompt, structured=bool(response_format)))
+                    self._send(200, completion(request["model"], sentence, action, prompt, bool(response_format), fake.key))
             elif self.path == "/v1/files":
                 message = email.parser.BytesParser(policy=email.policy.HTTP).parsebytes(
                     f"Content-Type: {self.headers['Content-Type']}\r\n\r\n".encode() + body

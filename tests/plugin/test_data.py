@@ -359,6 +359,21 @@ def test_a_bad_hub_row_is_named(exported, tmp_path):
         hub.write_config(copy, spec, rows, overwrite=True)
 
 
+def test_a_hub_file_with_a_column_the_format_does_not_have_is_refused_and_more_distractors_are_read_whole(exported, tmp_path):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    copy = Path(shutil.copytree(exported, tmp_path / "copy"))
+    path = hub.parquet_path(copy, "wmt19-de-fr")
+    table = pq.read_table(path)
+    six = [row["distractors"] + [row["target"] + " x", row["target"] + " y"] for row in table.to_pylist()]
+    pq.write_table(table.set_column(table.column_names.index("distractors"), "distractors", pa.array(six)), path)
+    assert all(len(row["distractors"]) == 6 for row in hub.read_config(copy, "wmt19-de-fr"))  # k distractors, whole
+    pq.write_table(table.append_column("notes", pa.array([""] * table.num_rows)), path)
+    with pytest.raises(DataError, match=r"column 'notes': a column the CLSD Hub format does not have"):
+        hub.read_config(copy, "wmt19-de-fr")
+
+
 TOY_ROW = {
     "id": "toy",
     "source": "The cat sat on the mat.",

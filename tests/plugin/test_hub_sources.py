@@ -92,6 +92,16 @@ def test_rows_map_onto_the_task_and_a_config_in_the_other_direction_is_refused(s
         authors_hub.task_rows(_authors_records(small_release, fr_de), de_fr, "wmt21.de.fr")
 
 
+def test_a_config_with_more_distractors_or_unknown_columns_is_refused_not_read_in_part(small_release: Path) -> None:
+    de_fr = next(t for t in DIRECT if t.name == "CLSD-WMT21-DE-FR")
+    records = _authors_records(small_release, de_fr)
+    six = [{**record, "TargetAdv5": record["TargetAdv1"] + " x", "TargetAdv6": record["TargetAdv2"] + " y"} for record in records]
+    with pytest.raises(DataError, match=r"column 'TargetAdv5': the config has 6 distractor columns, the task scores 4"):
+        authors_hub.task_rows(six, de_fr, "wmt21.de.fr")
+    with pytest.raises(DataError, match=r"column 'notes': a column this layout does not have"):
+        authors_hub.task_rows([{**record, "notes": ""} for record in records], de_fr, "wmt21.de.fr")
+
+
 def test_rows_are_compared_in_order_on_the_texts() -> None:
     row = {"id": "a", "source": "s", "target": "t", "distractors": ["d"]}
     other = [dict(row, id="b"), dict(row, target="T"), dict(row)]
@@ -131,6 +141,8 @@ def hub(small_release: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterat
     configs["wmt19.fr.de"][5][authors_hub.TARGET] += " (changed)"
     hub_mirror.write_pushed_layout(authors, configs, license=authors_hub.CARD_LICENSE)
     commits["authors-changed"] = hub_mirror.commit(authors, "one row changed")
+    (authors / "wmt19.fr.de" / "test-00000-of-00001.parquet").write_text("<!DOCTYPE html><html>Bad gateway</html>\n")
+    commits["authors-html"] = hub_mirror.commit(authors, "an error page where a parquet file should be")
     export = root / "mirrors" / "datasets" / EXPORT_REPO
     shutil.copytree(export_release(root / "export", data_dir=small_release), export)
     commits["export"] = hub_mirror.commit(export)
@@ -181,6 +193,17 @@ def test_the_project_s_hub_format_by_repository_and_commit(hub, small_release) -
     assert len(tasks) == 8 and tasks["CLSD-WMT19-FR-DE"]["dataset"] == {"path": EXPORT_REPO, "revision": hub["export"]}
     for released in DIRECT:
         assert [tuple(t) for t in tasks[released.name]["texts"]] == _texts(_csv_rows(small_release, released))
+
+
+@pytest.mark.slow
+def test_a_parquet_file_that_is_an_error_page_is_an_error_naming_the_repository(hub, small_release, tmp_path) -> None:
+    source = f"{authors_hub.REPO_ID}@{hub['authors-html']}"
+    done = _clsd(hub, "evaluate", "--model", "clsd-baselines/char-ngram-tf", "--tasks", "CLSD-WMT19-FR-DE",
+                 "--hub-dataset", source, "--output", str(tmp_path / "out"))  # fmt: skip
+    assert done.returncode == 2, done.stderr[-3000:]
+    error = done.stderr.strip().splitlines()[-1]
+    assert error.startswith(f"error: file {source}/wmt19.fr.de (repository {authors_hub.REPO_ID}): a data file is not a")
+    assert "Traceback" not in done.stderr
 
 
 @pytest.mark.slow

@@ -32,7 +32,15 @@ from clsd_generation.dataset.card import CardInput, render_generated_card
 from clsd_generation.dataset.pivot import texts_to_translate
 from clsd_generation.llm.judge import invalid_sentences, judge_card_section
 from clsd_generation.rules.registry import RULE_BY_NAME
-from clsd_generation.run.checkpoint import GENERATION_KEY, JUDGE_KEY, TRANSLATION_KEY, TRANSLATOR_KEY, Checkpoint, Result
+from clsd_generation.run.checkpoint import (
+    GENERATION_KEY,
+    JUDGE_KEY,
+    PIVOT_REFUSALS_KEY,
+    TRANSLATION_KEY,
+    TRANSLATOR_KEY,
+    Checkpoint,
+    Result,
+)
 from clsd_generation.run.inputs import ParallelPair
 from clsd_generation.run.language_args import languages_of
 from clsd_generation.run.lock import run_folder_lock
@@ -219,6 +227,7 @@ def _card_input(
         license=description.license,
         pivot_model=pivot_model,
         pivot_translator=checkpoint.get_meta(TRANSLATOR_KEY),
+        pivot_refused=checkpoint.get_meta(PIVOT_REFUSALS_KEY) or {},
         rejections=checkpoint.rejections(),
         cut_answers=checkpoint.cut_answers(),
     )

@@ -52,6 +52,7 @@ class CardInput:
     pivot_model: str | None = None
     pivot_translator: str | None = None  # an LLM translator as the card names it (model, endpoint, prompt); None: M2M-100/NLLB
     pivot_dropped: Counter[str] = field(default_factory=Counter)
+    pivot_refused: Mapping[str, Mapping[str, int]] = field(default_factory=dict)  # language -> reason -> LLM answers refused
     difficulty: Difficulty | None = None  # scored by the plugin after the data was written; None: not measured
     rejections: Mapping[str, Counter[str]] = field(default_factory=dict)  # per language: every answer's rejections by kind
     cut_answers: int = 0  # LLM answers stopped by the token limit (asked again)
@@ -170,8 +171,9 @@ def _rejections_section(info: CardInput) -> str:
         for kind in sorted(kinds, key=lambda k: -sum(c[k] for c in info.rejections.values()))
     ]
     return (
-        "\n### Candidates refused, by reason\n\nEvery candidate of every answer the checks refused (a reason starting with "
-        "'kept unchecked' is an item the paper protocol kept that the named check would have refused):\n\n"
+        "\n### Candidates refused, by reason\n\nEvery candidate of every answer the checks refused, and every answer refused "
+        "unread (longer than the token limit allows, not valid text, JSON not of the schema); a reason starting with "
+        "'kept unchecked' is an item the paper protocol kept that the named check would have refused:\n\n"
         f"| reason | {' | '.join(codes)} |\n| --- | {' | '.join('---' for _ in codes)} |\n" + "\n".join(rows) + "\n"
     )
 
@@ -252,9 +254,20 @@ def _pivot_section(info: CardInput) -> str:
         f"\n## English pivot\n\nThe `-pivot-en` configs hold the same rows with every text machine-translated to English by "
         f"{translator}; models compare them monolingually. Translation can make a "
         "distractor identical to the translated target: such ties count as misses, as in the paper."
-        + (f" {dropped} row(s) were left out because a translation came back empty." if dropped else "")
+        + (f" {dropped} row(s) were left out because a translation came back empty or was refused." if dropped else "")
+        + _pivot_refusals(info.pivot_refused)
         + "\n"
     )
+
+
+def _pivot_refusals(refused: Mapping[str, Mapping[str, int]]) -> str:
+    """The LLM translator's answers that were not translations (asked again), by language and reason."""
+    parts = [
+        f"{code}: " + ", ".join(f"{reason} {n}" for reason, n in sorted(reasons.items(), key=lambda kv: (-kv[1], kv[0])))
+        for code, reasons in sorted(refused.items())
+        if reasons
+    ]
+    return f" Translator answers refused and asked again, by reason: {'; '.join(parts)}." if parts else ""
 
 
 def difficulty_section(difficulty: Difficulty | None) -> str:

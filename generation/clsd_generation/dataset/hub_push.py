@@ -24,7 +24,7 @@ class PushPlan:
 def plan_push(folder: Path, repo_id: str) -> PushPlan:
     """Check the folder is a complete CLSD dataset and list what goes into the repository."""
     folder = Path(folder)
-    check_repo_id(repo_id)
+    hub.check_repo_id(repo_id)
     header = hub.read_front_matter(folder)
     specs = hub.read_manifest_from_header(header, where=str(folder / hub.CARD_FILE))
     hub.check_files(folder, header)  # a file changed since the card recorded its SHA-256 is not published under it
@@ -33,18 +33,6 @@ def plan_push(folder: Path, repo_id: str) -> PushPlan:
     evaluation = [hub.EVAL_FILE] if (folder / hub.EVAL_FILE).is_file() else []  # the Hub's leaderboard config
     files = [hub.CARD_FILE, *evaluation] + [str(hub.parquet_path(Path(), spec.config)) for spec in specs]
     return PushPlan(repo_id, files)
-
-
-def check_repo_id(repo_id: str) -> None:
-    """``owner/name``, spelled as the Hub accepts it (``huggingface_hub``'s own check: no spaces, no ``..``)."""
-    from huggingface_hub.utils import HFValidationError, validate_repo_id
-
-    if repo_id.count("/") != 1 or not all(repo_id.split("/")):
-        raise CLSDError(f"repository id {repo_id!r}: write it as owner/name.")
-    try:
-        validate_repo_id(repo_id)
-    except HFValidationError as exc:
-        raise CLSDError(f"repository id {repo_id!r} is not valid on the Hub: {exc}") from exc
 
 
 def dry_run(folder: Path, repo_id: str, target: Path) -> PushPlan:

@@ -117,10 +117,16 @@ class SheetRow:
     pair_id: str
     distractor: str
     meets: bool
+    row: int = 0  # its number in the sheet (1: the first row under the header), for messages
+    original: str | None = None  # the sheet's "original" cell, when it has the column
 
 
 def read_sheet(sheet: Path) -> list[SheetRow]:
-    """Every row of a filled sheet; every criterion cell must be a yes or a no (a blank is reported)."""
+    """Every row of a filled sheet; every criterion cell must be a yes or a no (a blank is reported).
+
+    A distractor appears once: a repeated row (the same verdict twice would count twice) or two rows with
+    opposite verdicts (which one holds?) are refused, naming both rows.
+    """
     sheet = Path(sheet)
     rows = []
     try:
@@ -138,12 +144,30 @@ def read_sheet(sheet: Path) -> list[SheetRow]:
                             f"expected yes or no, found {row.get(criterion)!r}", file=str(sheet), row=number, column=criterion
                         )
                     answers.append(value in YES)
-                rows.append(SheetRow(row["language"], row["pair_id"], row["distractor"], all(answers)))
+                original = row.get("original") if "original" in (reader.fieldnames or []) else None
+                rows.append(SheetRow(row["language"], row["pair_id"], row["distractor"], all(answers), number, original))
     except (OSError, UnicodeDecodeError, csv.Error) as exc:
         raise DataError(f"cannot read the sheet ({exc})", file=str(sheet)) from exc
     if not rows:
         raise DataError("the sheet has no rows.", file=str(sheet))
+    _refuse_repeats(sheet, rows)
     return rows
+
+
+def _refuse_repeats(sheet: Path, rows: list[SheetRow]) -> None:
+    """A distractor judged in two rows is an error: counted twice, or two verdicts of which neither is known to hold."""
+    first: dict[tuple[str, str, str], SheetRow] = {}
+    for row in rows:
+        earlier = first.setdefault((row.language, row.pair_id, row.distractor), row)
+        if earlier is row:
+            continue
+        what = "repeats" if earlier.meets == row.meets else "contradicts the verdict of"
+        raise DataError(
+            f"the distractor of pair {row.pair_id!r} ({row.language}) {what} row {earlier.row}; keep one row per distractor.",
+            file=str(sheet),
+            row=row.row,
+            column="distractor",
+        )
 
 
 def import_sample(sheet: Path) -> CheckReport:

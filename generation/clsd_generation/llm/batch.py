@@ -56,6 +56,7 @@ class BatchGenerator(EndpointRun):
 
     def run(self, states: Sequence[JobState]) -> RunReport:
         by_id = {custom_id(state): state for state in states}
+        first_round = self.checkpoint.batch_rounds()  # the round budget is this invocation's (a rerun may raise the limit)
         try:
             for batch_id, _ in self.checkpoint.open_batches():
                 self._collect(batch_id, by_id)
@@ -70,7 +71,7 @@ class BatchGenerator(EndpointRun):
                 pending = [s for s in by_id.values() if s.job.key not in self.checkpoint.finished()]
                 if not pending:
                     break
-                if self.checkpoint.batch_rounds() >= self.max_attempts + self.batch.extra_rounds:
+                if self.checkpoint.batch_rounds() - first_round >= self.max_attempts + self.batch.extra_rounds:
                     self.report.unfinished += len(pending)
                     break
                 self._collect(self._submit(pending), by_id)

@@ -39,7 +39,15 @@ from clsd_format.errors import CLSDError
 from clsd_format.languages import Language
 from clsd_generation.llm.live import classify_api_error, error_message, make_async_client, read_completion, run_queue
 from clsd_generation.llm.parsing import strip_reasoning
-from clsd_generation.run.checkpoint import JUDGE_KEY, JUDGE_SAMPLE_KEY, Checkpoint, Judgment, checkpoint_writes
+from clsd_generation.llm.reading import read_text
+from clsd_generation.run.checkpoint import (
+    JUDGE_KEY,
+    JUDGE_REFUSALS_KEY,
+    JUDGE_SAMPLE_KEY,
+    Checkpoint,
+    Judgment,
+    checkpoint_writes,
+)
 from clsd_generation.run.language_args import languages_of
 from clsd_generation.run.lock import run_folder_lock
 from clsd_generation.run.settings import DEFAULT_MAX_ATTEMPTS, LLMSettings
@@ -93,7 +101,7 @@ def read_verdict(answer: str, structured: bool = False) -> str:
     if structured:
         try:
             loaded = json.loads(text)
-        except ValueError:
+        except (ValueError, RecursionError):  # not JSON, or nested past the parser's depth: not a verdict
             loaded = None
         if isinstance(loaded, dict) and isinstance(loaded.get("answer"), str):
             text = loaded["answer"]
@@ -170,6 +178,7 @@ class Judge:
     settings: JudgeSettings
     progress: bool = True
     asked: int = 0
+    refused: Counter[str] = field(default_factory=Counter)  # answers the reader of every LLM answer refused, by reason
     _answered: int = field(default=0, init=False)
 
     def run(self, items: Sequence[Item]) -> None:
@@ -197,10 +206,12 @@ class Judge:
                 return  # transient after retries: unsettled, asked by the next run
             self._answered += 1
             self.asked += 1
-            text = read_completion(response).text
-            verdict = read_verdict(text, self.settings.llm.structured)
+            reading = read_text(read_completion(response).text, self.settings.llm.max_tokens)
+            if reading.refusal is not None:
+                self.refused[reading.refusal] += 1
+            verdict = UNCLEAR if reading.refusal else read_verdict(reading.text, self.settings.llm.structured)
             if verdict != UNCLEAR or attempt == self.settings.max_attempts:
-                self.checkpoint.add_judgment(Judgment(*item.key, question, verdict, text, attempt))
+                self.checkpoint.add_judgment(Judgment(*item.key, question, verdict, reading.text, attempt))
                 bar.update(1)
                 return
 
@@ -231,6 +242,7 @@ class JudgedShare:
     judged: Counter[str] = field(default_factory=Counter)
     valid: Counter[str] = field(default_factory=Counter)
     unclear: Counter[str] = field(default_factory=Counter)
+    refused: Counter[str] = field(default_factory=Counter)  # answers refused unread this run, by reason (asked again)
 
     def lines(self, model: str) -> list[str]:
         out = []
@@ -243,6 +255,8 @@ class JudgedShare:
                 + (f", {self.unclear[code]} unclear" if self.unclear[code] else "")
                 + f" [judge: {model}]"
             )
+        if self.refused:
+            out.append("answers refused (asked again): " + ", ".join(f"{r} {n}" for r, n in self.refused.most_common()))
         return out
 
 
@@ -277,10 +291,21 @@ def judge_run(
             raise CLSDError(f"{run_dir} has no kept distractors to judge; run `clsd generate` first.")
         checkpoint.set_meta(JUDGE_SAMPLE_KEY, {"sample_per_language": per_language, "seed": seed})
         judge = Judge(checkpoint, settings, progress)
-        judge.run(items)
+        try:
+            judge.run(items)
+        finally:
+            record_refusals(checkpoint, judge.refused)
         settled = checkpoint.judged_questions()
         left = sum((*item.key, question) not in settled for item in items for question in QUESTIONS)
-        return judged_share(checkpoint, items), judge.asked, left
+        share = judged_share(checkpoint, items)
+        share.refused.update(judge.refused)
+        return share, judge.asked, left
+
+
+def record_refusals(checkpoint: Checkpoint, refused: Counter[str]) -> None:
+    """Add this run's refused answers (by reason) to the run's count, which the card prints."""
+    if refused:
+        checkpoint.set_meta(JUDGE_REFUSALS_KEY, dict(Counter(checkpoint.get_meta(JUDGE_REFUSALS_KEY) or {}) + refused))
 
 
 def judged_items(checkpoint: Checkpoint) -> list[Item]:
@@ -303,7 +328,9 @@ def judge_card_section(checkpoint: Checkpoint, dropped: int | None) -> str:
         if sample.get("sample_per_language")
         else "every kept distractor"
     )
-    lines = "\n".join(f"- {line}" for line in judged_share(checkpoint, judged_items(checkpoint)).lines(binding["model"]))
+    share = judged_share(checkpoint, judged_items(checkpoint))
+    share.refused.update(checkpoint.get_meta(JUDGE_REFUSALS_KEY) or {})
+    lines = "\n".join(f"- {line}" for line in share.lines(binding["model"]))
     questions = "\n".join(
         f"  - `{name}` (valid: {VALID_ANSWERS[name]}): `{text.replace(chr(10), ' ')}`" for name, text in QUESTIONS.items()
     )

@@ -12,9 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from clsd_format.errors import CLSDError
-from clsd_generation.dataset.human_check import read_sheet
-from clsd_generation.llm.judge import Item, Judge, JudgeSettings, bind_judge, verdict_of
+from clsd_format.errors import DataError
+from clsd_generation.dataset.human_check import SheetRow, read_sheet
+from clsd_generation.llm.judge import Item, Judge, JudgeSettings, bind_judge, record_refusals, verdict_of
 from clsd_generation.run.checkpoint import Checkpoint, checkpoint_writes
 from clsd_generation.run.language_args import languages_of
 from clsd_generation.run.lock import run_folder_lock
@@ -48,22 +48,21 @@ class Agreement:
 
 
 def calibrate(run_dir: Path, sheet: Path, settings: JudgeSettings, *, progress: bool = True) -> Agreement:
-    """Judge the sheet's distractors (from the run they were sampled from) and compare with the annotators."""
+    """Judge the sheet's distractors (from the run they were sampled from) and compare with the annotators.
+
+    The sheet is checked against the run before any request: each row's pair and language must be in the run,
+    its original the pair's text, its distractor one the run kept for that pair (a column sorted on its own
+    would otherwise compare verdicts on the wrong distractors).
+    """
     rows = read_sheet(sheet)
     with checkpoint_writes(run_dir), run_folder_lock(run_dir, create=False), Checkpoint.existing(run_dir) as checkpoint:
+        items = _sheet_items(checkpoint, run_dir, sheet, rows)
         bind_judge(checkpoint, settings)
-        languages = {language.code: side for side, language in enumerate(languages_of(checkpoint))}
-        ordered = languages_of(checkpoint)
-        pairs = {pair.pair_id: pair for pair in checkpoint.pairs()}
-        items = []
-        for row in rows:
-            if row.pair_id not in pairs or row.language not in languages:
-                raise CLSDError(
-                    f"{sheet}: pair {row.pair_id!r} ({row.language}) is not in {run_dir}; use the run the sheet was sampled from."
-                )
-            side, texts = languages[row.language], pairs[row.pair_id].texts
-            items.append(Item(ordered[side], ordered[1 - side], texts[1 - side], texts[side], row.distractor))
-        Judge(checkpoint, settings, progress).run(items)
+        judge = Judge(checkpoint, settings, progress)
+        try:
+            judge.run(items)
+        finally:
+            record_refusals(checkpoint, judge.refused)
         answers = checkpoint.judgments()
     verdicts = [verdict_of(answers.get(item.key, {})) for item in items]
     pairs_of = [(verdict, row.meets) for verdict, row in zip(verdicts, rows, strict=True)]
@@ -75,3 +74,35 @@ def calibrate(run_dir: Path, sheet: Path, settings: JudgeSettings, *, progress: 
         unclear=sum(v is None for v in verdicts),
         model=settings.llm.model,
     )
+
+
+def _sheet_items(checkpoint: Checkpoint, run_dir: Path, sheet: Path, rows: list[SheetRow]) -> list[Item]:
+    """The judge's item for each sheet row; a row that does not match the run is refused, naming row and column."""
+    ordered = languages_of(checkpoint)
+    languages = {language.code: side for side, language in enumerate(ordered)}
+    pairs = {pair.pair_id: pair for pair in checkpoint.pairs()}
+    kept = {(r.pair_id, r.lang): set(r.distractors) for r in checkpoint.results() if r.status == "ok"}
+    items = []
+    for row in rows:
+        if row.pair_id not in pairs or row.language not in languages:
+            raise DataError(
+                f"pair {row.pair_id!r} ({row.language}) is not in {run_dir}; use the run the sheet was sampled from.",
+                file=str(sheet),
+                row=row.row,
+                column="pair_id",
+            )
+        side, texts = languages[row.language], pairs[row.pair_id].texts
+        if row.original is not None and row.original != texts[side]:
+            problem, column = "is not the original of its pair", "original"
+        elif row.distractor not in kept.get((row.pair_id, row.language), set()):
+            problem, column = "is not a distractor the run kept for its pair", "distractor"
+        else:
+            items.append(Item(ordered[side], ordered[1 - side], texts[1 - side], texts[side], row.distractor))
+            continue
+        raise DataError(
+            f"this {column} {problem} ({row.pair_id!r}, {row.language}) in {run_dir}; was the column sorted on its own?",
+            file=str(sheet),
+            row=row.row,
+            column=column,
+        )
+    return items

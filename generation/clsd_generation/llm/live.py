@@ -30,8 +30,9 @@ from tqdm.auto import tqdm
 from clsd_format.errors import CLSDError
 from clsd_format.redaction import redact
 from clsd_generation.checks.candidates import UNCHECKED_PREFIX, reason_kind
-from clsd_generation.llm.parsing import parse_answer
+from clsd_generation.llm.parsing import parse_answer, strip_reasoning
 from clsd_generation.llm.prompts import PromptSettings
+from clsd_generation.llm.reading import Reading, looks_structured, read_structured, read_text
 from clsd_generation.run.checkpoint import Answer, Checkpoint, Usage
 from clsd_generation.run.jobs import FinalResult, JobState
 from clsd_generation.run.settings import DEFAULT_MAX_ATTEMPTS, LLMSettings, ValidationBounds
@@ -221,14 +222,18 @@ class EndpointRun:
         """One chat-completion body as the answer to store, and the sentence's result once settled."""
         completion = read_completion(body)
         self.report.usage = self.report.usage + completion.usage
-        candidates = [] if completion.cut else parse_answer(completion.text, structured=self.settings.structured)
+        candidates, reading = self.candidates(completion)
         verdict = state.verdict
         markup_before, unchecked_before, rejected_before = (
             Counter(verdict.markup),
             Counter(verdict.unchecked),
             len(verdict.rejected),
         )
+        was_limited = state.limited
         result = state.absorb(candidates, self.bounds, self.max_attempts, cut=completion.cut)
+        self.report.token_limit = self.settings.max_tokens
+        # counted once; a Batch API round may still settle a limited sentence (it asks every unfinished one)
+        self.report.limited += (state.limited and not was_limited) - (was_limited and result is not None)
         self.report.markup.update(verdict.markup - markup_before)  # this answer's markup, refused or kept
         refused = [reason_kind(reason) for _, reason in verdict.rejected[rejected_before:]]
         flagged = verdict.unchecked - unchecked_before
@@ -236,10 +241,24 @@ class EndpointRun:
         self.report.unchecked.update(flagged)
         self.report.cut += completion.cut
         rejections = refused + [f"{UNCHECKED_PREFIX}{kind}" for kind in flagged.elements()]
+        if reading.refusal is not None:
+            self.report.refused_answers[reading.refusal] += 1
+            rejections.append(reading.refusal)
         answer = Answer(
-            state.attempts, completion.text, candidates, origin, completion.usage, (), completion.finish_reason, rejections
+            state.attempts, reading.text, candidates, origin, completion.usage, (), completion.finish_reason, rejections
         )
         return answer, result
+
+    def candidates(self, completion: Completion) -> tuple[list[str], Reading]:
+        """The answer's candidates (none when cut or refused) and the reading of it that may be stored."""
+        reading = read_text(completion.text, self.settings.max_tokens)
+        if reading.refusal is not None or completion.cut:
+            return [], reading
+        answer = strip_reasoning(reading.text)
+        if self.settings.structured and looks_structured(answer):  # JSON is read as JSON only, never as text
+            items = read_structured(answer)
+            return ([], Reading(reading.text, items)) if isinstance(items, str) else (items, reading)
+        return parse_answer(answer), reading
 
 
 @dataclass(eq=False)
@@ -315,6 +334,8 @@ class LiveGenerator(EndpointRun):
             self.checkpoint.record(state.job.pair_id, state.job.language.code, answer=answer, result=result)
             if result is not None:
                 return result[0]
+            if state.limited:
+                return "unfinished"  # the token limit cut every answer: a run with a larger one continues
             self.report.reasked += 1
 
     def _response_format(self) -> dict[str, Any] | None:

@@ -7,17 +7,25 @@ included, resumes without asking a stored text again. The translator (model, end
 to the run like M2M-100's settings, so a run never mixes two translators, and the card names it.
 
 The answer is read plainly: a reasoning block is dropped, a "Translation:" label and quotes around the
-whole answer are stripped, and only its first paragraph is kept (small models add notes after it). An
-answer stopped by the token limit is kept as it is and counted; an empty one leaves its row out of the
-pivot configs, as an empty M2M-100 translation does.
+whole answer are stripped, and only its first paragraph is kept (small models add notes after it). An empty
+one leaves its row out of the pivot configs, as an empty M2M-100 translation does.
+
+What is not a translation is refused and asked again (:func:`refusal_of`): an answer the reader of every LLM
+answer refuses (:mod:`clsd_generation.llm.reading`: longer than the token limit allows, not valid text), one cut
+by the token limit, the source unchanged, or a text still in the source language. After the attempt limit the
+text is recorded as failed (an empty translation: its row is left out of the pivot configs, never filled with
+what is not English), and the refusals are counted by reason in the checkpoint (``PIVOT_REFUSALS_KEY``), printed
+by ``clsd translate``.
 """
 
 from __future__ import annotations
 
 import asyncio
 import re
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from tqdm.auto import tqdm
@@ -27,13 +35,18 @@ from clsd_format.languages import Language
 from clsd_format.redaction import public_url
 from clsd_generation.llm.live import classify_api_error, error_message, make_async_client, read_completion, run_queue
 from clsd_generation.llm.parsing import strip_reasoning, trim_quotes
-from clsd_generation.run.checkpoint import TRANSLATION_KEY, TRANSLATOR_KEY, Checkpoint
-from clsd_generation.run.settings import LLMSettings
+from clsd_generation.llm.reading import read_text
+from clsd_generation.run.checkpoint import PIVOT_REFUSALS_KEY, TRANSLATION_KEY, TRANSLATOR_KEY, Checkpoint
+from clsd_generation.run.settings import DEFAULT_MAX_ATTEMPTS, LLMSettings
 
 TRANSLATION_PROMPT = (
     "Translate this {language} text into English. Answer with the English translation only, nothing else.\n\n{text}"
 )
 _LABEL = re.compile(r"^\s*(?:english\s+)?translation\s*:\s*", re.IGNORECASE)
+CUT = "answer cut by the token limit"
+COPY = "the source unchanged"
+SOURCE_LANGUAGE = "still in the source language"
+MIN_WORDS_TO_IDENTIFY = 4  # shorter texts (names, numbers) are not told apart by language reliably
 
 
 def clean_translation(answer: str) -> str:
@@ -42,6 +55,32 @@ def clean_translation(answer: str) -> str:
     text = _LABEL.sub("", text).strip()
     first = re.split(r"\n\s*\n", text, maxsplit=1)[0].strip() if text else ""
     return trim_quotes(first)
+
+
+def refusal_of(language: Language, source: str, translation: str) -> str | None:
+    """Why ``translation`` of ``source`` (in ``language``) is not an English translation, or None."""
+    from clsd_generation.checks.answers import fold, identifiable_languages, language_of
+
+    if not translation:
+        return None  # an empty answer: left out, as an empty M2M-100 translation
+    if fold(translation) == fold(source):
+        return COPY
+    readable = language.code in identifiable_languages() and len(translation.split()) >= MIN_WORDS_TO_IDENTIFY
+    if readable and language.code != "en" and language_of(translation) == language.code:
+        return SOURCE_LANGUAGE
+    return None
+
+
+def pivot_refusal_lines(run_dir: Path) -> list[str]:
+    """One line per language: the LLM pivot's answers refused so far, by reason (none for M2M-100 or a clean run)."""
+    with Checkpoint.existing(run_dir) as checkpoint:
+        counts = checkpoint.get_meta(PIVOT_REFUSALS_KEY) or {}
+    return [
+        f"{code}->en: answers refused (asked again; a text refused {DEFAULT_MAX_ATTEMPTS} times is left out): "
+        + ", ".join(f"{reason} {n}" for reason, n in sorted(reasons.items(), key=lambda kv: (-kv[1], kv[0])))
+        for code, reasons in sorted(counts.items())
+        if reasons
+    ]
 
 
 def llm_translation_settings(settings: LLMSettings) -> dict[str, Any]:
@@ -63,7 +102,9 @@ class LLMTranslator:
     checkpoint: Checkpoint
     settings: LLMSettings
     progress: bool = True
-    cut: int = 0  # answers stopped by the token limit (kept as they are)
+    max_attempts: int = DEFAULT_MAX_ATTEMPTS  # answers asked per text before it is recorded as failed
+    cut: int = 0  # answers stopped by the token limit (refused, asked again)
+    refused: dict[str, Counter[str]] = field(default_factory=dict)  # language -> reason -> answers refused this run
     _answered: int = field(default=0, init=False)
 
     def run(self, todo: dict[Language, list[str]]) -> None:
@@ -87,15 +128,25 @@ class LLMTranslator:
             "temperature": 0.0,
             "max_tokens": self.settings.max_tokens,
         }
-        try:
-            response = await client.post("/chat/completions", body=body, cast_to=object)
-        except Exception as exc:
-            self._refused(exc)
-            return  # transient after the client's retries: left untranslated, the next run asks it again
-        self._answered += 1
-        completion = read_completion(response)
-        self.cut += completion.cut
-        self.checkpoint.add_translations(language.code, [(text, clean_translation(completion.text))])
+        translation = ""
+        for _ in range(self.max_attempts):
+            try:
+                response = await client.post("/chat/completions", body=body, cast_to=object)
+            except Exception as exc:
+                self._refused(exc)
+                return  # transient after the client's retries: left untranslated, the next run asks it again
+            self._answered += 1
+            completion = read_completion(response)
+            reading = read_text(completion.text, self.settings.max_tokens)
+            self.cut += completion.cut
+            refusal = reading.refusal or (CUT if completion.cut else None)
+            translation = clean_translation(reading.text) if refusal is None else ""
+            refusal = refusal or refusal_of(language, text, translation)
+            if refusal is None:
+                break
+            self.refused.setdefault(language.code, Counter())[refusal] += 1
+            translation = ""  # after the last attempt: recorded as failed, its row left out of the pivot configs
+        self.checkpoint.add_translations(language.code, [(text, translation)])
         bar.update(1)
 
     def _refused(self, exc: Exception) -> None:
@@ -119,5 +170,11 @@ def translate_with_llm(
     checkpoint.set_meta(TRANSLATOR_KEY, describe_translator(settings))
     before = {code: len(checkpoint.translations(code)) for code in todo}
     translator = LLMTranslator(checkpoint, settings, progress)
-    translator.run({languages[code]: list(texts) for code, texts in todo.items()})
+    try:
+        translator.run({languages[code]: list(texts) for code, texts in todo.items()})
+    finally:
+        counts = checkpoint.get_meta(PIVOT_REFUSALS_KEY) or {}
+        for code, refused in translator.refused.items():
+            counts[code] = dict(Counter(counts.get(code, {})) + refused)
+        checkpoint.set_meta(PIVOT_REFUSALS_KEY, counts)
     return {code: len(checkpoint.translations(code)) - before[code] for code in todo}, translator.cut

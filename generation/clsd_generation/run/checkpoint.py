@@ -9,6 +9,10 @@ pass ``durable_against_power_loss=True`` for ``synchronous=FULL`` (an fsync per 
 
 The checkpoint remembers what produced it (input, languages, backend, model, prompts, parameters,
 validation bounds): opening it with anything else is refused, so results are never mixed.
+
+Every text a server sent (answers, candidates, distractors, failure reasons, verdict answers, translations) is
+stored redacted with the rules of what is printed (:func:`clsd_format.redaction.redact`): a server that echoes
+the API key in its answer gets it replaced by ``[redacted]`` before it reaches the disk.
 """
 
 from __future__ import annotations
@@ -20,11 +24,13 @@ import sqlite3
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import astuple, dataclass
+from dataclasses import astuple, dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from clsd_format.errors import CLSDError
+from clsd_format.redaction import redact
+from clsd_generation.llm.reading import storable
 from clsd_generation.run.inputs import ParallelCorpus, ParallelPair
 
 CHECKPOINT_FILE = "checkpoint.sqlite"
@@ -36,6 +42,8 @@ TRANSLATION_KEY = "translation"
 JUDGE_KEY = "judge"  # the judge's model, questions and how it is asked (clsd judge)
 JUDGE_SAMPLE_KEY = "judge_sample"  # which distractors the latest judge run covered: all, or a seeded sample
 TRANSLATOR_KEY = "translator"  # an LLM translator as the card names it (model, endpoint, prompt)
+JUDGE_REFUSALS_KEY = "judge_refusals"  # the judge's answers refused unread: reason -> count, over every run
+PIVOT_REFUSALS_KEY = "pivot_refusals"  # an LLM translator's answers refused: language -> reason -> count, over every run
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -252,14 +260,21 @@ class Checkpoint:
     def set_meta(self, key: str, value: Any) -> None:
         self._db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, json.dumps(value, ensure_ascii=False)))
 
-    def bind(self, key: str, settings: Mapping[str, Any]) -> None:
-        """Record ``settings`` under ``key`` on first use; afterwards refuse any that differ."""
+    def bind(self, key: str, settings: Mapping[str, Any], *, may_grow: tuple[str, ...] = ()) -> None:
+        """Record ``settings`` under ``key`` on first use; afterwards refuse any that differ.
+
+        ``may_grow``: numeric settings that a resumed run may raise (the token limit: a larger one only lets answers
+        finish that a smaller one cut); the larger value is recorded.
+        """
         settings = json.loads(json.dumps(settings, ensure_ascii=False))  # tuples -> lists, as stored
         stored = self.get_meta(key)
         if stored is None:
             self.set_meta(key, settings)
             return
-        differing = sorted(k for k in set(stored) | set(settings) if stored.get(k) != settings.get(k))
+        grown = {
+            k for k in may_grow if isinstance(stored.get(k), int) and isinstance(settings.get(k), int) and settings[k] > stored[k]
+        }
+        differing = sorted(k for k in set(stored) | set(settings) if stored.get(k) != settings.get(k) and k not in grown)
         if differing:
             shown = "; ".join(
                 f"{k}: checkpoint has {_short(stored.get(k))}, this run has {_short(settings.get(k))}" for k in differing
@@ -268,6 +283,8 @@ class Checkpoint:
                 f"checkpoint {self.path} was made with different settings ({shown}). Results would be mixed: "
                 "use another --run-dir for the new settings, or repeat the original command to resume."
             )
+        if grown:
+            self.set_meta(key, {**stored, **{k: settings[k] for k in grown}})
 
     # --- input --------------------------------------------------------------------------------
     def store_pairs(self, corpus: ParallelCorpus) -> None:
@@ -362,7 +379,7 @@ class Checkpoint:
     def add_judgment(self, judgment: Judgment) -> None:
         self._db.execute(
             "INSERT INTO judgments VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (*astuple(judgment), now()),
+            (*astuple(replace(judgment, answer=_stored(judgment.answer))), now()),
         )
 
     def judged_questions(self) -> set[tuple[str, str, str, str, str]]:
@@ -394,7 +411,7 @@ class Checkpoint:
 
     def add_translations(self, lang: str, pairs: Iterable[tuple[str, str]]) -> None:
         with self.transaction() as db:
-            db.executemany("INSERT OR IGNORE INTO translations VALUES (?, ?, ?)", ((lang, t, tr) for t, tr in pairs))
+            db.executemany("INSERT OR IGNORE INTO translations VALUES (?, ?, ?)", ((lang, t, _stored(tr)) for t, tr in pairs))
 
 
 def _short(value: Any, limit: int = 80) -> str:
@@ -416,6 +433,16 @@ def record_collected_batch(
         db.execute("UPDATE batches SET collected = 1 WHERE batch_id = ?", (batch_id,))
 
 
+def _stored(text: str) -> str:
+    """A server's text as stored: redacted, and writable as UTF-8 (a lone surrogate escaped)."""
+    return storable(redact(text))
+
+
+def _redacted_json(texts: Sequence[str]) -> str:
+    """A list of server texts as stored: JSON, each text redacted and writable."""
+    return json.dumps([_stored(text) for text in texts], ensure_ascii=False)
+
+
 def _insert_attempt(db: sqlite3.Connection, pair_id: str, lang: str, answer: Answer) -> None:
     db.execute(
         "INSERT INTO attempts (pair_id, lang, attempt, answer, candidates, origin, prompt_tokens, completion_tokens, created, "
@@ -424,8 +451,8 @@ def _insert_attempt(db: sqlite3.Connection, pair_id: str, lang: str, answer: Ans
             pair_id,
             lang,
             answer.attempt,
-            answer.text,
-            json.dumps(list(answer.candidates), ensure_ascii=False),
+            _stored(answer.text),
+            _redacted_json(answer.candidates),
             answer.origin,
             answer.usage.prompt_tokens,
             answer.usage.completion_tokens,
@@ -451,8 +478,8 @@ def _insert_result(
             pair_id,
             lang,
             status,
-            json.dumps(distractors, ensure_ascii=False),
-            reason,
+            _redacted_json(distractors),
+            None if reason is None else _stored(reason),
             attempts,
             now(),
             json.dumps(list(distractor_rules), ensure_ascii=False),

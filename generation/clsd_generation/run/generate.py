@@ -50,7 +50,7 @@ def generation_fingerprint(
 
 def _start(checkpoint: Checkpoint, fingerprint: dict[str, object], corpus: ParallelCorpus, endpoint: str | None) -> None:
     """Bind the run's settings (a different run under the same folder is refused) and store its input."""
-    checkpoint.bind(GENERATION_KEY, fingerprint)
+    checkpoint.bind(GENERATION_KEY, fingerprint, may_grow=("max_tokens",))  # a cut run continues with a larger limit
     checkpoint.set_meta("input_origin", corpus.public_origin or corpus.origin)
     checkpoint.set_meta("source_dataset", corpus.hub_id)
     checkpoint.set_meta("id_column", corpus.id_column)

@@ -37,6 +37,9 @@ class JobState:
     verdict: Verdict = field(default_factory=Verdict)
     attempts: int = 0
     rule_of: dict[str, str] = field(default_factory=dict)  # candidate text -> the rule that made it (rule backend)
+    cut_before: int = 0  # stored answers cut by the token limit (of an earlier run, perhaps with a smaller limit)
+    cut_now: int = 0  # answers of this run cut by the token limit
+    limited: bool = False  # this run's limit cut max_attempts answers: left unfinished, to resume with a larger one
 
     def absorb(
         self,
@@ -47,14 +50,23 @@ class JobState:
         cut: bool = False,
     ) -> FinalResult | None:
         """Count one answer (``rules``: the rule behind each candidate, when the rule backend made them; ``cut``: an
-        LLM answer stopped by the token limit); the final result once the sentence is settled, else None (ask again)."""
+        LLM answer stopped by the token limit); the final result once the sentence is settled, else None (ask again).
+
+        A cut answer does not use up an attempt: the limit, not the sentence, is at fault. When this run's limit has cut
+        ``max_attempts`` answers, the sentence is left unfinished (:attr:`limited`), never failed for good: a run with a
+        larger ``--max-tokens`` continues it.
+        """
 
         self.attempts += 1
+        self.cut_now += cut
         self.remember_rules(candidates, rules or ())
         self.read(candidates, bounds, by_llm=rules is None, cut=cut)
         if self.verdict.complete(bounds):
             return ("ok", self.verdict.kept[: bounds.needed], None, self.attempts)
-        if self.attempts >= max_attempts:
+        if self.cut_now >= max_attempts:
+            self.limited = True
+            return None
+        if self.attempts - self.cut_before - self.cut_now >= max_attempts:
             reason = self.verdict.failure_reason(bounds, self.attempts, deterministic=rules is not None)
             return ("failed", [], reason, self.attempts)
         return None
@@ -98,7 +110,7 @@ def pending_states(jobs: Sequence[Job], checkpoint: Checkpoint, bounds: Validati
         if job.key in finished:
             continue
         answers = stored.get(job.key, [])
-        state = JobState(job, Verdict(), len(answers))
+        state = JobState(job, Verdict(), len(answers), cut_before=sum(answer.cut for answer in answers))
         for answer in answers:
             state.remember_rules(answer.candidates, answer.rules)
             state.read(answer.candidates, bounds, by_llm=answer.by_llm, cut=answer.cut)

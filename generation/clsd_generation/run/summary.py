@@ -32,6 +32,9 @@ class RunReport:
     rejections: Counter[str] = field(default_factory=Counter)
     unchecked: Counter[str] = field(default_factory=Counter)
     cut: int = 0
+    refused_answers: Counter[str] = field(default_factory=Counter)  # whole answers refused unread, by reason (asked again)
+    limited: int = 0  # sentences left unfinished because the token limit cut every answer of this run
+    token_limit: int | None = None  # --max-tokens of this run (LLM backends)
 
     def lines(self) -> list[str]:
         out = [
@@ -48,6 +51,10 @@ class RunReport:
             out.append("errors after retries: " + ", ".join(f"{k} x{v}" for k, v in self.errors.most_common()))
         if self.cut:
             out.append(f"cut by the token limit: {self.cut} answer(s), asked again")
+        if self.limited:
+            out.append(f"left unfinished by the token limit: {self.limited} sentence(s), every answer cut")
+        if self.refused_answers:
+            out.append("answers refused this run (asked again): " + _by_count(self.refused_answers))
         if self.rejections:
             out.append("candidates refused this run: " + _by_count(self.rejections))
         if self.unchecked:
