@@ -67,7 +67,8 @@ class BatchGenerator(EndpointRun):
                     self.checkpoint.set_meta(PENDING_UPLOAD_KEY, None)
                     self._collect(adopted, by_id)
             while True:
-                pending = [s for s in by_id.values() if s.job.key not in self.checkpoint.finished()]
+                finished = self.checkpoint.finished()  # read once per round: per sentence, the run grew as its square
+                pending = [s for s in by_id.values() if s.job.key not in finished]
                 if not pending:
                     break
                 if self.checkpoint.batch_rounds() >= self.max_attempts + self.batch.extra_rounds:
@@ -79,7 +80,8 @@ class BatchGenerator(EndpointRun):
         except Exception as exc:
             if classify_api_error(exc) == "retry":
                 self.report.errors[type(exc).__name__] += 1
-                self.report.unfinished += sum(1 for s in by_id.values() if s.job.key not in self.checkpoint.finished())
+                finished = self.checkpoint.finished()
+                self.report.unfinished += sum(1 for s in by_id.values() if s.job.key not in finished)
                 return self.report
             raise CLSDError(
                 f"the Batch API refused a request ({type(exc).__name__}: {exc}). Check --base-url, --model and the API key."
