@@ -107,6 +107,12 @@ UseBatch = Annotated[
     bool, typer.Option("--batch", help="Use the OpenAI Batch API (cheaper, answers within 24 h) instead of live requests.")
 ]
 PollInterval = Annotated[float, typer.Option(help="Seconds between Batch API status checks.")]
+BatchMaxRequests = Annotated[
+    int, typer.Option(help="Requests per Batch API input file (OpenAI's limit); a larger round is sent as several batches.")
+]
+BatchMaxMb = Annotated[
+    float, typer.Option(help="Megabytes per Batch API input file (OpenAI's limit); a larger round is sent as several batches.")
+]
 MinJaccard = Annotated[float, typer.Option(help="Lowest word-level Jaccard similarity to the original a distractor may have.")]
 MaxJaccard = Annotated[float, typer.Option(help="Highest word-level Jaccard similarity (1.0 allows reordered words).")]
 MinLengthRatio = Annotated[float, typer.Option(help="Shortest distractor, as a share of the original's length in characters.")]
@@ -181,6 +187,8 @@ def generate(
     max_attempts: MaxAttempts = DEFAULT_MAX_ATTEMPTS,
     batch: UseBatch = False,
     poll_interval: PollInterval = BatchSettings.poll_interval,
+    batch_max_requests: BatchMaxRequests = BatchSettings.max_requests,
+    batch_max_mb: BatchMaxMb = BatchSettings.max_bytes / 1_000_000,
     min_jaccard: MinJaccard = ValidationBounds.min_jaccard,
     max_jaccard: MaxJaccard = ValidationBounds.max_jaccard,
     min_length_ratio: MinLengthRatio = ValidationBounds.min_length_ratio,
@@ -201,20 +209,18 @@ def generate(
     Resumable (every answer is stored in RUN_DIR/checkpoint.sqlite as it arrives): run the same command again after an interruption, even kill -9. A different input, model, prompt or rule setting is refused."""
     from clsd_generation.run.generate import RunOptions, generate_distractors
 
-    if backend not in BACKEND_NAMES:
-        raise CLSDError(f"unknown backend {backend!r}; use one of {', '.join(BACKEND_NAMES)}.")
-    languages = _parse_languages(source_lang, target_lang)
     _check_protocol(protocol, backend, prompt_file, temperature, top_p)
+    languages = _parse_languages(source_lang, target_lang)
     reading = ReadingChecks(language_check, near_copy_edits, max_unknown_share, max_unknown_lowercase)
     bounds = ValidationBounds(min_jaccard, max_jaccard, min_length_ratio, max_length_ratio, protocol=protocol, reading=reading)
     endpoint = LLMSettings(model or "", base_url, api_key_env, concurrency, timeout, max_retries, max_tokens, structured)
     llm = _llm_settings(backend, batch, endpoint)
     prompts = load_prompt_settings(prompt_file, temperature=temperature, top_p=top_p)
     corpus = _read_corpus(input, (source_column, target_column), id_column, split, hub_config, limit)
-    chosen = _choose_backend(llm, prompts, BatchSettings(poll_interval=poll_interval) if batch else None, seed, rules)
+    batch_settings = BatchSettings(poll_interval, max_requests=batch_max_requests, max_bytes=int(batch_max_mb * 1_000_000))
+    chosen = _choose_backend(llm, prompts, batch_settings if batch else None, seed, rules)
     options = RunOptions(max_attempts=max_attempts, progress=not quiet, announce=typer.echo)
-    report = generate_distractors(corpus, languages, run_dir, chosen, bounds, options)
-    _print_outcome(report, run_dir)
+    _print_outcome(generate_distractors(corpus, languages, run_dir, chosen, bounds, options), run_dir)
 
 
 def _choose_backend(
@@ -245,7 +251,10 @@ def _parse_languages(source_lang: str, target_lang: str) -> tuple[Language, Lang
 
 
 def _check_protocol(protocol: str, backend: str, prompt_file: Path | None, temperature: float, top_p: float) -> None:
-    """The paper protocol is the paper's LLM request: refuse settings that would make it something else."""
+    """An unknown backend is refused; the paper protocol is the paper's LLM request: refuse settings that would make it
+    something else."""
+    if backend not in BACKEND_NAMES:
+        raise CLSDError(f"unknown backend {backend!r}; use one of {', '.join(BACKEND_NAMES)}.")
     if protocol != PAPER:
         return
     if backend != "llm":

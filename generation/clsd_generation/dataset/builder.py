@@ -221,6 +221,7 @@ def _card_input(
         pivot_translator=checkpoint.get_meta(TRANSLATOR_KEY),
         rejections=checkpoint.rejections(),
         cut_answers=checkpoint.cut_answers(),
+        batches=(checkpoint.batch_count(), checkpoint.batch_rounds()),
     )
 
 

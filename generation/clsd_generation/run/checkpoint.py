@@ -386,7 +386,11 @@ class Checkpoint:
         return list(self._db.execute("SELECT batch_id, round FROM batches WHERE collected = 0 ORDER BY round"))
 
     def batch_rounds(self) -> int:
-        return self._db.execute("SELECT COUNT(*) FROM batches").fetchone()[0]
+        """Rounds sent so far (a round larger than the provider's limits is several batches)."""
+        return int(self._db.execute("SELECT COALESCE(MAX(round), 0) FROM batches").fetchone()[0])
+
+    def batch_count(self) -> int:
+        return int(self._db.execute("SELECT COUNT(*) FROM batches").fetchone()[0])
 
     # --- English pivot ------------------------------------------------------------------------
     def translations(self, lang: str) -> dict[str, str]:

@@ -119,6 +119,13 @@ class BatchSettings:
     poll_interval: float = 60.0  # seconds between status checks
     completion_window: str = "24h"
     extra_rounds: int = 2  # rounds beyond max_attempts, for requests that failed inside a batch
+    # A round larger than either limit is sent as several batches. OpenAI's: 50,000 requests and 200 MB per input file.
+    max_requests: int = 50_000
+    max_bytes: int = 200_000_000
+
+    def __post_init__(self) -> None:
+        if self.max_requests < 1 or self.max_bytes < 1:
+            raise CLSDError("--batch-max-requests and --batch-max-mb must be above 0.")
 
 
 @dataclass(frozen=True)

@@ -32,6 +32,8 @@ class RunReport:
     rejections: Counter[str] = field(default_factory=Counter)
     unchecked: Counter[str] = field(default_factory=Counter)
     cut: int = 0
+    batches: int = 0  # Batch API: batches sent this run (a round above the provider's limits is several)
+    batch_rounds: int = 0
 
     def lines(self) -> list[str]:
         out = [
@@ -41,6 +43,8 @@ class RunReport:
         ]
         if self.reasked:
             out.append(f"asked again: {self.reasked} answer(s) could not settle their sentence")
+        if self.batches:
+            out.append(f"Batch API: {self.batches} batch(es) sent this run, in {self.batch_rounds} round(s)")
         if self.usage.total:
             usage = self.usage
             out.append(f"tokens this run: {usage.prompt_tokens} prompt + {usage.completion_tokens} completion = {usage.total}")
