@@ -26,6 +26,7 @@ import argparse
 import csv
 import json
 import os
+import random
 import resource
 import subprocess
 import sys
@@ -45,11 +46,16 @@ TARGET_RATIO = 1.3
 
 
 def write_corpus(release: Path, sentences: int, path: Path) -> None:
-    """``sentences`` / 2 distinct German-French pairs from the release, each numbered by its copy of the sentences."""
+    """``sentences`` / 2 distinct German-French pairs from the release, each numbered by its copy of the sentences.
+
+    The release's pairs are taken in one seeded random order, so that a small corpus is a sample of the same mix
+    as a large one (the stand-in's answers pass the checks for some sentences only: the rest are asked again).
+    """
     pairs: list[tuple[str, str]] = []
     for name in RELEASE_FILES:
         with open(release / name, encoding="utf-8", newline="") as handle:
             pairs.extend((row["German"], row["French"]) for row in csv.DictReader(handle))
+    random.Random(0).shuffle(pairs)
     with open(path, "w", encoding="utf-8", newline="") as handle:
         writer = csv.writer(handle)
         writer.writerow(("de", "fr"))
