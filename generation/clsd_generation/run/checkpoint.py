@@ -420,6 +420,20 @@ def record_collected_batch(
         db.execute("UPDATE batches SET collected = 1 WHERE batch_id = ?", (batch_id,))
 
 
+def record_answer_file(
+    checkpoint: Checkpoint,
+    entries: Sequence[tuple[str, str, Answer, tuple[str, list[str], str | None, int] | None]],
+    waiting_key: str,
+) -> None:
+    """Store the answers read from an engine's output file and forget the request file they answer, atomically."""
+    with checkpoint.transaction() as db:
+        for pair_id, lang, answer, result in entries:
+            _insert_attempt(db, pair_id, lang, answer)
+            if result is not None:
+                _insert_result(db, pair_id, lang, result)
+        db.execute("DELETE FROM meta WHERE key = ?", (waiting_key,))
+
+
 def _insert_attempt(db: sqlite3.Connection, pair_id: str, lang: str, answer: Answer) -> None:
     db.execute(
         "INSERT INTO attempts (pair_id, lang, attempt, answer, candidates, origin, prompt_tokens, completion_tokens, created, "

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from pathlib import Path
 
 from clsd_format.errors import CLSDError
 from clsd_format.redaction import register_secret
@@ -126,6 +127,18 @@ class BatchSettings:
     def __post_init__(self) -> None:
         if self.max_requests < 1 or self.max_bytes < 1:
             raise CLSDError("--batch-max-requests and --batch-max-mb must be above 0.")
+
+
+@dataclass(frozen=True)
+class RequestFiles:
+    """The LLM backend through files, for any batch engine (vllm run-batch, a Ray Data job, a batch service).
+
+    ``requests_out``: where to write the requests of the sentences still short of four distractors;
+    ``answers``: the engine's output file for the request file written before, read first.
+    """
+
+    requests_out: Path | None = None
+    answers: Path | None = None
 
 
 @dataclass(frozen=True)

@@ -34,6 +34,11 @@ class RunReport:
     cut: int = 0
     batches: int = 0  # Batch API: batches sent this run (a round above the provider's limits is several)
     batch_rounds: int = 0
+    # Request files: requests written this run for an engine to answer, and requests its answers file left out.
+    requests_written: int = 0
+    requests_file: str = ""
+    request_round: int = 0
+    answers_missing: int = 0
 
     def lines(self) -> list[str]:
         out = [
@@ -45,6 +50,10 @@ class RunReport:
             out.append(f"asked again: {self.reasked} answer(s) could not settle their sentence")
         if self.batches:
             out.append(f"Batch API: {self.batches} batch(es) sent this run, in {self.batch_rounds} round(s)")
+        if self.answers_missing:
+            out.append(f"answers missing: {self.answers_missing} request(s) had no line in the answers file; asked again")
+        if self.requests_written:
+            out.append(f"requests written: {self.requests_written} to {self.requests_file} (round {self.request_round})")
         if self.usage.total:
             usage = self.usage
             out.append(f"tokens this run: {usage.prompt_tokens} prompt + {usage.completion_tokens} completion = {usage.total}")
