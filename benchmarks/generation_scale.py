@@ -12,8 +12,7 @@ the smallest's: 1.0 is a cost that grows with the corpus, not faster (target: at
 * ``rules``: the rule backend (offline taggers), with no endpoint.
 
 The sentences are the release's WMT19 and WMT21 German-French pairs (2,366), repeated for the larger
-sizes; for the rule backend each is numbered so that every sentence is distinct (it tags each distinct
-text once). A size counts
+sizes, each copy numbered so that every pair is distinct. A size counts
 sentences of both languages (1,000 sentences = 500 pairs). Each size runs in a fresh process, so its
 peak memory is its own.
 
@@ -46,13 +45,12 @@ FULL_SIZE = 100_000
 TARGET_RATIO = 1.3
 
 
-def write_corpus(release: Path, sentences: int, path: Path, numbered: bool) -> None:
-    """``sentences`` / 2 German-French pairs from the release, repeated as needed (each pair has its own id).
+def write_corpus(release: Path, sentences: int, path: Path) -> None:
+    """``sentences`` / 2 distinct German-French pairs from the release, each ending with the number of its copy.
 
     The release's pairs are taken in one seeded random order, so that a small corpus is a sample of the same mix
-    as a large one. ``numbered``: every sentence ends with the number of its copy, "(1)", "(2)"..., so that all
-    are distinct (the rule backend tags each distinct text once); the stand-in's answers would read such a
-    number as a list item, so the LLM backends get the sentences as they are.
+    as a large one. Every sentence ends with "[1]", "[2]"...: a copy number in brackets keeps the pairs distinct
+    (the input check refuses a repeated pair) and is no list number to the answer parser.
     """
     pairs: list[tuple[str, str]] = []
     for name in RELEASE_FILES:
@@ -65,7 +63,7 @@ def write_corpus(release: Path, sentences: int, path: Path, numbered: bool) -> N
         for n in range(sentences // 2):
             german, french = pairs[n % len(pairs)]
             copy = n // len(pairs) + 1
-            writer.writerow((f"{german} ({copy})", f"{french} ({copy})") if numbered else (german, french))
+            writer.writerow((f"{german} [{copy}]", f"{french} [{copy}]"))
 
 
 @contextmanager
@@ -112,7 +110,7 @@ def measure_one(backend: str, sentences: int, release: Path) -> dict[str, Any]:
     languages = (parse_language("de"), parse_language("fr"))
     os.environ.setdefault("OPENAI_API_KEY", "benchmark")
     with tempfile.TemporaryDirectory() as folder, stand_in(backend) as base_url:
-        write_corpus(release, sentences, Path(folder) / "corpus.csv", numbered=backend == "rules")
+        write_corpus(release, sentences, Path(folder) / "corpus.csv")
         corpus = read_parallel(Path(folder) / "corpus.csv", ("de", "fr"))
         chosen = make_backend(backend, base_url)
         run_dir, options = Path(folder) / "run", RunOptions(progress=False)
