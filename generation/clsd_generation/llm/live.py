@@ -229,6 +229,8 @@ class EndpointRun:
             len(verdict.rejected),
         )
         result = state.absorb(candidates, self.bounds, self.max_attempts, cut=completion.cut)
+        if result is not None:
+            state.release()  # ``verdict`` below is the settled one, still read here
         self.report.markup.update(verdict.markup - markup_before)  # this answer's markup, refused or kept
         refused = [reason_kind(reason) for _, reason in verdict.rejected[rejected_before:]]
         flagged = verdict.unchecked - unchecked_before

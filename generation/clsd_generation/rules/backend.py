@@ -49,6 +49,7 @@ def run_rules(states: Sequence[JobState], context: RunContext, *, seed: int, rul
             report.rule_output.update(state.rules_of(result[1]))
         else:
             report.failed += 1
+        state.release()
     for generator in generators.values():
         report.rule_checks.update(generator.outcomes)
     return report
