@@ -1,19 +1,22 @@
-"""`clsd generate` against a real local LLM server: how much of the server's own speed the generator gets, and what
-the checks make of a small model's answers.
+"""`clsd generate` against a real local LLM server, side by side with the same requests sent straight to it.
 
 Starts llama-cpp-python's OpenAI-compatible server with SmolLM2-135M-Instruct (``make setup`` installs both; see
-tests/helpers/llama_server.py), measures the server's own completion tokens per second for one stream
-(the median of three direct requests), then runs ``clsd generate --backend llm`` (validated protocol) on the first
-N sentence pairs of the release's WMT19 file at each concurrency, each in a fresh run folder, and prints per run:
-completion tokens per second, its ratio to the server's one-stream figure, the sentences that got four valid
-distractors, and the rejections by reason. Not part of CI (minutes per run on a CPU).
+tests/helpers/llama_server.py) and takes the first N sentence pairs of the release's WMT19 file in blocks of B
+pairs. Each block is asked twice, in alternating order: by a plain HTTP loop sending each request body one at a
+time (what the server gives with nothing in between), and by ``clsd generate --backend llm`` (validated protocol,
+one answer per sentence) in a fresh run folder at the same concurrency. Both send the same request bodies
+(:func:`clsd_generation.llm.live.chat_request_body`). Per block, the completion tokens per second of each, and
+the ratio of clsd's to the loop's; then the ratio over all blocks (total tokens over total seconds of each) and
+the spread of the block ratios. Alternating in one run puts both under the same machine load, which a probe
+taken minutes apart does not. Not part of CI (minutes per run on a CPU).
 
-    python benchmarks/real_llm.py path/to/clsd-release --sentences 50 --concurrency 1 2 4
+    python benchmarks/real_llm.py path/to/clsd-release --sentences 24 --block 2
 """
 
 from __future__ import annotations
 
 import argparse
+import csv
 import json
 import os
 import statistics
@@ -25,9 +28,11 @@ from pathlib import Path
 from typing import Any
 
 from clsd_generation.backends import LLMBackend
+from clsd_generation.llm.live import chat_request_body
 from clsd_generation.llm.prompts import PromptSettings
 from clsd_generation.run.generate import RunOptions, generate_distractors
-from clsd_generation.run.inputs import read_parallel
+from clsd_generation.run.inputs import ParallelCorpus, read_parallel
+from clsd_generation.run.jobs import JobState, make_jobs
 from clsd_generation.run.language_args import parse_language
 from clsd_generation.run.settings import LLMSettings
 
@@ -35,67 +40,93 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from tests.helpers.llama_server import MODEL_NAME, llama_server
 
 LANGUAGES = (parse_language("de"), parse_language("fr"))
-PROBE = "Die Regierung hat am Montag ein neues Gesetz vorgestellt."
 
 
-def server_tokens_per_second(base_url: str, max_tokens: int, repeats: int = 3) -> float:
-    """Completion tokens per second of one request at a time, straight to the server (no clsd in between)."""
-    prompt = PromptSettings().render("de", "German", PROBE)
-    rates = []
-    for _ in range(repeats):
-        body = {"model": MODEL_NAME, "messages": [{"role": "user", "content": prompt}], "max_tokens": max_tokens}
+def direct(base_url: str, corpus: ParallelCorpus, llm: LLMSettings) -> tuple[int, float]:
+    """Completion tokens and seconds for every sentence of ``corpus``, one request at a time, no clsd in between."""
+    tokens, start = 0, time.perf_counter()
+    for job in make_jobs(corpus.pairs, LANGUAGES):
+        body = chat_request_body(llm, PromptSettings(), JobState(job))
         request = urllib.request.Request(
             f"{base_url}/chat/completions", json.dumps(body).encode(), {"Content-Type": "application/json"}
         )
-        start = time.perf_counter()
-        with urllib.request.urlopen(request, timeout=600) as response:
-            answer = json.load(response)
-        rates.append(answer["usage"]["completion_tokens"] / (time.perf_counter() - start))
-    return statistics.median(rates)
+        with urllib.request.urlopen(request, timeout=llm.timeout) as response:
+            tokens += json.load(response)["usage"]["completion_tokens"]
+    return tokens, time.perf_counter() - start
 
 
-def generate_once(base_url: str, corpus_path: Path, sentences: int, concurrency: int, args: argparse.Namespace) -> dict[str, Any]:
-    corpus = read_parallel(corpus_path, ("German", "French"), id_column="Index", limit=sentences)
-    llm = LLMSettings(MODEL_NAME, base_url, concurrency=concurrency, timeout=600.0, max_tokens=args.max_tokens)
+def through_clsd(corpus: ParallelCorpus, llm: LLMSettings, folder: Path) -> tuple[int, float]:
+    """Completion tokens and seconds of ``clsd generate`` on ``corpus`` (one answer per sentence) in a fresh run folder."""
+    start = time.perf_counter()
+    report = generate_distractors(corpus, LANGUAGES, folder, LLMBackend(llm), options=RunOptions(1, progress=False))
+    return report.usage.completion_tokens, time.perf_counter() - start
+
+
+def block_corpus(rows: list[dict[str, str]], folder: Path) -> ParallelCorpus:
+    path = folder / "block.csv"
+    with open(path, "w", encoding="utf-8", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=["Index", "German", "French"])
+        writer.writeheader()
+        writer.writerows({key: row[key] for key in ("Index", "German", "French")} for row in rows)
+    return read_parallel(path, ("German", "French"), id_column="Index")
+
+
+def measure_block(base_url: str, rows: list[dict[str, str]], number: int, llm: LLMSettings) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as folder:
-        start = time.perf_counter()
-        report = generate_distractors(
-            corpus, LANGUAGES, Path(folder) / "run", LLMBackend(llm), options=RunOptions(args.max_attempts, progress=False)
-        )
-        seconds = time.perf_counter() - start
+        corpus = block_corpus(rows, Path(folder))
+        order = ("direct", "clsd") if number % 2 == 0 else ("clsd", "direct")  # alternate which goes first
+        measured = {
+            mode: direct(base_url, corpus, llm) if mode == "direct" else through_clsd(corpus, llm, Path(folder) / "run")
+            for mode in order
+        }
+    rates = {mode: tokens / seconds for mode, (tokens, seconds) in measured.items()}
     return {
-        "concurrency": concurrency,
-        "seconds": round(seconds, 1),
-        "completion_tokens": report.usage.completion_tokens,
-        "tokens_per_second": report.usage.completion_tokens / seconds,
-        "sentences": report.total,
-        "with_four_valid": report.ok,
-        "failed": report.failed,
-        "unfinished": report.unfinished,
-        "cut_answers": report.cut,
-        "rejections": dict(report.rejections.most_common()),
+        "block": number,
+        "first": order[0],
+        **{f"{mode}_tokens": measured[mode][0] for mode in order},
+        **{f"{mode}_seconds": round(measured[mode][1], 2) for mode in order},
+        **{f"{mode}_tokens_per_second": round(rates[mode], 2) for mode in order},
+        "ratio": round(rates["clsd"] / rates["direct"], 3),
+    }
+
+
+def summary(blocks: list[dict[str, Any]]) -> dict[str, Any]:
+    """The ratio over all blocks (total tokens over total seconds of each) and the spread of the block ratios."""
+    rate = {
+        mode: sum(b[f"{mode}_tokens"] for b in blocks) / sum(b[f"{mode}_seconds"] for b in blocks) for mode in ("direct", "clsd")
+    }
+    ratios = sorted(b["ratio"] for b in blocks)
+    return {
+        "blocks": len(blocks),
+        "direct_tokens_per_second": round(rate["direct"], 2),
+        "clsd_tokens_per_second": round(rate["clsd"], 2),
+        "ratio": round(rate["clsd"] / rate["direct"], 3),
+        "block_ratio_median": round(statistics.median(ratios), 3),
+        "block_ratio_min": ratios[0],
+        "block_ratio_max": ratios[-1],
     }
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("release", type=Path, help="folder holding CLSD_wmt2019_adversarial_dataset.csv")
-    parser.add_argument("--sentences", type=int, default=50, help="sentence pairs (each asked in both languages)")
-    parser.add_argument("--concurrency", type=int, nargs="+", default=[1, 2, 4])
+    parser.add_argument("--sentences", type=int, default=24, help="sentence pairs in all (each asked in both languages)")
+    parser.add_argument("--block", type=int, default=2, help="sentence pairs per block")
     parser.add_argument("--max-tokens", type=int, default=256)
-    parser.add_argument("--max-attempts", type=int, default=1, help="answers per sentence (1: every sentence asked once)")
     parser.add_argument("--threads", type=int, default=1, help="the server's CPU threads")
     args = parser.parse_args()
     os.environ.setdefault("OPENAI_API_KEY", "none")
-    corpus = args.release / "CLSD_wmt2019_adversarial_dataset.csv"
+    with open(args.release / "CLSD_wmt2019_adversarial_dataset.csv", encoding="utf-8", newline="") as handle:
+        rows = list(csv.DictReader(handle))[: args.sentences]
+    blocks = []
     with llama_server(threads=args.threads) as base_url:
-        for concurrency in args.concurrency:
-            server = server_tokens_per_second(base_url, args.max_tokens)
-            run = generate_once(base_url, corpus, args.sentences, concurrency, args)
-            run["server_tokens_per_second"] = round(server, 2)
-            run["ratio"] = round(run["tokens_per_second"] / server, 3)
-            run["tokens_per_second"] = round(run["tokens_per_second"], 2)
-            print(json.dumps(run), flush=True)
+        llm = LLMSettings(MODEL_NAME, base_url, concurrency=1, timeout=600.0, max_tokens=args.max_tokens)
+        with tempfile.TemporaryDirectory() as folder:  # warm-up: the first answers load the model
+            direct(base_url, block_corpus(rows[:1], Path(folder)), llm)
+        for number, start in enumerate(range(0, len(rows), args.block)):
+            blocks.append(measure_block(base_url, rows[start : start + args.block], number, llm))
+            print(json.dumps(blocks[-1]), flush=True)
+    print(json.dumps(summary(blocks)))
 
 
 if __name__ == "__main__":

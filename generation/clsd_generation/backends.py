@@ -1,8 +1,9 @@
 """The backends a ``clsd generate`` run can use, in the one call shape of :mod:`clsd_generation.run.backend`.
 
 * :class:`RuleBackend`: distractors by rule, no LLM and no network (:mod:`clsd_generation.rules`);
-* :class:`LLMBackend`: any OpenAI-compatible endpoint, live (:mod:`clsd_generation.llm.live`) or
-  through the Batch API (:mod:`clsd_generation.llm.batch`).
+* :class:`LLMBackend`: any OpenAI-compatible endpoint, live (:mod:`clsd_generation.llm.live`),
+  through the Batch API (:mod:`clsd_generation.llm.batch`), or through request files for any batch
+  engine (:mod:`clsd_generation.llm.request_file`).
 """
 
 from __future__ import annotations
@@ -16,11 +17,12 @@ from clsd_format.redaction import public_url
 from clsd_generation.llm.batch import BatchGenerator
 from clsd_generation.llm.live import LiveGenerator
 from clsd_generation.llm.prompts import PromptSettings
+from clsd_generation.llm.request_file import REQUEST_FILES_ENDPOINT, RequestFileRun
 from clsd_generation.rules import DEFAULT_RULES, RULES_VERSION, rules_for
 from clsd_generation.rules.backend import run_rules
 from clsd_generation.run.backend import RunContext
 from clsd_generation.run.jobs import JobState
-from clsd_generation.run.settings import DEFAULT_RULES_SEED, BatchSettings, LLMSettings
+from clsd_generation.run.settings import DEFAULT_RULES_SEED, BatchSettings, LLMSettings, RequestFiles
 from clsd_generation.run.summary import RunReport
 
 
@@ -51,18 +53,22 @@ class RuleBackend:
 
 @dataclass(frozen=True)
 class LLMBackend:
-    """Distractors from an OpenAI-compatible endpoint, asked live or (``batch``) through the Batch API."""
+    """Distractors from an OpenAI-compatible endpoint, asked live, (``batch``) through the Batch API, or (``files``)
+    through request and answer files for any batch engine."""
 
     llm: LLMSettings
     prompts: PromptSettings = PromptSettings()
     batch: BatchSettings | None = None
+    files: RequestFiles | None = None
     name: ClassVar[str] = "llm"
 
     def describe(self) -> str:
-        return f"llm ({'batch' if self.batch else 'live'}, {self.llm.model})"
+        mode = "batch" if self.batch else "request files" if self.files else "live"
+        return f"llm ({mode}, {self.llm.model})"
 
     def check(self, languages: tuple[Language, Language]) -> None:
-        self.llm.api_key()  # a missing key stops the run before any request
+        if self.files is None:
+            self.llm.api_key()  # a missing key stops the run before any request (request files send none)
 
     def fingerprint(self, languages: tuple[Language, Language]) -> dict[str, object]:
         return {
@@ -75,10 +81,15 @@ class LLMBackend:
         }
 
     def endpoint(self) -> str | None:
+        if self.files is not None:
+            return REQUEST_FILES_ENDPOINT
         return public_url(self.llm.base_url) if self.llm.base_url else "OpenAI default"  # no credentials
 
     def run(self, states: Sequence[JobState], context: RunContext) -> RunReport:
         shared = (context.checkpoint, self.llm, self.prompts, context.bounds, context.report)
+        if self.files is not None:
+            run = RequestFileRun(*shared, max_attempts=context.max_attempts, progress=context.progress, files=self.files)
+            return run.run(states)
         if self.batch is not None:
             return BatchGenerator(*shared, max_attempts=context.max_attempts, progress=context.progress, batch=self.batch).run(
                 states

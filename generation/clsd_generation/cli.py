@@ -26,6 +26,7 @@ from clsd_generation.run.settings import (
     BatchSettings,
     LLMSettings,
     ReadingChecks,
+    RequestFiles,
     TranslationSettings,
     ValidationBounds,
 )
@@ -107,6 +108,30 @@ UseBatch = Annotated[
     bool, typer.Option("--batch", help="Use the OpenAI Batch API (cheaper, answers within 24 h) instead of live requests.")
 ]
 PollInterval = Annotated[float, typer.Option(help="Seconds between Batch API status checks.")]
+BatchMaxRequests = Annotated[
+    int, typer.Option(help="Requests per Batch API input file (OpenAI's limit); a larger round is sent as several batches.")
+]
+BatchMaxMb = Annotated[
+    float, typer.Option(help="Megabytes per Batch API input file (OpenAI's limit); a larger round is sent as several batches.")
+]
+RequestsOut = Annotated[
+    Path | None,
+    typer.Option(
+        "--requests-out",
+        metavar="FILE",
+        help="Write the requests of the sentences still short of four distractors to FILE (OpenAI batch format: for "
+        "vllm run-batch, a Ray Data job or a batch service) instead of sending them.",
+    ),
+]
+AnswersFile = Annotated[
+    Path | None,
+    typer.Option(
+        "--answers",
+        metavar="FILE",
+        help="The engine's output file for the request file written before: its answers are judged as live ones "
+        "(with --requests-out, the next round's requests are written after).",
+    ),
+]
 MinJaccard = Annotated[float, typer.Option(help="Lowest word-level Jaccard similarity to the original a distractor may have.")]
 MaxJaccard = Annotated[float, typer.Option(help="Highest word-level Jaccard similarity (1.0 allows reordered words).")]
 MinLengthRatio = Annotated[float, typer.Option(help="Shortest distractor, as a share of the original's length in characters.")]
@@ -181,6 +206,10 @@ def generate(
     max_attempts: MaxAttempts = DEFAULT_MAX_ATTEMPTS,
     batch: UseBatch = False,
     poll_interval: PollInterval = BatchSettings.poll_interval,
+    batch_max_requests: BatchMaxRequests = BatchSettings.max_requests,
+    batch_max_mb: BatchMaxMb = BatchSettings.max_bytes / 1_000_000,
+    requests_out: RequestsOut = None,
+    answers: AnswersFile = None,
     min_jaccard: MinJaccard = ValidationBounds.min_jaccard,
     max_jaccard: MaxJaccard = ValidationBounds.max_jaccard,
     min_length_ratio: MinLengthRatio = ValidationBounds.min_length_ratio,
@@ -201,29 +230,30 @@ def generate(
     Resumable (every answer is stored in RUN_DIR/checkpoint.sqlite as it arrives): run the same command again after an interruption, even kill -9. A different input, model, prompt or rule setting is refused."""
     from clsd_generation.run.generate import RunOptions, generate_distractors
 
-    if backend not in BACKEND_NAMES:
-        raise CLSDError(f"unknown backend {backend!r}; use one of {', '.join(BACKEND_NAMES)}.")
-    languages = _parse_languages(source_lang, target_lang)
     _check_protocol(protocol, backend, prompt_file, temperature, top_p)
+    languages = _parse_languages(source_lang, target_lang)
     reading = ReadingChecks(language_check, near_copy_edits, max_unknown_share, max_unknown_lowercase)
     bounds = ValidationBounds(min_jaccard, max_jaccard, min_length_ratio, max_length_ratio, protocol=protocol, reading=reading)
     endpoint = LLMSettings(model or "", base_url, api_key_env, concurrency, timeout, max_retries, max_tokens, structured)
-    llm = _llm_settings(backend, batch, endpoint)
+    llm, files = _llm_settings(backend, batch, endpoint, RequestFiles(requests_out, answers))
     prompts = load_prompt_settings(prompt_file, temperature=temperature, top_p=top_p)
     corpus = _read_corpus(input, (source_column, target_column), id_column, split, hub_config, limit)
-    chosen = _choose_backend(llm, prompts, BatchSettings(poll_interval=poll_interval) if batch else None, seed, rules)
+    batch_settings = BatchSettings(poll_interval, max_requests=batch_max_requests, max_bytes=int(batch_max_mb * 1_000_000))
+    chosen = _choose_backend(llm, prompts, batch_settings if batch else files, seed, rules)
     options = RunOptions(max_attempts=max_attempts, progress=not quiet, announce=typer.echo)
-    report = generate_distractors(corpus, languages, run_dir, chosen, bounds, options)
-    _print_outcome(report, run_dir)
+    _print_outcome(generate_distractors(corpus, languages, run_dir, chosen, bounds, options), run_dir)
 
 
 def _choose_backend(
-    llm: LLMSettings | None, prompts: PromptSettings, batch: BatchSettings | None, seed: int, rules: str
+    llm: LLMSettings | None, prompts: PromptSettings, mode: BatchSettings | RequestFiles | None, seed: int, rules: str
 ) -> DistractorBackend:
-    """The LLM backend where --backend llm gave an endpoint (``llm``), else the rule backend."""
+    """The LLM backend where --backend llm gave an endpoint (``llm``; live, Batch API or request files), else the rules."""
     from clsd_generation.backends import LLMBackend, RuleBackend
 
-    return RuleBackend(seed, _rule_names(rules)) if llm is None else LLMBackend(llm, prompts, batch)
+    if llm is None:
+        return RuleBackend(seed, _rule_names(rules))
+    batch = mode if isinstance(mode, BatchSettings) else None
+    return LLMBackend(llm, prompts, batch, mode if isinstance(mode, RequestFiles) else None)
 
 
 def _rule_names(value: str) -> tuple[str, ...]:
@@ -245,7 +275,10 @@ def _parse_languages(source_lang: str, target_lang: str) -> tuple[Language, Lang
 
 
 def _check_protocol(protocol: str, backend: str, prompt_file: Path | None, temperature: float, top_p: float) -> None:
-    """The paper protocol is the paper's LLM request: refuse settings that would make it something else."""
+    """An unknown backend is refused; the paper protocol is the paper's LLM request: refuse settings that would make it
+    something else."""
+    if backend not in BACKEND_NAMES:
+        raise CLSDError(f"unknown backend {backend!r}; use one of {', '.join(BACKEND_NAMES)}.")
     if protocol != PAPER:
         return
     if backend != "llm":
@@ -257,16 +290,23 @@ def _check_protocol(protocol: str, backend: str, prompt_file: Path | None, tempe
         )
 
 
-def _llm_settings(backend: str, batch: bool, llm: LLMSettings) -> LLMSettings | None:
-    """The endpoint of --backend llm, checked (model named, API key set) before the input is read; None for rules."""
+def _llm_settings(
+    backend: str, batch: bool, llm: LLMSettings, files: RequestFiles
+) -> tuple[LLMSettings | None, RequestFiles | None]:
+    """The endpoint of --backend llm, checked (model named, API key set) before the input is read, and the request
+    files when asked for; (None, None) for rules."""
+    wants_files = files.requests_out is not None or files.answers is not None
     if backend != "llm":
-        if batch:
-            raise CLSDError("--batch needs --backend llm.")
-        return None
+        if batch or wants_files:
+            raise CLSDError("--batch, --requests-out and --answers need --backend llm.")
+        return None, None
+    if batch and wants_files:
+        raise CLSDError("--batch sends the requests to the Batch API; --requests-out and --answers hand them to another engine.")
     if not llm.model:
         raise CLSDError("--backend llm needs --model (e.g. gpt-4-0613, or the name your server gives its model).")
-    llm.api_key()
-    return llm
+    if not wants_files:
+        llm.api_key()  # request files send nothing: no key needed
+    return llm, files if wants_files else None
 
 
 def _read_corpus(
@@ -281,11 +321,20 @@ def _print_outcome(report: RunReport, run_dir: Path) -> None:
     """The run report, then the next step; unfinished sentences make the command fail, so that scripts repeat it."""
     for line in report.lines():
         typer.echo(line)
+    if report.requests_written:
+        typer.echo(
+            f"next: run {report.requests_file} through your batch engine (vllm run-batch, a Ray Data job, a batch service), "
+            "then repeat this command with --answers <its output file>"
+        )
     if report.limited:
         raise CLSDError(
             f"{report.limited} sentence(s) are unfinished: the token limit (--max-tokens {report.token_limit}) cut every "
             "answer. Run the same command with a larger --max-tokens to continue this run folder."
         )
+    if report.requests_written:
+        return
+    if report.unfinished and "request files" in report.backend:
+        raise CLSDError(f"{report.unfinished} sentence(s) still need answers: add --requests-out FILE to write their requests.")
     if report.unfinished:
         raise CLSDError(f"{report.unfinished} sentence(s) are unfinished after retries; run the same command again to continue.")
     typer.echo(f"next: clsd build --run-dir {run_dir} --out <folder> --name <NAME>")

@@ -25,6 +25,7 @@ from clsd_format import hub
 from clsd_generation.checks.candidates import check_candidates
 from clsd_generation.run.checkpoint import Checkpoint, Result
 from clsd_generation.run.settings import ValidationBounds
+from tests.helpers.batch_runner import run_requests
 from tests.helpers.corpora import DE_FR_OPTIONS, write_parallel_csv
 from tests.helpers.llama_server import MODEL_NAME, llama_server, missing
 
@@ -143,3 +144,27 @@ def test_paper_protocol_structured_then_judge_build_and_evaluate(server: str, co
     evaluated = clsd("evaluate", "--data-dir", str(out), "--output", str(tmp_path / "results"))
     assert evaluated.returncode == 0, evaluated.stderr
     assert "CLSD-SMOLLM-DE-FR" in evaluated.stdout
+
+
+def test_request_files_round_trip_with_llama_cpp_in_the_middle(server: str, corpus: Path, tmp_path: Path) -> None:
+    """--requests-out, a runner sending each request to the real server, --answers: until no sentence is short."""
+    run_dir, answers, written = tmp_path / "files", [], []
+    command = generate_command(corpus, run_dir, server, "--limit", "4", "--protocol", "paper")
+    for round_number in range(1, 5):
+        requests = tmp_path / f"requests-{round_number}.jsonl"
+        done = clsd(*command, "--requests-out", str(requests), *answers)
+        assert done.returncode == 0, done.stderr
+        print(f"round {round_number}:\n{done.stdout}")  # the outcome, shown with -s
+        if "requests written" not in done.stdout:
+            break
+        written.append(len(requests.read_text(encoding="utf-8").splitlines()))
+        answers = ["--answers", str(tmp_path / f"answers-{round_number}.jsonl")]
+        run_requests(requests, Path(answers[1]), server)
+    assert written[0] == 8 and "next: clsd build" in done.stdout
+    with Checkpoint.existing(run_dir) as checkpoint:
+        results = checkpoint.results()
+    with sqlite3.connect(run_dir / "checkpoint.sqlite") as db:
+        origins = {origin for (origin,) in db.execute("SELECT DISTINCT origin FROM attempts")}
+    assert sorted((r.pair_id, r.lang) for r in results) == sorted((f"row{i}", lang) for i in range(1, 5) for lang in ("de", "fr"))
+    assert all((r.status == "ok" and len(r.distractors) == 4) or (r.status == "failed" and r.reason) for r in results)
+    assert origins == {f"file:{MODEL_NAME}"}  # every answer came back through the files, as the server named its model

@@ -193,6 +193,7 @@ class FakeOpenAI:
         self.files: dict[str, bytes] = {}
         self.batches: dict[str, dict[str, Any]] = {}
         self.batch_polls: dict[str, int] = defaultdict(int)
+        self.batch_poll_status: int | None = None  # set: every batch status check gets this error (an outage after sending)
         self.lock = threading.Lock()
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(self))
         self.server.daemon_threads = True
@@ -358,6 +359,8 @@ def _handler(fake: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
                 self._send(200, None, raw=fake.files[file_id])
             elif path == "/v1/batches":
                 self._send(200, {"object": "list", "data": list(fake.batches.values()), "has_more": False})
+            elif path.startswith("/v1/batches/") and fake.batch_poll_status is not None:
+                self._send(fake.batch_poll_status, {"error": {"message": "scripted outage", "type": "server_error"}})
             elif path.startswith("/v1/batches/"):
                 batch = fake.batches[path.rsplit("/", 1)[-1]]
                 with fake.lock:

@@ -230,6 +230,7 @@ def _card_input(
         pivot_refused=checkpoint.get_meta(PIVOT_REFUSALS_KEY) or {},
         rejections=checkpoint.rejections(),
         cut_answers=checkpoint.cut_answers(),
+        batches=(checkpoint.batch_count(), checkpoint.batch_rounds()),
     )
 
 

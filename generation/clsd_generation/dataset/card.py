@@ -56,6 +56,7 @@ class CardInput:
     difficulty: Difficulty | None = None  # scored by the plugin after the data was written; None: not measured
     rejections: Mapping[str, Counter[str]] = field(default_factory=dict)  # per language: every answer's rejections by kind
     cut_answers: int = 0  # LLM answers stopped by the token limit (asked again)
+    batches: tuple[int, int] = (0, 0)  # Batch API: batches sent, and the rounds they made up
     extra_sections: str = ""  # sections written by later steps (the judge's reading), Markdown
 
 
@@ -151,6 +152,7 @@ def _llm_details(info: CardInput) -> str:
         f"default; one user message per original sentence, monolingually.\n{prompt_lines}- Tokens used: {info.usage_tokens[0]} "
         f"prompt + {info.usage_tokens[1]} completion."
         + (f" {info.cut_answers} answer(s) stopped at the token limit and were asked again." if info.cut_answers else "")
+        + (f" Sent through the Batch API: {info.batches[0]} batch(es) in {info.batches[1]} round(s)." if info.batches[0] else "")
     )
 
 

@@ -1,10 +1,11 @@
 """The same requests through the OpenAI Batch API: half the price, no rate limits, answers within 24 h.
 
-One round = write every unfinished sentence's request to a JSONL file, upload it, create a batch,
-poll it, download the output and judge each answer exactly as live mode does. Sentences with too few
+One round = write every unfinished sentence's request to JSONL input files within the provider's
+limits (OpenAI's: 50,000 requests and 200 MB a file; ``BatchSettings``), upload each and create its
+batch, then poll each, download its output and judge each answer exactly as live mode does. Sentences with too few
 valid distractors, or whose request failed inside the batch, go into the next round.
 
-Resuming never pays twice: the uploaded file's id is stored before the batch is created and the
+Resuming never pays twice: each uploaded file's id is stored before its batch is created and the
 batch id right after, so a run killed while a batch is running polls that batch when started again
 (and a run killed between the two finds its batch again by input file). A collected batch's answers
 and the note that it was collected are one transaction.
@@ -31,6 +32,7 @@ from clsd_generation.run.summary import RunReport
 ENDPOINT: Final = "/v1/chat/completions"
 TERMINAL = frozenset({"completed", "failed", "expired", "cancelled"})
 PENDING_UPLOAD_KEY = "batch_pending_input_file"
+PENDING_ROUND_KEY = "batch_pending_round"  # the round of that file: a round can be several batches
 
 
 def custom_id(state: JobState) -> str:
@@ -55,65 +57,91 @@ class BatchGenerator(EndpointRun):
         )
 
     def run(self, states: Sequence[JobState]) -> RunReport:
+        import openai
+
         by_id = {custom_id(state): state for state in states}
         first_round = self.checkpoint.batch_rounds()  # the round budget is this invocation's (a rerun may raise the limit)
         try:
-            for batch_id, _ in self.checkpoint.open_batches():
-                self._collect(batch_id, by_id)
-            pending_file = self.checkpoint.get_meta(PENDING_UPLOAD_KEY)
-            if pending_file:
-                adopted = self._find_batch_for_file(pending_file)
-                if adopted:
-                    self.checkpoint.add_batch(adopted, self.checkpoint.batch_rounds() + 1, pending_file)
-                    self.checkpoint.set_meta(PENDING_UPLOAD_KEY, None)
-                    self._collect(adopted, by_id)
+            self._resume(by_id)
             while True:
-                pending = [s for s in by_id.values() if s.job.key not in self.checkpoint.finished()]
+                finished = self.checkpoint.finished()  # read once per round: per sentence, the run grew as its square
+                pending = [s for s in by_id.values() if s.job.key not in finished]
                 if not pending:
                     break
                 if self.checkpoint.batch_rounds() - first_round >= self.max_attempts + self.batch.extra_rounds:
                     self.report.unfinished += len(pending)
                     break
-                self._collect(self._submit(pending), by_id)
-        except CLSDError:
-            raise
-        except Exception as exc:
+                for batch_id in self._submit(pending):  # every batch of the round is sent before any is waited for
+                    self._collect(batch_id, by_id)
+        except openai.OpenAIError as exc:  # only the provider's own answers are the provider's: a full disk or a bug is not
             if classify_api_error(exc) == "retry":
                 self.report.errors[type(exc).__name__] += 1
-                self.report.unfinished += sum(1 for s in by_id.values() if s.job.key not in self.checkpoint.finished())
+                finished = self.checkpoint.finished()
+                self.report.unfinished += sum(1 for s in by_id.values() if s.job.key not in finished)
                 return self.report
             raise CLSDError(
                 f"the Batch API refused a request ({type(exc).__name__}: {exc}). Check --base-url, --model and the API key."
             ) from exc
         return self.report
 
-    def _submit(self, pending: Sequence[JobState]) -> str:
-        lines = [
-            json.dumps(
-                {
-                    "custom_id": custom_id(s),
-                    "method": "POST",
-                    "url": ENDPOINT,
-                    "body": chat_request_body(
-                        self.settings, self.prompts, s, RESPONSE_FORMATS[0] if self.settings.structured else None
-                    ),
-                },
-                ensure_ascii=False,
-            )
-            for s in pending
-        ]
+    def _resume(self, by_id: dict[str, JobState]) -> None:
+        """Collect the batches an interrupted run sent, and the one whose input file was uploaded when it stopped."""
+        for batch_id, _ in self.checkpoint.open_batches():
+            self._collect(batch_id, by_id)
+        pending_file = self.checkpoint.get_meta(PENDING_UPLOAD_KEY)
+        if pending_file:
+            adopted = self._find_batch_for_file(pending_file)
+            if adopted:
+                round_number = self.checkpoint.get_meta(PENDING_ROUND_KEY) or self.checkpoint.batch_rounds() + 1
+                self.checkpoint.add_batch(adopted, round_number, pending_file)
+                self.checkpoint.set_meta(PENDING_UPLOAD_KEY, None)
+                self._collect(adopted, by_id)
+
+    def _submit(self, pending: Sequence[JobState]) -> list[str]:
+        """Send one round as batches within the provider's limits (requests and bytes per input file); their ids."""
         round_number = self.checkpoint.batch_rounds() + 1
-        payload = ("\n".join(lines) + "\n").encode("utf-8")
-        uploaded = self.client.files.create(file=(f"clsd-round-{round_number}.jsonl", io.BytesIO(payload)), purpose="batch")
+        response_format = RESPONSE_FORMATS[0] if self.settings.structured else None
+        batch_ids: list[str] = []
+        part: list[bytes] = []
+        size = 0
+        for state in pending:
+            request = {
+                "custom_id": custom_id(state),
+                "method": "POST",
+                "url": ENDPOINT,
+                "body": chat_request_body(self.settings, self.prompts, state, response_format),
+            }
+            line = (json.dumps(request, ensure_ascii=False) + "\n").encode("utf-8")
+            if len(line) > self.batch.max_bytes:
+                raise CLSDError(
+                    f"the request for sentence {custom_id(state)} is {len(line):,} bytes, above the batch input file "
+                    f"limit of {self.batch.max_bytes:,} bytes: raise --batch-max-mb."
+                )
+            if part and (len(part) >= self.batch.max_requests or size + len(line) > self.batch.max_bytes):
+                batch_ids.append(self._send(b"".join(part), round_number, len(batch_ids) + 1))
+                part, size = [], 0
+            part.append(line)
+            size += len(line)
+        if part:
+            batch_ids.append(self._send(b"".join(part), round_number, len(batch_ids) + 1))
+        self.report.batch_rounds += 1
+        return batch_ids
+
+    def _send(self, payload: bytes, round_number: int, part: int) -> str:
+        """Upload one input file and create its batch, each id recorded before the next step."""
+        name = f"clsd-round-{round_number}-part-{part}.jsonl"
+        uploaded = self.client.files.create(file=(name, io.BytesIO(payload)), purpose="batch")
         self.checkpoint.set_meta(PENDING_UPLOAD_KEY, uploaded.id)
+        self.checkpoint.set_meta(PENDING_ROUND_KEY, round_number)
         created = self.client.batches.create(
             input_file_id=uploaded.id,
             endpoint=ENDPOINT,
             completion_window=self.batch.completion_window,
-            metadata={"purpose": "clsd distractors", "round": str(round_number)},
+            metadata={"purpose": "clsd distractors", "round": str(round_number), "part": str(part)},
         )
         self.checkpoint.add_batch(created.id, round_number, uploaded.id)
         self.checkpoint.set_meta(PENDING_UPLOAD_KEY, None)
+        self.report.batches += 1
         return created.id
 
     def _find_batch_for_file(self, input_file_id: str) -> str | None:

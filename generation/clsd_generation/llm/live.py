@@ -234,6 +234,8 @@ class EndpointRun:
         self.report.token_limit = self.settings.max_tokens
         # counted once; a Batch API round may still settle a limited sentence (it asks every unfinished one)
         self.report.limited += (state.limited and not was_limited) - (was_limited and result is not None)
+        if result is not None:
+            state.release()  # ``verdict`` below is the settled one, still read here
         self.report.markup.update(verdict.markup - markup_before)  # this answer's markup, refused or kept
         refused = [reason_kind(reason) for _, reason in verdict.rejected[rejected_before:]]
         flagged = verdict.unchecked - unchecked_before

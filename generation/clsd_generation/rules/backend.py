@@ -22,6 +22,8 @@ from clsd_generation.run.summary import RunReport
 def run_rules(states: Sequence[JobState], context: RunContext, *, seed: int, rule_names: Sequence[str]) -> RunReport:
     """Settle each sentence from the rule generator's candidates, re-asking (the next attempt's draw) as the LLM path does."""
     pairs, report = context.pairs, context.report
+    if not states:
+        return report  # nothing to tag: a finished run's resume reads the checkpoint only
     # Vocabulary comes from the whole corpus, not the pending part, so a resumed run draws the same words.
     generators = make_generators(
         {language.code: [pair.texts[side] for pair in pairs] for side, language in enumerate(context.languages)},
@@ -47,6 +49,7 @@ def run_rules(states: Sequence[JobState], context: RunContext, *, seed: int, rul
             report.rule_output.update(state.rules_of(result[1]))
         else:
             report.failed += 1
+        state.release()
     for generator in generators.values():
         report.rule_checks.update(generator.outcomes)
     return report

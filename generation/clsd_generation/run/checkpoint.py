@@ -403,7 +403,11 @@ class Checkpoint:
         return list(self._db.execute("SELECT batch_id, round FROM batches WHERE collected = 0 ORDER BY round"))
 
     def batch_rounds(self) -> int:
-        return self._db.execute("SELECT COUNT(*) FROM batches").fetchone()[0]
+        """Rounds sent so far (a round larger than the provider's limits is several batches)."""
+        return int(self._db.execute("SELECT COALESCE(MAX(round), 0) FROM batches").fetchone()[0])
+
+    def batch_count(self) -> int:
+        return int(self._db.execute("SELECT COUNT(*) FROM batches").fetchone()[0])
 
     # --- English pivot ------------------------------------------------------------------------
     def translations(self, lang: str) -> dict[str, str]:
@@ -441,6 +445,20 @@ def _stored(text: str) -> str:
 def _redacted_json(texts: Sequence[str]) -> str:
     """A list of server texts as stored: JSON, each text redacted and writable."""
     return json.dumps([_stored(text) for text in texts], ensure_ascii=False)
+
+
+def record_answer_file(
+    checkpoint: Checkpoint,
+    entries: Sequence[tuple[str, str, Answer, tuple[str, list[str], str | None, int] | None]],
+    waiting_key: str,
+) -> None:
+    """Store the answers read from an engine's output file and forget the request file they answer, atomically."""
+    with checkpoint.transaction() as db:
+        for pair_id, lang, answer, result in entries:
+            _insert_attempt(db, pair_id, lang, answer)
+            if result is not None:
+                _insert_result(db, pair_id, lang, result)
+        db.execute("DELETE FROM meta WHERE key = ?", (waiting_key,))
 
 
 def _insert_attempt(db: sqlite3.Connection, pair_id: str, lang: str, answer: Answer) -> None:

@@ -91,6 +91,12 @@ class JobState:
         rules = [self.rule_of.get(text) for text in distractors]
         return [rule for rule in rules if rule] if all(rules) else []
 
+    def release(self) -> None:
+        """Drop what a settled sentence's answers left here: they are in the checkpoint, and on a large corpus every
+        answer kept in memory to the end of the run would make memory grow with the answers, not the input."""
+        self.verdict = Verdict()
+        self.rule_of = {}
+
     def reject(self, reason: str) -> FinalResult:
         """Settle as failed without an answer (the endpoint refused this request)."""
         return ("failed", [], reason, self.attempts)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from pathlib import Path
 
 from clsd_format.errors import CLSDError
 from clsd_format.redaction import register_secret
@@ -119,6 +120,25 @@ class BatchSettings:
     poll_interval: float = 60.0  # seconds between status checks
     completion_window: str = "24h"
     extra_rounds: int = 2  # rounds beyond max_attempts, for requests that failed inside a batch
+    # A round larger than either limit is sent as several batches. OpenAI's: 50,000 requests and 200 MB per input file.
+    max_requests: int = 50_000
+    max_bytes: int = 200_000_000
+
+    def __post_init__(self) -> None:
+        if self.max_requests < 1 or self.max_bytes < 1:
+            raise CLSDError("--batch-max-requests and --batch-max-mb must be above 0.")
+
+
+@dataclass(frozen=True)
+class RequestFiles:
+    """The LLM backend through files, for any batch engine (vllm run-batch, a Ray Data job, a batch service).
+
+    ``requests_out``: where to write the requests of the sentences still short of four distractors;
+    ``answers``: the engine's output file for the request file written before, read first.
+    """
+
+    requests_out: Path | None = None
+    answers: Path | None = None
 
 
 @dataclass(frozen=True)

@@ -35,6 +35,13 @@ class RunReport:
     refused_answers: Counter[str] = field(default_factory=Counter)  # whole answers refused unread, by reason (asked again)
     limited: int = 0  # sentences left unfinished because the token limit cut every answer of this run
     token_limit: int | None = None  # --max-tokens of this run (LLM backends)
+    batches: int = 0  # Batch API: batches sent this run (a round above the provider's limits is several)
+    batch_rounds: int = 0
+    # Request files: requests written this run for an engine to answer, and requests its answers file left out.
+    requests_written: int = 0
+    requests_file: str = ""
+    request_round: int = 0
+    answers_missing: int = 0
 
     def lines(self) -> list[str]:
         out = [
@@ -44,6 +51,12 @@ class RunReport:
         ]
         if self.reasked:
             out.append(f"asked again: {self.reasked} answer(s) could not settle their sentence")
+        if self.batches:
+            out.append(f"Batch API: {self.batches} batch(es) sent this run, in {self.batch_rounds} round(s)")
+        if self.answers_missing:
+            out.append(f"answers missing: {self.answers_missing} request(s) had no line in the answers file; asked again")
+        if self.requests_written:
+            out.append(f"requests written: {self.requests_written} to {self.requests_file} (round {self.request_round})")
         if self.usage.total:
             usage = self.usage
             out.append(f"tokens this run: {usage.prompt_tokens} prompt + {usage.completion_tokens} completion = {usage.total}")
