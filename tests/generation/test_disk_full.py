@@ -111,3 +111,22 @@ def test_a_full_run_folder_is_the_users_to_fix_and_the_checkpoint_resumes_elsewh
     with Checkpoint.existing(copied) as checkpoint:
         results = checkpoint.results()
     assert len({(r.pair_id, r.lang) for r in results}) == len(results) == 2 * ROWS
+
+
+@pytest.mark.slow
+def test_a_full_run_folder_in_batch_mode_is_the_disk_not_the_provider(tmp_path: Path) -> None:
+    # only the Batch API's own errors are reported as the provider's refusal; a full disk says what it is
+    corpus = write_parallel_csv(
+        tmp_path / "p.csv", [(f"Der Hund Nummer {i} beißt den Mann", f"Le chien numéro {i} mord l'homme") for i in range(ROWS)]
+    )
+    mount_point = tmp_path / "small"
+    mount_point.mkdir()
+    with FakeOpenAI() as fake:
+        command = [
+            arg for arg in _generate_command(corpus, mount_point / "run", fake.base_url) if arg not in ("--concurrency", "4")
+        ]
+        full = _run_on_small_disk([*command, "--batch"], mount_point)
+    assert full.returncode == 2, full.stderr
+    lines = full.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: cannot write in the run folder"), full.stderr
+    assert "Batch API" not in lines[0]
