@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from mteb.abstasks import AbsTask
-    from mteb.models import EncoderProtocol
+    from mteb.models import CrossEncoderProtocol, EncoderProtocol
 
     from clsd_analysis.tables import Table1
     from clsd_cli.progress import ConsoleProgress
@@ -248,7 +248,9 @@ def _print_table(table: Table1, table_format: TableFormat | None, *, drawn: bool
             typer.echo("\n" + render.ALIGNMENT_LEGEND)
 
 
-def _encoders(model: str | None, device: str | None, endpoint: EndpointConfig | None) -> list[EncoderProtocol]:
+def _encoders(
+    model: str | None, device: str | None, endpoint: EndpointConfig | None
+) -> list[EncoderProtocol | CrossEncoderProtocol]:
     """The endpoint, or the model asked for; without either, the default model beside the n-gram baseline.
 
     The baseline takes seconds, and the first table a user sees then already says how far the model
@@ -263,7 +265,7 @@ def _encoders(model: str | None, device: str | None, endpoint: EndpointConfig | 
 
 
 def _evaluate_one(
-    encoder: EncoderProtocol,
+    encoder: EncoderProtocol | CrossEncoderProtocol,
     tasks: Sequence[AbsTask],
     output: Path,
     *,

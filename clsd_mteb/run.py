@@ -34,20 +34,21 @@ import time
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Protocol, cast
 
 from clsd_format import defaults
 from clsd_mteb.abstask import AbsTaskCLSD
 from clsd_mteb.embedding_cache import SharedEmbeddingCache
 from clsd_mteb.encoding import BATCH_SIZE_KEY, EXACT_KEY, encoding_record
 from clsd_mteb.evaluator import EVALUATOR_VERSION, EVALUATOR_VERSION_KEY
+from clsd_mteb.reranking import is_cross_encoder
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from mteb import ResultCache
     from mteb.abstasks.abstask import AbsTask
-    from mteb.models import EncoderProtocol
+    from mteb.models import CrossEncoderProtocol, EncoderProtocol
     from mteb.results import ModelResult, TaskResult
 
 logger = logging.getLogger(__name__)
@@ -77,7 +78,7 @@ class TaskProgress(Protocol):
     def task_finished(self, outcome: TaskOutcome) -> None: ...
 
 
-def prediction_folder(output: Path, encoder: EncoderProtocol) -> Path:
+def prediction_folder(output: Path, encoder: EncoderProtocol | CrossEncoderProtocol) -> Path:
     """Where a run's per-row predictions go: ``<output>/predictions/<model>/<revision>/``."""
     meta = encoder.mteb_model_meta
     return Path(output) / "predictions" / meta.model_name_as_path() / str(meta.revision)
@@ -122,7 +123,7 @@ def _set_aside(path: Path, output: Path, label: str) -> Path:
 
 
 def _set_aside_with_predictions(
-    cache: ResultCache, encoder: EncoderProtocol, task: AbsTaskCLSD, output: Path, label: str
+    cache: ResultCache, encoder: EncoderProtocol | CrossEncoderProtocol, task: AbsTaskCLSD, output: Path, label: str
 ) -> tuple[Path, Path]:
     """Move a task's stored result and its predictions (when there) aside; returns (where it was, where it is)."""
     path = cache.get_task_result_path(task.metadata.name, encoder.mteb_model_meta)
@@ -134,7 +135,11 @@ def _set_aside_with_predictions(
 
 
 def recompute_if_stale(
-    cache: ResultCache, encoder: EncoderProtocol, task: AbsTaskCLSD, output: Path, batch_size: int = defaults.BATCH_SIZE
+    cache: ResultCache,
+    encoder: EncoderProtocol | CrossEncoderProtocol,
+    task: AbsTaskCLSD,
+    output: Path,
+    batch_size: int = defaults.BATCH_SIZE,
 ) -> str | None:
     """Move aside a stored result (and its predictions) that does not match ``task`` or is unreadable; log and return why."""
     try:
@@ -157,7 +162,7 @@ def recompute_if_stale(
 
 
 def evaluate_tasks(
-    encoder: EncoderProtocol,
+    encoder: EncoderProtocol | CrossEncoderProtocol,
     tasks: Sequence[AbsTask],
     output: Path,
     *,
@@ -178,7 +183,8 @@ def evaluate_tasks(
 
     output = Path(output)
     cache = mteb.ResultCache(output)
-    shared = SharedEmbeddingCache(encoder)
+    # a cross-encoder scores pairs, which no embedding cache can share
+    shared = encoder if is_cross_encoder(encoder) else SharedEmbeddingCache(cast("EncoderProtocol", encoder))
     task_results, exceptions = [], []
     for task in tasks:
         name = task.metadata.name
