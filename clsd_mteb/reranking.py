@@ -108,9 +108,11 @@ def predict_pairs(
     kwargs: dict[str, Any] = {**(encode_kwargs or {}), "batch_size": requested_batch_size(encode_kwargs)}
     if encodes_one_by_one(model, exact):
         kwargs["batch_size"] = 1  # a pair's score must not depend on the other pairs of its batch
+    sources, candidates = [pair[0] for pair in pairs], [pair[1] for pair in pairs]
+    # the sources as mteb's query loaders hold them: "text" and "query" (mteb's own rerankers read "query")
     loaders = [
-        DataLoader(Dataset.from_dict({"text": [pair[side] for pair in pairs]}), batch_size=kwargs["batch_size"])
-        for side in (0, 1)
+        DataLoader(Dataset.from_dict(columns), batch_size=kwargs["batch_size"])
+        for columns in ({"text": sources, "query": sources}, {"text": candidates})
     ]
     kwargs.setdefault("show_progress_bar", False)
     answer = model.predict(

@@ -63,6 +63,7 @@ class CosineCrossEncoder:
     def __init__(self, encoder: Any, name: str = "tests/cosine-cross-encoder") -> None:
         self.encoder = encoder
         self.batch_sizes: list[int] = []
+        self.query_column: list[bool] = []  # whether each batch of sources carried mteb's "query" column too
         self.mteb_model_meta = ModelMeta.create_empty(overwrites={"name": name, "revision": "1"})
 
     def predict(self, inputs1, inputs2, *, task_metadata, hf_split, hf_subset, prompt_type=None, **kwargs) -> np.ndarray:
@@ -71,6 +72,7 @@ class CosineCrossEncoder:
         queries, documents = [], []
         for first, second in zip(inputs1, inputs2, strict=True):
             self.batch_sizes.append(len(first["text"]))
+            self.query_column.append(list(first.get("query", [])) == list(first["text"]))
             queries.extend(first["text"])
             documents.extend(second["text"])
         texts = sorted({*queries, *documents})

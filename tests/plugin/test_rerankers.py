@@ -30,6 +30,7 @@ def test_a_cross_encoder_is_scored_in_the_requested_batches_and_says_what_its_sc
     model = CosineCrossEncoder(VectorEncoder(hashed_vector))
     scores, predictions = _evaluate(model, _task(small_release), tmp_path, encode_kwargs={"batch_size": 7})
     assert set(model.batch_sizes) <= {1, 2, 3, 4, 5, 6, 7} and model.batch_sizes[0] == 7
+    assert all(model.query_column)  # mteb's own rerankers (BGE, Jina, monoT5) read the sources from "query"
     assert scores[CROSS_ENCODER_KEY] == 1 and scores[POOLED_COMPUTED_KEY] == 0
     assert "pooled_recall_at_1" not in scores and "mean_margin" not in scores
     assert np.isfinite(scores[SCORE_MARGIN_KEY])
