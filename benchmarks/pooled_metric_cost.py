@@ -42,7 +42,7 @@ def main() -> None:
     import clsd_mteb
     from clsd_mteb.encoding import raw_embeddings
     from clsd_mteb.metrics import distinct_unit_vectors, score_rows
-    from clsd_mteb.models import load_model
+    from clsd_mteb.models import load_embedding_model
 
     task = clsd_mteb.get_tasks([args.task], data_dir=args.data_dir)[0]
     task.load_data()
@@ -52,7 +52,7 @@ def main() -> None:
     unique = sorted({*sources, *targets, *(d for ds in distractors for d in ds)})
     rows = data.select(range(min(args.encode_rows, len(data))))
     sample = sorted({*rows["source"], *rows["target"], *(d for ds in rows["distractors"] for d in ds)})
-    encoder = load_model(args.model)
+    encoder = load_embedding_model(args.model)
 
     start = time.perf_counter()
     raw = raw_embeddings(

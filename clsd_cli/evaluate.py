@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from mteb.abstasks import AbsTask
-    from mteb.models import EncoderProtocol
+    from mteb.models import CrossEncoderProtocol, EncoderProtocol
 
     from clsd_analysis.comparisons import Hits
     from clsd_analysis.tables import Table1
@@ -241,7 +241,9 @@ def _table1(scored: dict[str, dict[str, tuple[float, int]]], hits: Hits) -> tupl
     return table, answer_lines(table, pivot_tests(hits)) if choice else []
 
 
-def _prediction_hits(encoders: Sequence[EncoderProtocol], scored: dict[str, dict[str, tuple[float, int]]], output: Path) -> Hits:
+def _prediction_hits(
+    encoders: Sequence[EncoderProtocol | CrossEncoderProtocol], scored: dict[str, dict[str, tuple[float, int]]], output: Path
+) -> Hits:
     """Per-row hits of each model and task of the run, from the prediction files it wrote (or kept)."""
     from clsd_analysis.results import PREDICTIONS_SUFFIX, ModelRun, read_predictions
     from clsd_mteb.run import prediction_folder
@@ -292,7 +294,9 @@ def _print_table(table: Table1, table_format: TableFormat | None, *, drawn: bool
             typer.echo("\n" + render.INTERVAL_LEGEND)
 
 
-def _encoders(model: str | None, device: str | None, endpoint: EndpointConfig | None) -> list[EncoderProtocol]:
+def _encoders(
+    model: str | None, device: str | None, endpoint: EndpointConfig | None
+) -> list[EncoderProtocol | CrossEncoderProtocol]:
     """The endpoint, or the model asked for; without either, the default model beside the n-gram baseline.
 
     The baseline takes seconds, and the first table a user sees then already says how far the model
@@ -307,7 +311,7 @@ def _encoders(model: str | None, device: str | None, endpoint: EndpointConfig | 
 
 
 def _evaluate_one(
-    encoder: EncoderProtocol,
+    encoder: EncoderProtocol | CrossEncoderProtocol,
     tasks: Sequence[AbsTask],
     output: Path,
     *,

@@ -22,10 +22,11 @@ from clsd_format.data_source import DataSource, resolve_data_source
 from clsd_mteb.encoding import encoding_record
 from clsd_mteb.evaluator import EVALUATOR_VERSION, EVALUATOR_VERSION_KEY, CLSDEvaluator
 from clsd_mteb.metrics import clsd_metrics
+from clsd_mteb.reranking import cross_encoder_record, is_cross_encoder, rename_margin
 from clsd_mteb.task_statistics import CLSDDescriptiveStatistics, split_statistics
 
 if TYPE_CHECKING:
-    from mteb.models import MTEBModels
+    from mteb.models import CrossEncoderProtocol, MTEBModels
     from mteb.timing import TimingStack
     from mteb.types import EncodeKwargs, ScoresDict
     from mteb.types.statistics import DescriptiveStatistics
@@ -53,6 +54,8 @@ class AbsTaskCLSD(AbsTask):
     """
 
     abstask_prompt = "Retrieve the sentence that is a translation of the given sentence."
+    # a reranker scores the (S, candidate) pairs through the same metrics (clsd_mteb.reranking)
+    _support_cross_encoder = True
 
     def __init__(
         self,
@@ -112,8 +115,12 @@ class AbsTaskCLSD(AbsTask):
         timer: TimingStack,
         **kwargs: Any,
     ) -> ScoresDict:
-        if not isinstance(model, EncoderProtocol):
-            raise TypeError(f"{self.metadata.name} needs an embedding model (EncoderProtocol), got {type(model).__name__}")
+        cross_encoder = is_cross_encoder(model)
+        if not cross_encoder and not isinstance(model, EncoderProtocol):
+            raise TypeError(
+                f"{self.metadata.name} needs an embedding model (EncoderProtocol) or a cross-encoder "
+                f"(CrossEncoderProtocol), got {type(model).__name__}"
+            )
         evaluator = CLSDEvaluator(
             data_split,
             task_metadata=self.metadata,
@@ -122,13 +129,16 @@ class AbsTaskCLSD(AbsTask):
             timer=timer,
             exact=self.exact,
         )
-        predictions = evaluator(model, encode_kwargs=encode_kwargs, num_proc=num_proc)
+        predictions = evaluator(
+            cast("EncoderProtocol | CrossEncoderProtocol", model), encode_kwargs=encode_kwargs, num_proc=num_proc
+        )
         if prediction_folder:
             self._save_task_predictions(
                 predictions.to_records(), model, prediction_folder, hf_split=hf_split, hf_subset=hf_subset
             )
+        metrics = clsd_metrics(predictions.cosines, predictions.pooled_hits)
         return {
-            **clsd_metrics(predictions.cosines, predictions.pooled_hits),
+            **(rename_margin(metrics) | cross_encoder_record() if cross_encoder else metrics),
             EVALUATOR_VERSION_KEY: EVALUATOR_VERSION,
             **encoding_record(self.exact, encode_kwargs),
         }

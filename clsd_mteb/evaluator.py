@@ -10,18 +10,19 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
 from clsd_format import schema
 from clsd_mteb.encoding import raw_embeddings
 from clsd_mteb.metrics import distinct_unit_vectors, score_rows, target_ranks
+from clsd_mteb.reranking import distinct_pairs, is_cross_encoder, predict_pairs, score_matrix
 
 if TYPE_CHECKING:
     from datasets import Dataset
     from mteb.abstasks.task_metadata import TaskMetadata
-    from mteb.models import EncoderProtocol
+    from mteb.models import CrossEncoderProtocol, EncoderProtocol
     from mteb.timing import TimingStack
     from mteb.types import EncodeKwargs
 
@@ -42,19 +43,21 @@ class CLSDPredictions:
     ids: list[str]
     cosines: np.ndarray
     pooled_hits: np.ndarray | None = None
+    # what the matrix holds, the key of its rows in the prediction file: a cross-encoder's are "scores"
+    score_name: str = "cosines"
 
     @property
     def ranks(self) -> np.ndarray:
         return target_ranks(self.cosines)
 
     def to_records(self) -> list[dict[str, Any]]:
-        """JSON-ready rows for mteb's prediction file: id, the cosines (T first), the rank of T, the pooled hit."""
+        """JSON-ready rows for mteb's prediction file: id, the cosines or scores (T first), the rank of T, the pooled hit."""
         ranks = self.ranks
         pooled = [None] * len(self.ids) if self.pooled_hits is None else self.pooled_hits.tolist()
         return [
             {
                 "id": row_id,
-                "cosines": [float(c) for c in row if not np.isnan(c)],
+                self.score_name: [float(c) for c in row if not np.isnan(c)],
                 "rank": int(rank),
                 **({} if hit is None else {"pooled_hit": bool(hit)}),
             }
@@ -90,7 +93,7 @@ class CLSDEvaluator:
 
     def __call__(
         self,
-        model: EncoderProtocol,
+        model: EncoderProtocol | CrossEncoderProtocol,
         *,
         encode_kwargs: EncodeKwargs,
         num_proc: int | None = None,
@@ -98,6 +101,9 @@ class CLSDEvaluator:
         from mteb.timing import TimingStack
 
         timer = self.timer or TimingStack()
+        if is_cross_encoder(model):
+            return self.score_pairs(cast("CrossEncoderProtocol", model), encode_kwargs=encode_kwargs, timer=timer)
+        model = cast("EncoderProtocol", model)
         sources: list[str] = self.dataset[schema.SOURCE]
         targets: list[str] = self.dataset[schema.TARGET]
         distractor_lists: list[list[str]] = self.dataset[schema.DISTRACTORS]
@@ -124,6 +130,30 @@ class CLSDEvaluator:
         with timer("Scoring", split=self.hf_split, subset=self.hf_subset):
             cosines, pooled_hits = score_texts(raw, unique, sources, targets, distractor_lists, where)
         return CLSDPredictions(ids=list(self.dataset[schema.ID]), cosines=cosines, pooled_hits=pooled_hits)
+
+    def score_pairs(self, model: CrossEncoderProtocol, *, encode_kwargs: EncodeKwargs, timer: TimingStack) -> CLSDPredictions:
+        """A cross-encoder's scores of every row's candidates, in the cosines' place (:mod:`clsd_mteb.reranking`)."""
+        sources: list[str] = self.dataset[schema.SOURCE]
+        targets: list[str] = self.dataset[schema.TARGET]
+        distractor_lists: list[list[str]] = self.dataset[schema.DISTRACTORS]
+        pairs = distinct_pairs(sources, targets, distractor_lists)
+        with timer(
+            "Encoding",
+            split=self.hf_split,
+            subset=self.hf_subset,
+            log_message=f"CLSD: scoring {len(pairs)} distinct (source, candidate) pairs",
+        ):
+            values = predict_pairs(
+                model,
+                pairs,
+                task_metadata=self.task_metadata,
+                hf_split=self.hf_split,
+                hf_subset=self.hf_subset,
+                encode_kwargs=encode_kwargs,
+                exact=self.exact,
+            )
+        scores = score_matrix(dict(zip(pairs, values.tolist(), strict=True)), sources, targets, distractor_lists)
+        return CLSDPredictions(ids=list(self.dataset[schema.ID]), cosines=scores, score_name="scores")
 
 
 def score_texts(

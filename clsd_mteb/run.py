@@ -34,13 +34,14 @@ import time
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Protocol, cast
 
 from clsd_format import defaults
 from clsd_mteb.abstask import AbsTaskCLSD
 from clsd_mteb.embedding_cache import SharedEmbeddingCache
 from clsd_mteb.encoding import BATCH_SIZE_KEY, EXACT_KEY, encoding_record
 from clsd_mteb.evaluator import EVALUATOR_VERSION, EVALUATOR_VERSION_KEY
+from clsd_mteb.reranking import is_cross_encoder
 from clsd_mteb.source_record import record_sources
 
 if TYPE_CHECKING:
@@ -48,7 +49,7 @@ if TYPE_CHECKING:
 
     from mteb import ResultCache
     from mteb.abstasks.abstask import AbsTask
-    from mteb.models import EncoderProtocol
+    from mteb.models import CrossEncoderProtocol, EncoderProtocol
     from mteb.results import ModelResult, TaskResult
 
 logger = logging.getLogger(__name__)
@@ -78,7 +79,7 @@ class TaskProgress(Protocol):
     def task_finished(self, outcome: TaskOutcome) -> None: ...
 
 
-def prediction_folder(output: Path, encoder: EncoderProtocol) -> Path:
+def prediction_folder(output: Path, encoder: EncoderProtocol | CrossEncoderProtocol) -> Path:
     """Where a run's per-row predictions go: ``<output>/predictions/<model>/<revision>/``."""
     meta = encoder.mteb_model_meta
     return Path(output) / "predictions" / meta.model_name_as_path() / str(meta.revision)
@@ -123,7 +124,7 @@ def _set_aside(path: Path, output: Path, label: str) -> Path:
 
 
 def _set_aside_with_predictions(
-    cache: ResultCache, encoder: EncoderProtocol, task: AbsTaskCLSD, output: Path, label: str
+    cache: ResultCache, encoder: EncoderProtocol | CrossEncoderProtocol, task: AbsTaskCLSD, output: Path, label: str
 ) -> tuple[Path, Path]:
     """Move a task's stored result and its predictions (when there) aside; returns (where it was, where it is)."""
     path = cache.get_task_result_path(task.metadata.name, encoder.mteb_model_meta)
@@ -135,7 +136,11 @@ def _set_aside_with_predictions(
 
 
 def recompute_if_stale(
-    cache: ResultCache, encoder: EncoderProtocol, task: AbsTaskCLSD, output: Path, batch_size: int = defaults.BATCH_SIZE
+    cache: ResultCache,
+    encoder: EncoderProtocol | CrossEncoderProtocol,
+    task: AbsTaskCLSD,
+    output: Path,
+    batch_size: int = defaults.BATCH_SIZE,
 ) -> str | None:
     """Move aside a stored result (and its predictions) that does not match ``task`` or is unreadable; log and return why."""
     try:
@@ -158,7 +163,7 @@ def recompute_if_stale(
 
 
 def evaluate_tasks(
-    encoder: EncoderProtocol,
+    encoder: EncoderProtocol | CrossEncoderProtocol,
     tasks: Sequence[AbsTask],
     output: Path,
     *,
@@ -179,7 +184,8 @@ def evaluate_tasks(
 
     output = Path(output)
     cache = mteb.ResultCache(output)
-    shared = SharedEmbeddingCache(encoder)
+    # a cross-encoder scores pairs, which no embedding cache can share
+    shared = encoder if is_cross_encoder(encoder) else SharedEmbeddingCache(cast("EncoderProtocol", encoder))
     task_results, exceptions = [], []
     for task in tasks:
         name = task.metadata.name

@@ -43,13 +43,13 @@ def load_encoder(run: ModelRun, model_paths: Mapping[str, str] | None = None) ->
     paths = dict(model_paths or {})
     warning = None
     if run.name in paths:
-        encoder = models.load_model(paths[run.name])
+        encoder = models.load_embedding_model(paths[run.name])
         warning = (
             f"{run.name}: embeddings from the local folder {paths[run.name]}; results were filed under revision {run.revision}."
         )
         return encoder, warning
     try:
-        encoder = models.load_model(run.name)
+        encoder = models.load_embedding_model(run.name)
     except CLSDError as exc:
         raise ModelUnavailable(
             f"cannot load {run.name} to compute its embeddings ({exc}). Map the name to a local copy with "

@@ -421,5 +421,6 @@ def analyse_one_word_changes(
             tag_with_stanza(found, tagger, tagging)
             changes += found
     labels = {run: results.label(run) for run in results.runs}
-    shifts, gaps = compute_shifts(changes, results.runs, results, catalog, store, labels)
+    embedding_runs = [run for run in results.runs if not results.is_reranker(run)]  # a reranker gives no vectors
+    shifts, gaps = compute_shifts(changes, embedding_runs, results, catalog, store, labels)
     return ShiftAnalysis(changes=changes, tagging=tagging, shifts=shifts, gaps=gaps, summary=shift_summary(shifts))

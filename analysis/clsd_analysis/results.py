@@ -112,6 +112,10 @@ class ResultsFolder:
         path = self.prediction_paths.get((run, task_name))
         return None if path is None else read_predictions(path, run, task_name)
 
+    def is_reranker(self, run: ModelRun) -> bool:
+        """Whether the run is a cross-encoder's: its scores are relevance scores, not cosines of embeddings."""
+        return any(entry.get("clsd_cross_encoder") == 1 for (r, _), entry in self.scores.items() if r == run)
+
     def label(self, run: ModelRun) -> str:
         """Display name: the model name, plus the revision when one model appears at several."""
         same_name = [r for r in self.runs if r.name == run.name]
@@ -204,10 +208,11 @@ def read_predictions(path: Path, run: ModelRun, task_name: str) -> TaskPredictio
     try:
         records: Iterable[dict[str, Any]] = data[SUBSET][SPLIT]
         ids = [str(r["id"]) for r in records]
-        cosine_lists = [list(map(float, r["cosines"])) for r in records]
+        # a cross-encoder's rows hold its five "scores" where an embedding model's hold "cosines"
+        cosine_lists = [list(map(float, r["cosines"] if "cosines" in r else r["scores"])) for r in records]
     except (KeyError, TypeError, ValueError) as exc:
         raise DataError(
-            f"not a CLSD prediction file (expected {SUBSET}/{SPLIT} records with id and cosines): {exc!r}",
+            f"not a CLSD prediction file (expected {SUBSET}/{SPLIT} records with id and cosines or scores): {exc!r}",
             file=str(path),
         ) from exc
     if not ids:

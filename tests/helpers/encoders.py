@@ -50,3 +50,31 @@ class VectorEncoder(OpaqueVectorEncoder):
 
     def get_prompt_name(self, task_metadata, prompt_type) -> str | None:
         return None
+
+
+class CosineCrossEncoder:
+    """A cross-encoder (mteb's ``predict``) whose score for (S, c) is the cosine of a bi-encoder's vectors.
+
+    Each text is encoded alone by the project's encoding path (exact mode), so its vector is the one
+    the bi-encoder's own evaluation gets; the identity check compares the two evaluations row by row.
+    Records the batch sizes it was handed.
+    """
+
+    def __init__(self, encoder: Any, name: str = "tests/cosine-cross-encoder") -> None:
+        self.encoder = encoder
+        self.batch_sizes: list[int] = []
+        self.query_column: list[bool] = []  # whether each batch of sources carried mteb's "query" column too
+        self.mteb_model_meta = ModelMeta.create_empty(overwrites={"name": name, "revision": "1"})
+
+    def predict(self, inputs1, inputs2, *, task_metadata, hf_split, hf_subset, prompt_type=None, **kwargs) -> np.ndarray:
+        from clsd_mteb.encoding import encode_texts
+
+        queries, documents = [], []
+        for first, second in zip(inputs1, inputs2, strict=True):
+            self.batch_sizes.append(len(first["text"]))
+            self.query_column.append(list(first.get("query", [])) == list(first["text"]))
+            queries.extend(first["text"])
+            documents.extend(second["text"])
+        texts = sorted({*queries, *documents})
+        unit = dict(zip(texts, encode_texts(self.encoder, texts, task_metadata=task_metadata, exact=True), strict=True))
+        return np.array([np.clip(unit[q] @ unit[d], -1.0, 1.0) for q, d in zip(queries, documents, strict=True)])

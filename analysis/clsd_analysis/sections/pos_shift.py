@@ -82,6 +82,12 @@ class PosShift(Section):
             raise CLSDError(str(exc)) from exc
         report.notes.extend(store.warnings)
         report.writer.add(_introduction(analysis))
+        rerankers = [report.results.label(run) for run in report.results.runs if report.results.is_reranker(run)]
+        if rerankers:
+            report.writer.add(
+                f"Left out: {', '.join(rerankers)}, rerankers (cross-encoders), which score pairs of texts and give no "
+                "embeddings to measure cosine shifts with.\n"
+            )
         if analysis.gaps.empty:
             report.writer.add("No model could be analysed (no direct task with texts).\n")
             return
