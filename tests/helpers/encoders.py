@@ -65,6 +65,7 @@ class CosineCrossEncoder:
         self.batch_sizes: list[int] = []
         self.query_column: list[bool] = []  # whether each batch of sources carried mteb's "query" column too
         self.mteb_model_meta = ModelMeta.create_empty(overwrites={"name": name, "revision": "1"})
+        self._unit: dict[str, np.ndarray] = {}  # each text encoded once (alone, so its vector never depends on the call)
 
     def predict(self, inputs1, inputs2, *, task_metadata, hf_split, hf_subset, prompt_type=None, **kwargs) -> np.ndarray:
         from clsd_mteb.encoding import encode_texts
@@ -75,6 +76,8 @@ class CosineCrossEncoder:
             self.query_column.append(list(first.get("query", [])) == list(first["text"]))
             queries.extend(first["text"])
             documents.extend(second["text"])
-        texts = sorted({*queries, *documents})
-        unit = dict(zip(texts, encode_texts(self.encoder, texts, task_metadata=task_metadata, exact=True), strict=True))
+        new = sorted({*queries, *documents} - self._unit.keys())
+        if new:
+            self._unit.update(zip(new, encode_texts(self.encoder, new, task_metadata=task_metadata, exact=True), strict=True))
+        unit = self._unit
         return np.array([np.clip(unit[q] @ unit[d], -1.0, 1.0) for q, d in zip(queries, documents, strict=True)])
