@@ -305,7 +305,7 @@ def test_evaluate_generate_build_and_analyze_from_the_wheel(wheel_env: Path, sma
     assert written
     for path in written:  # and the printed table shows each score
         score = json.loads(path.read_text(encoding="utf-8"))["scores"]["test"][0]["precision_at_1"]
-        assert f"{100 * score:.2f}" in evaluated.stdout
+        assert f"{100 * score:.1f} ±" in evaluated.stdout  # Table 1 shows P@1 with its interval
 
     corpus = tmp_path / "parallel.csv"
     corpus.write_text("German,French\n" + "".join(f'"{a}","{b}"\n' for a, b in ROWS), encoding="utf-8")
