@@ -44,4 +44,4 @@ def test_a_reranker_sits_beside_an_embedding_model_in_the_report(small_release: 
     options = AnalysisOptions(data_dir=small_release, sections=with_options(PosShift(enabled=False)))
     report = build_report(folder, tmp_path / "report", options).read_text(encoding="utf-8")
     table_line = next(line for line in report.splitlines() if line.startswith(f"| {RERANKER}"))
-    assert f"{100 * results.score(reranker, TASKS[0]):.2f}" in table_line
+    assert f"{100 * results.score(reranker, TASKS[0]):.1f} ±" in table_line

@@ -66,7 +66,7 @@ def test_clsd_evaluate_takes_the_cross_encoder_folder(cross_encoder_folder, smal
     (result_file,) = (out / "results").glob(f"*/*/{TASK}.json")
     entry = json.loads(result_file.read_text())["scores"]["test"][0]
     assert entry[CROSS_ENCODER_KEY] == 1
-    assert f"{100 * entry['precision_at_1']:.2f}" in printed
+    assert f"{100 * entry['precision_at_1']:.1f} ±" in printed
     (prediction_file,) = (out / "predictions").glob(f"*/*/{TASK}_predictions.json")
     assert all(len(r["scores"]) == 5 for r in json.loads(prediction_file.read_text())["default"]["test"])
 
