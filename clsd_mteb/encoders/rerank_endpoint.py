@@ -19,6 +19,7 @@ and so is the one-line, redacted CLSDError for every failure.
 from __future__ import annotations
 
 import hashlib
+import math
 import os
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -94,12 +95,27 @@ def rerank_meta(config: RerankConfig) -> ModelMeta:
     )
 
 
+def _number(value: Any) -> float:
+    """A JSON number as a finite float; a string, a boolean, null, NaN or an infinity is refused."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise ValueError(f"not a finite number: {value!r}"[:120])
+    return float(value)
+
+
 def relevance_scores(answer: Any, expected: int, where: str) -> list[float]:
-    """The scores of ``expected`` documents by index, from either answer shape (module docstring)."""
+    """The scores of ``expected`` documents by index, from either answer shape (module docstring), read strictly:
+    exactly one finite numeric score per document index, nothing else is taken as a score."""
     items = answer.get("results") if isinstance(answer, Mapping) else answer
+    if not isinstance(items, list):
+        raise CLSDError(f"{where}: malformed answer, expected a list of results, got {type(items).__name__}")
+    by_index: dict[int, float] = {}
     try:
-        by_index = {int(item["index"]): float(item.get("relevance_score", item.get("score"))) for item in items or ()}
-    except (AttributeError, KeyError, TypeError, ValueError) as exc:
+        for item in items:
+            index = item["index"]
+            if isinstance(index, bool) or not isinstance(index, int) or index in by_index:
+                raise ValueError(f"index {index!r} is not a new integer"[:120])
+            by_index[index] = _number(item["relevance_score"] if "relevance_score" in item else item["score"])
+    except (KeyError, TypeError, ValueError) as exc:
         raise CLSDError(
             f"{where}: malformed answer, expected results[].index and results[].relevance_score ({_one_line(exc)})"
         ) from exc

@@ -11,7 +11,7 @@ import pytest
 
 import clsd_mteb
 from clsd_format.errors import CLSDError
-from clsd_mteb.encoders.rerank_endpoint import RerankConfig
+from clsd_mteb.encoders.rerank_endpoint import RerankConfig, relevance_scores
 from clsd_mteb.models import load_model
 from tests.helpers.encoders import CosineCrossEncoder, VectorEncoder, hashed_vector
 from tests.helpers.rerankers import RerankServer
@@ -80,3 +80,27 @@ def test_no_key_no_server_and_a_bad_spec_are_one_line_errors(monkeypatch):
         RerankEncoder(config)
     with pytest.raises(CLSDError, match="expected rerank:MODEL@BASE_URL"):
         load_model("rerank:no-url")
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        {"results": [{"index": 0, "relevance_score": 0.5}, {"index": 0, "relevance_score": 0.4}]},  # a repeated index
+        {"results": [{"index": 0, "relevance_score": "0.5"}, {"index": 1, "relevance_score": 0.4}]},  # a string
+        {"results": [{"index": 0, "relevance_score": float("nan")}, {"index": 1, "relevance_score": 0.4}]},
+        {"results": [{"index": 0, "relevance_score": True}, {"index": 1, "relevance_score": 0.4}]},
+        {"results": [{"index": "0", "relevance_score": 0.5}, {"index": 1, "relevance_score": 0.4}]},
+        {"results": [{"index": 0, "relevance_score": 0.5}]},  # a document without a score
+        {"results": "0.5, 0.4"},
+        [{"index": 0}, {"index": 1, "score": 0.4}],
+    ],
+)
+def test_a_rerank_answer_is_read_strictly(answer):
+    with pytest.raises(CLSDError, match="malformed answer"):
+        relevance_scores(answer, 2, "rerank endpoint http://127.0.0.1:1")
+
+
+def test_both_answer_shapes_are_read_by_index():
+    results = {"results": [{"index": 1, "relevance_score": 0.25}, {"index": 0, "relevance_score": 2}]}
+    assert relevance_scores(results, 2, "x") == [2.0, 0.25]
+    assert relevance_scores([{"index": 0, "score": -1.5}, {"index": 1, "score": 3}], 2, "x") == [-1.5, 3.0]
