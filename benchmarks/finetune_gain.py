@@ -87,6 +87,7 @@ def rule_negatives(source: DataSource, positives: Sequence[str], seed: int) -> t
     from clsd_format.languages import ENGLISH
     from clsd_generation.rules import RULES_VERSION, make_generators
     from clsd_generation.run.jobs import Job, JobState
+    from clsd_generation.run.outcomes import Status
     from clsd_generation.run.settings import DEFAULT_MAX_ATTEMPTS, ValidationBounds
     from clsd_mteb import get_tasks
 
@@ -111,10 +112,12 @@ def rule_negatives(source: DataSource, positives: Sequence[str], seed: int) -> t
         result = None
         while result is None:  # as clsd_generation.rules.backend.run_rules
             candidates = generator.candidates(sentence, attempt=state.attempts + 1)
-            result = state.absorb(candidates, bounds, DEFAULT_MAX_ATTEMPTS, [generator.rule_of[text] for text in candidates])
-        status[result[0]] += 1
-        if result[0] == "ok":
-            kept[sentence] = list(result[1])
+            result = state.absorb(
+                candidates, bounds, DEFAULT_MAX_ATTEMPTS, [generator.rule_of[text] for text in candidates]
+            ).settled
+        status[result.status.value] += 1
+        if result.status is Status.OK:
+            kept[sentence] = list(result.distractors)
         else:
             kept[sentence] = list(state.verdict.kept)  # valid, but fewer than four: the command would drop the row
             reasons[f"{len(state.verdict.kept)} valid"] += 1

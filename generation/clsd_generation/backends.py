@@ -9,12 +9,13 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import ClassVar
 
 from clsd_format.languages import Language
 from clsd_format.redaction import public_url
 from clsd_generation.llm.batch import BatchGenerator
+from clsd_generation.llm.client import ClientFactory, OpenAIChatClient
 from clsd_generation.llm.live import LiveGenerator
 from clsd_generation.llm.prompts import PromptSettings
 from clsd_generation.llm.request_file import REQUEST_FILES_ENDPOINT, RequestFileRun
@@ -54,12 +55,14 @@ class RuleBackend:
 @dataclass(frozen=True)
 class LLMBackend:
     """Distractors from an OpenAI-compatible endpoint, asked live, (``batch``) through the Batch API, or (``files``)
-    through request and answer files for any batch engine."""
+    through request and answer files for any batch engine. ``client_factory``: the provider asked live (an
+    OpenAI-compatible endpoint by default; another API is one class, see :mod:`clsd_generation.llm.client`)."""
 
     llm: LLMSettings
     prompts: PromptSettings = PromptSettings()
     batch: BatchSettings | None = None
     files: RequestFiles | None = None
+    client_factory: ClientFactory = field(default=OpenAIChatClient, compare=False)
     name: ClassVar[str] = "llm"
 
     def describe(self) -> str:
@@ -94,4 +97,7 @@ class LLMBackend:
             return BatchGenerator(*shared, max_attempts=context.max_attempts, progress=context.progress, batch=self.batch).run(
                 states
             )
-        return LiveGenerator(*shared, max_attempts=context.max_attempts, progress=context.progress).run(states)
+        live = LiveGenerator(
+            *shared, max_attempts=context.max_attempts, progress=context.progress, client_factory=self.client_factory
+        )
+        return live.run(states)

@@ -16,7 +16,7 @@ from clsd_format.text_measures import jaccard
 from clsd_generation.backends import RuleBackend
 from clsd_generation.checks.candidates import check_candidates, normalise
 from clsd_generation.dataset.human_check import CRITERIA, export_sample, import_sample
-from clsd_generation.llm.live import retry_after_seconds
+from clsd_generation.llm.client import retry_after_seconds
 from clsd_generation.llm.parsing import parse_answer
 from clsd_generation.llm.prompts import PAPER_PROMPT, PromptSettings, load_prompt_settings
 from clsd_generation.rules import ALL_RULES, RuleGenerator, rules_for

@@ -53,8 +53,10 @@ import threading
 import time
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
+
+from tests.helpers.local_server import LocalServer
 
 FILLERS = ("heute", "gestern", "morgen", "dort")
 
@@ -169,7 +171,7 @@ def completion(model: str, sentence: str, action: str, prompt: str, structured: 
     }
 
 
-class FakeOpenAI:
+class FakeOpenAI(LocalServer):
     def __init__(
         self,
         scripts: Mapping[str, Iterable[str]] | None = None,
@@ -195,21 +197,7 @@ class FakeOpenAI:
         self.batch_polls: dict[str, int] = defaultdict(int)
         self.batch_poll_status: int | None = None  # set: every batch status check gets this error (an outage after sending)
         self.lock = threading.Lock()
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(self))
-        self.server.daemon_threads = True
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
-
-    @property
-    def base_url(self) -> str:
-        return f"http://127.0.0.1:{self.server.server_address[1]}/v1"
-
-    def __enter__(self) -> FakeOpenAI:
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.server.shutdown()
-        self.server.server_close()
+        super().__init__(_handler(self), "/v1")
 
     def next_action(self, sentence: str, *, transport: bool = True) -> str:
         with self.lock:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tqdm.auto import tqdm
 
@@ -22,6 +22,9 @@ from clsd_generation.run.checkpoint import TRANSLATION_KEY, Checkpoint, checkpoi
 from clsd_generation.run.language_args import languages_of
 from clsd_generation.run.lock import run_folder_lock
 from clsd_generation.run.settings import LLMSettings, TranslationSettings
+
+if TYPE_CHECKING:
+    from clsd_generation.llm.client import ClientFactory
 
 
 def texts_to_translate(checkpoint: Checkpoint) -> dict[str, list[str]]:
@@ -41,9 +44,15 @@ def texts_to_translate(checkpoint: Checkpoint) -> dict[str, list[str]]:
 
 
 def translate_run(
-    run_dir: Path, settings: TranslationSettings = TranslationSettings(), *, progress: bool = True, llm: LLMSettings | None = None
+    run_dir: Path,
+    settings: TranslationSettings = TranslationSettings(),
+    *,
+    progress: bool = True,
+    llm: LLMSettings | None = None,
+    client_factory: ClientFactory | None = None,
 ) -> dict[str, int]:
-    """Translate what is not translated yet, by M2M-100/NLLB (``settings``) or an LLM endpoint (``llm``).
+    """Translate what is not translated yet, by M2M-100/NLLB (``settings``) or an LLM endpoint (``llm``; its provider
+    ``client_factory``, an OpenAI-compatible endpoint by default).
 
     Returns how many texts per language were translated now; a text an endpoint did not answer after its
     retries stays untranslated (:func:`untranslated` counts them; the same command asks them again).
@@ -53,7 +62,8 @@ def translate_run(
         if llm is not None:
             from clsd_generation.llm.translate import translate_with_llm
 
-            done, _ = translate_with_llm(checkpoint, languages, untranslated(checkpoint), llm, progress)
+            provider = {"client_factory": client_factory} if client_factory is not None else {}
+            done, _ = translate_with_llm(checkpoint, languages, untranslated(checkpoint), llm, progress, **provider)
             return done
         checkpoint.bind(
             TRANSLATION_KEY, {k: v for k, v in asdict(settings).items() if k in ("model", "num_beams", "max_new_tokens")}

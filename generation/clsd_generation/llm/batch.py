@@ -23,9 +23,11 @@ from typing import Any, Final
 from tqdm.auto import tqdm
 
 from clsd_format.errors import CLSDError
-from clsd_generation.llm.live import RESPONSE_FORMATS, EndpointRun, chat_request_body, classify_api_error
+from clsd_generation.llm.client import ErrorKind, batch_api_client, classify_openai_error, read_completion
+from clsd_generation.llm.live import EndpointRun, chat_request_body
 from clsd_generation.run.checkpoint import Answer, record_collected_batch
-from clsd_generation.run.jobs import FinalResult, JobState
+from clsd_generation.run.jobs import JobState
+from clsd_generation.run.outcomes import Outcome, Settled
 from clsd_generation.run.settings import BatchSettings
 from clsd_generation.run.summary import RunReport
 
@@ -47,14 +49,7 @@ class BatchGenerator(EndpointRun):
     client: Any = field(init=False)
 
     def __post_init__(self) -> None:
-        import openai
-
-        self.client = openai.OpenAI(
-            api_key=self.settings.api_key(),
-            base_url=self.settings.base_url,
-            timeout=self.settings.timeout,
-            max_retries=self.settings.max_retries,
-        )
+        self.client = batch_api_client(self.settings)
 
     def run(self, states: Sequence[JobState]) -> RunReport:
         import openai
@@ -74,14 +69,17 @@ class BatchGenerator(EndpointRun):
                 for batch_id in self._submit(pending):  # every batch of the round is sent before any is waited for
                     self._collect(batch_id, by_id)
         except openai.OpenAIError as exc:  # only the provider's own answers are the provider's: a full disk or a bug is not
-            if classify_api_error(exc) == "retry":
-                self.report.errors[type(exc).__name__] += 1
-                finished = self.checkpoint.finished()
-                self.report.unfinished += sum(1 for s in by_id.values() if s.job.key not in finished)
-                return self.report
-            raise CLSDError(
-                f"the Batch API refused a request ({type(exc).__name__}: {exc}). Check --base-url, --model and the API key."
-            ) from exc
+            failure = classify_openai_error(exc)
+            if failure.kind is not ErrorKind.TRANSIENT:
+                raise CLSDError(
+                    f"the Batch API refused a request ({failure.name}: {failure.message}). "
+                    "Check --base-url, --model and the API key."
+                ) from exc
+            self.report.errors[failure.name] += 1
+            finished = self.checkpoint.finished()
+            self.report.unfinished += sum(1 for s in by_id.values() if s.job.key not in finished)
+        finally:
+            self.count_limited(list(by_id.values()))
         return self.report
 
     def _resume(self, by_id: dict[str, JobState]) -> None:
@@ -100,7 +98,6 @@ class BatchGenerator(EndpointRun):
     def _submit(self, pending: Sequence[JobState]) -> list[str]:
         """Send one round as batches within the provider's limits (requests and bytes per input file); their ids."""
         round_number = self.checkpoint.batch_rounds() + 1
-        response_format = RESPONSE_FORMATS[0] if self.settings.structured else None
         batch_ids: list[str] = []
         part: list[bytes] = []
         size = 0
@@ -109,7 +106,7 @@ class BatchGenerator(EndpointRun):
                 "custom_id": custom_id(state),
                 "method": "POST",
                 "url": ENDPOINT,
-                "body": chat_request_body(self.settings, self.prompts, state, response_format),
+                "body": chat_request_body(self.settings, self.prompts, state),
             }
             line = (json.dumps(request, ensure_ascii=False) + "\n").encode("utf-8")
             if len(line) > self.batch.max_bytes:
@@ -173,7 +170,7 @@ class BatchGenerator(EndpointRun):
             detail = "; ".join(f"{getattr(e, 'code', '')}: {getattr(e, 'message', '')}" for e in errors) or "no detail given"
             record_collected_batch(self.checkpoint, batch_id, [])
             raise CLSDError(f"batch {batch_id} failed ({detail}). Fix the cause and run the same command again.")
-        entries: list[tuple[str, str, Answer, FinalResult | None]] = []
+        entries: list[tuple[str, str, Answer, Settled | None]] = []
         finished = self.checkpoint.finished()
         for line in self._lines(batch.output_file_id):
             state = by_id.get(line.get("custom_id", ""))
@@ -183,14 +180,11 @@ class BatchGenerator(EndpointRun):
             if response.get("status_code") != 200:
                 self.report.errors[f"batch request status {response.get('status_code')}"] += 1
                 continue  # not an answer: asked again next round
-            answer, result = self.judge(state, response.get("body"), f"batch:{batch_id}")
-            entries.append((state.job.pair_id, state.job.language.code, answer, result))
-            if result is not None:
+            answer, effect = self.read_answer(state, read_completion(response.get("body")), f"batch:{batch_id}")
+            entries.append((state.job.pair_id, state.job.language.code, answer, effect.settled))
+            if effect.settled is not None:
                 finished.add(state.job.key)
-                if result[0] == "ok":
-                    self.report.ok += 1
-                else:
-                    self.report.failed += 1
+                self.report.count(Outcome.of(effect.settled))
         for line in self._lines(getattr(batch, "error_file_id", None)):
             self.report.errors[f"batch request error {((line.get('error') or {}).get('code'))}"] += 1
         record_collected_batch(self.checkpoint, batch_id, entries)

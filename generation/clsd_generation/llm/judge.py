@@ -22,7 +22,6 @@ the reference, and ``clsd judge --against SHEET`` measures the judge's agreement
 
 from __future__ import annotations
 
-import asyncio
 import json
 import math
 import random
@@ -33,11 +32,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tqdm.auto import tqdm
-
 from clsd_format.errors import CLSDError
 from clsd_format.languages import Language
-from clsd_generation.llm.live import classify_api_error, error_message, make_async_client, read_completion, run_queue
+from clsd_generation.llm.client import Asking, ChatRequest, ClientFactory, EndpointError, OpenAIChatClient
 from clsd_generation.llm.parsing import strip_reasoning
 from clsd_generation.llm.reading import read_text
 from clsd_generation.run.checkpoint import (
@@ -177,62 +174,35 @@ class Judge:
     checkpoint: Checkpoint
     settings: JudgeSettings
     progress: bool = True
+    client_factory: ClientFactory = OpenAIChatClient
     asked: int = 0
     refused: Counter[str] = field(default_factory=Counter)  # answers the reader of every LLM answer refused, by reason
-    _answered: int = field(default=0, init=False)
+    _asking: Asking = field(init=False)
 
     def run(self, items: Sequence[Item]) -> None:
         settled = self.checkpoint.judged_questions()
         todo = [(item, q) for item in items for q in QUESTIONS if (*item.key, q) not in settled]
-        if todo:
-            asyncio.run(self._run(todo))
+        self._asking = Asking(self.settings.llm, "judge", "question", self.client_factory, self.progress)
+        self._asking.run(todo, self._settle)
 
-    async def _run(self, todo: list[tuple[Item, str]]) -> None:
-        bar = tqdm(total=len(todo), desc=f"judge ({self.settings.llm.model})", unit="question", disable=not self.progress)
-        client = make_async_client(self.settings.llm)
-        try:
-            async with client:
-                await run_queue(todo, self.settings.llm.concurrency, lambda task: self._settle(client, task, bar))
-        finally:
-            bar.close()
-
-    async def _settle(self, client: Any, task: tuple[Item, str], bar: Any) -> None:
+    async def _settle(self, task: tuple[Item, str]) -> None:
         item, question = task
+        llm = self.settings.llm
+        schema = ANSWER_SCHEMA if llm.structured else None
+        request = ChatRequest(item.prompt(question), llm.max_tokens, schema=schema, schema_name="verdict")
         for attempt in range(1, self.settings.max_attempts + 1):
             try:
-                response = await client.post("/chat/completions", body=self._body(item, question), cast_to=object)
-            except Exception as exc:
-                self._refused(exc)
-                return  # transient after retries: unsettled, asked by the next run
-            self._answered += 1
+                completion = await self._asking.ask(request)
+            except EndpointError:
+                return  # no answer after the client's retries: unsettled, asked by the next run
             self.asked += 1
-            reading = read_text(read_completion(response).text, self.settings.llm.max_tokens)
+            reading = read_text(completion.text, llm.max_tokens)
             if reading.refusal is not None:
                 self.refused[reading.refusal] += 1
-            verdict = UNCLEAR if reading.refusal else read_verdict(reading.text, self.settings.llm.structured)
+            verdict = UNCLEAR if reading.refusal else read_verdict(reading.text, llm.structured)
             if verdict != UNCLEAR or attempt == self.settings.max_attempts:
                 self.checkpoint.add_judgment(Judgment(*item.key, question, verdict, reading.text, attempt))
-                bar.update(1)
                 return
-
-    def _body(self, item: Item, question: str) -> dict[str, Any]:
-        body: dict[str, Any] = {
-            "model": self.settings.llm.model,
-            "messages": [{"role": "user", "content": item.prompt(question)}],
-            "temperature": 0.0,
-            "max_tokens": self.settings.llm.max_tokens,
-        }
-        if self.settings.llm.structured:
-            body["response_format"] = {"type": "json_schema", "json_schema": {"name": "verdict", "schema": ANSWER_SCHEMA}}
-        return body
-
-    def _refused(self, exc: Exception) -> None:
-        kind = classify_api_error(exc)
-        if kind == "abort" or (kind == "reject" and self._answered == 0):
-            raise CLSDError(
-                f"the endpoint refused the judge's request ({type(exc).__name__}: {error_message(exc)}). "
-                "Check --base-url, --model and the API key."
-            ) from exc
 
 
 @dataclass
@@ -281,16 +251,25 @@ def bind_judge(checkpoint: Checkpoint, settings: JudgeSettings) -> None:
 
 
 def judge_run(
-    run_dir: Path, settings: JudgeSettings, *, per_language: int | None = None, seed: int = 0, progress: bool = True
+    run_dir: Path,
+    settings: JudgeSettings,
+    *,
+    per_language: int | None = None,
+    seed: int = 0,
+    progress: bool = True,
+    client_factory: ClientFactory = OpenAIChatClient,
 ) -> tuple[JudgedShare, int, int]:
-    """Judge a run's kept distractors (or a seeded sample); the shares, questions asked now, and questions left unsettled."""
+    """Judge a run's kept distractors (or a seeded sample); the shares, questions asked now, and questions left unsettled.
+
+    ``client_factory``: the provider (an OpenAI-compatible endpoint by default; see :mod:`clsd_generation.llm.client`).
+    """
     with checkpoint_writes(run_dir), run_folder_lock(run_dir, create=False), Checkpoint.existing(run_dir) as checkpoint:
         bind_judge(checkpoint, settings)
         items = sample_items(run_items(checkpoint), per_language, seed)
         if not items:
             raise CLSDError(f"{run_dir} has no kept distractors to judge; run `clsd generate` first.")
         checkpoint.set_meta(JUDGE_SAMPLE_KEY, {"sample_per_language": per_language, "seed": seed})
-        judge = Judge(checkpoint, settings, progress)
+        judge = Judge(checkpoint, settings, progress, client_factory)
         try:
             judge.run(items)
         finally:

@@ -24,9 +24,11 @@ from pathlib import Path
 from typing import Any, Final
 
 from clsd_format.errors import CLSDError
-from clsd_generation.llm.live import RESPONSE_FORMATS, EndpointRun, chat_request_body
+from clsd_generation.llm.client import read_completion
+from clsd_generation.llm.live import EndpointRun, chat_request_body
 from clsd_generation.run.checkpoint import Answer, record_answer_file
-from clsd_generation.run.jobs import FinalResult, JobState
+from clsd_generation.run.jobs import JobState
+from clsd_generation.run.outcomes import Outcome, Settled
 from clsd_generation.run.settings import RequestFiles
 from clsd_generation.run.summary import RunReport
 
@@ -67,6 +69,7 @@ class RequestFileRun(EndpointRun):
             self._write_requests(self.files.requests_out, pending)
         else:
             self.report.unfinished += len(pending)
+        self.count_limited(states)
         return self.report
 
     def _write_requests(self, path: Path, pending: Sequence[JobState]) -> None:
@@ -74,12 +77,11 @@ class RequestFileRun(EndpointRun):
         waiting = self.checkpoint.get_meta(WAITING_KEY)
         # A file written but not yet answered is written again for the same round (same custom_ids).
         round_number = waiting["round"] if waiting else (self.checkpoint.get_meta(ROUNDS_KEY) or 0) + 1
-        response_format = RESPONSE_FORMATS[0] if self.settings.structured else None
         ids = [request_id(state, round_number) for state in pending]
         partial = path.with_name(path.name + ".partial")
         with open(partial, "w", encoding="utf-8") as handle:
             for state, custom_id in zip(pending, ids, strict=True):
-                body = chat_request_body(self.settings, self.prompts, state, response_format)
+                body = chat_request_body(self.settings, self.prompts, state)
                 request = {"custom_id": custom_id, "method": "POST", "url": ENDPOINT, "body": body}
                 handle.write(json.dumps(request, ensure_ascii=False) + "\n")
             handle.flush()
@@ -98,7 +100,7 @@ class RequestFileRun(EndpointRun):
                 "Write one with --requests-out FILE first."
             )
         lines = read_engine_output(path, set(waiting["ids"]), waiting)
-        entries: list[tuple[str, str, Answer, FinalResult | None]] = []
+        entries: list[tuple[str, str, Answer, Settled | None]] = []
         for line in lines:
             pair_id, lang, _ = json.loads(line.custom_id)
             state = by_key.get((pair_id, lang))
@@ -107,15 +109,13 @@ class RequestFileRun(EndpointRun):
             if line.error is not None:
                 self.report.errors[f"answers file: {line.error}"] += 1
                 continue  # not an answer: asked again in the next request file
-            served = line.body.get("model") if isinstance(line.body, dict) else None
-            answer, result = self.judge(state, line.body, f"file:{served or self.settings.model}")
-            entries.append((pair_id, lang, answer, result))
-            if result is None:
+            completion = read_completion(line.body)
+            answer, effect = self.read_answer(state, completion, f"file:{completion.model or self.settings.model}")
+            entries.append((pair_id, lang, answer, effect.settled))
+            if effect.settled is None:
                 self.report.reasked += 1
-            elif result[0] == "ok":
-                self.report.ok += 1
             else:
-                self.report.failed += 1
+                self.report.count(Outcome.of(effect.settled))
         self.report.answers_missing += len(waiting["ids"]) - len(lines)
         record_answer_file(self.checkpoint, entries, WAITING_KEY)
 

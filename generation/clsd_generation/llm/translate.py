@@ -20,7 +20,6 @@ by ``clsd translate``.
 
 from __future__ import annotations
 
-import asyncio
 import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -28,12 +27,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tqdm.auto import tqdm
-
-from clsd_format.errors import CLSDError
 from clsd_format.languages import Language
 from clsd_format.redaction import public_url
-from clsd_generation.llm.live import classify_api_error, error_message, make_async_client, read_completion, run_queue
+from clsd_generation.llm.client import Asking, ChatRequest, ClientFactory, EndpointError, OpenAIChatClient
 from clsd_generation.llm.parsing import strip_reasoning, trim_quotes
 from clsd_generation.llm.reading import read_text
 from clsd_generation.run.checkpoint import PIVOT_REFUSALS_KEY, TRANSLATION_KEY, TRANSLATOR_KEY, Checkpoint
@@ -103,40 +99,26 @@ class LLMTranslator:
     settings: LLMSettings
     progress: bool = True
     max_attempts: int = DEFAULT_MAX_ATTEMPTS  # answers asked per text before it is recorded as failed
+    client_factory: ClientFactory = OpenAIChatClient
     cut: int = 0  # answers stopped by the token limit (refused, asked again)
     refused: dict[str, Counter[str]] = field(default_factory=dict)  # language -> reason -> answers refused this run
-    _answered: int = field(default=0, init=False)
+    _asking: Asking = field(init=False)
 
     def run(self, todo: dict[Language, list[str]]) -> None:
-        if any(todo.values()):
-            asyncio.run(self._run(todo))
-
-    async def _run(self, todo: dict[Language, list[str]]) -> None:
         texts = [(language, text) for language, texts in todo.items() for text in texts]
-        bar = tqdm(total=len(texts), desc=f"pivot ({self.settings.model})", unit="text", disable=not self.progress)
-        client = make_async_client(self.settings)
-        try:
-            async with client:
-                await run_queue(texts, self.settings.concurrency, lambda task: self._translate(client, *task, bar))
-        finally:
-            bar.close()
+        self._asking = Asking(self.settings, "pivot", "text", self.client_factory, self.progress)
+        self._asking.run(texts, self._translate)
 
-    async def _translate(self, client: Any, language: Language, text: str, bar: Any) -> None:
-        body = {
-            "model": self.settings.model,
-            "messages": [{"role": "user", "content": TRANSLATION_PROMPT.format(language=language.name, text=text)}],
-            "temperature": 0.0,
-            "max_tokens": self.settings.max_tokens,
-        }
+    async def _translate(self, task: tuple[Language, str]) -> None:
+        language, text = task
+        prompt = TRANSLATION_PROMPT.format(language=language.name, text=text)
+        request = ChatRequest(prompt, self.settings.max_tokens, temperature=0.0)
         translation = ""
         for _ in range(self.max_attempts):
             try:
-                response = await client.post("/chat/completions", body=body, cast_to=object)
-            except Exception as exc:
-                self._refused(exc)
-                return  # transient after the client's retries: left untranslated, the next run asks it again
-            self._answered += 1
-            completion = read_completion(response)
+                completion = await self._asking.ask(request)
+            except EndpointError:
+                return  # no answer after the client's retries: left untranslated, the next run asks it again
             reading = read_text(completion.text, self.settings.max_tokens)
             self.cut += completion.cut
             refusal = reading.refusal or (CUT if completion.cut else None)
@@ -147,15 +129,6 @@ class LLMTranslator:
             self.refused.setdefault(language.code, Counter())[refusal] += 1
             translation = ""  # after the last attempt: recorded as failed, its row left out of the pivot configs
         self.checkpoint.add_translations(language.code, [(text, translation)])
-        bar.update(1)
-
-    def _refused(self, exc: Exception) -> None:
-        """Stop at once for a configuration problem (bad key, model, URL); a transient failure only skips the text."""
-        if classify_api_error(exc) == "abort" or (classify_api_error(exc) == "reject" and self._answered == 0):
-            raise CLSDError(
-                f"the endpoint refused the translation request ({type(exc).__name__}: {error_message(exc)}). "
-                "Check --base-url, --model and the API key."
-            ) from exc
 
 
 def translate_with_llm(
@@ -164,12 +137,16 @@ def translate_with_llm(
     todo: Mapping[str, Sequence[str]],
     settings: LLMSettings,
     progress: bool,
+    client_factory: ClientFactory = OpenAIChatClient,
 ) -> tuple[dict[str, int], int]:
-    """Translate ``todo`` (code -> texts); how many texts per language are stored now, and how many answers were cut."""
+    """Translate ``todo`` (code -> texts); how many texts per language are stored now, and how many answers were cut.
+
+    ``client_factory``: the provider (an OpenAI-compatible endpoint by default; see :mod:`clsd_generation.llm.client`).
+    """
     checkpoint.bind(TRANSLATION_KEY, llm_translation_settings(settings))
     checkpoint.set_meta(TRANSLATOR_KEY, describe_translator(settings))
     before = {code: len(checkpoint.translations(code)) for code in todo}
-    translator = LLMTranslator(checkpoint, settings, progress)
+    translator = LLMTranslator(checkpoint, settings, progress, client_factory=client_factory)
     try:
         translator.run({languages[code]: list(texts) for code, texts in todo.items()})
     finally:

@@ -16,6 +16,7 @@ from clsd_generation.rules import make_generators
 from clsd_generation.run.backend import RunContext
 from clsd_generation.run.checkpoint import Answer
 from clsd_generation.run.jobs import JobState
+from clsd_generation.run.outcomes import Outcome
 from clsd_generation.run.summary import RunReport
 
 
@@ -31,24 +32,21 @@ def run_rules(states: Sequence[JobState], context: RunContext, *, seed: int, rul
         rule_names=rule_names,
     )
     for state in tqdm(states, desc="distractors (rules)", unit="sentence", disable=not context.progress):
-        result = None
+        settled = None
         generator = generators[state.job.language.code]
-        while result is None:
+        while settled is None:
             candidates = generator.candidates(state.job.sentence, attempt=state.attempts + 1)
             rules = [generator.rule_of[text] for text in candidates]
-            result = state.absorb(candidates, context.bounds, context.max_attempts, rules)
+            settled = state.absorb(candidates, context.bounds, context.max_attempts, rules).settled
             context.checkpoint.record(
                 state.job.pair_id,
                 state.job.language.code,
                 answer=Answer(state.attempts, "\n".join(candidates), candidates, "rules", candidate_rules=rules),
-                result=result,
-                distractor_rules=state.rules_of(result[1]) if result else (),
+                result=settled,
+                distractor_rules=state.rules_of(settled.distractors) if settled else (),
             )
-        if result[0] == "ok":
-            report.ok += 1
-            report.rule_output.update(state.rules_of(result[1]))
-        else:
-            report.failed += 1
+        report.count(Outcome.of(settled))
+        report.rule_output.update(state.rules_of(settled.distractors))
         state.release()
     for generator in generators.values():
         report.rule_checks.update(generator.outcomes)

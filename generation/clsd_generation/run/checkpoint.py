@@ -32,6 +32,7 @@ from clsd_format.errors import CLSDError
 from clsd_format.redaction import redact
 from clsd_generation.llm.reading import storable
 from clsd_generation.run.inputs import ParallelCorpus, ParallelPair
+from clsd_generation.run.outcomes import Settled, Status
 
 CHECKPOINT_FILE = "checkpoint.sqlite"
 # 2: the rule behind each candidate and distractor; 3: each answer's finish reason and the rejections it caused, and the
@@ -126,7 +127,7 @@ def now() -> str:
 class Result:
     pair_id: str
     lang: str
-    status: str  # "ok" or "failed"
+    status: Status
     distractors: list[str]
     reason: str | None
     attempts: int
@@ -309,7 +310,7 @@ class Checkpoint:
         lang: str,
         *,
         answer: Answer | None = None,
-        result: tuple[str, list[str], str | None, int] | None = None,
+        result: Settled | None = None,
         distractor_rules: Sequence[str] = (),
     ) -> None:
         """Store one answer and/or the sentence's final result, in one transaction.
@@ -348,7 +349,7 @@ class Checkpoint:
 
     def results(self) -> list[Result]:
         return [
-            Result(pid, lang, status, json.loads(distractors), reason, attempts, finished, tuple(json.loads(rules)))
+            Result(pid, lang, Status(status), json.loads(distractors), reason, attempts, finished, tuple(json.loads(rules)))
             for pid, lang, status, distractors, reason, attempts, finished, rules in self._db.execute(
                 "SELECT pair_id, lang, status, distractors, reason, attempts, finished, distractor_rules FROM results"
             )
@@ -426,7 +427,7 @@ def _short(value: Any, limit: int = 80) -> str:
 def record_collected_batch(
     checkpoint: Checkpoint,
     batch_id: str,
-    entries: Sequence[tuple[str, str, Answer, tuple[str, list[str], str | None, int] | None]],
+    entries: Sequence[tuple[str, str, Answer, Settled | None]],
 ) -> None:
     """Store a whole Batch API output and mark the batch collected, atomically: all of it or none."""
     with checkpoint.transaction() as db:
@@ -449,7 +450,7 @@ def _redacted_json(texts: Sequence[str]) -> str:
 
 def record_answer_file(
     checkpoint: Checkpoint,
-    entries: Sequence[tuple[str, str, Answer, tuple[str, list[str], str | None, int] | None]],
+    entries: Sequence[tuple[str, str, Answer, Settled | None]],
     waiting_key: str,
 ) -> None:
     """Store the answers read from an engine's output file and forget the request file they answer, atomically."""
@@ -486,19 +487,18 @@ def _insert_result(
     db: sqlite3.Connection,
     pair_id: str,
     lang: str,
-    result: tuple[str, list[str], str | None, int],
+    result: Settled,
     distractor_rules: Sequence[str] = (),
 ) -> None:
-    status, distractors, reason, attempts = result
     db.execute(
         "INSERT INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
         (
             pair_id,
             lang,
-            status,
-            _redacted_json(distractors),
-            None if reason is None else _stored(reason),
-            attempts,
+            result.status.value,
+            _redacted_json(result.distractors),
+            None if result.reason is None else _stored(result.reason),
+            result.attempts,
             now(),
             json.dumps(list(distractor_rules), ensure_ascii=False),
         ),

@@ -7,16 +7,17 @@ and a resumed run re-judges the answers it already stored instead of paying for 
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from clsd_format.languages import Language
-from clsd_generation.checks.candidates import Verdict, check_candidates
+from clsd_generation.checks.candidates import Verdict, check_candidates, reason_kind
 from clsd_generation.run.checkpoint import Checkpoint
 from clsd_generation.run.inputs import ParallelPair
+from clsd_generation.run.outcomes import AnswerEffect, Settled
 from clsd_generation.run.settings import ValidationBounds
 
-FinalResult = tuple[str, list[str], str | None, int]  # status, distractors, reason, attempts
 CUT_BY_LIMIT = "answer cut by the token limit"
 
 
@@ -48,27 +49,45 @@ class JobState:
         max_attempts: int,
         rules: Sequence[str] | None = None,
         cut: bool = False,
-    ) -> FinalResult | None:
+    ) -> AnswerEffect:
         """Count one answer (``rules``: the rule behind each candidate, when the rule backend made them; ``cut``: an
-        LLM answer stopped by the token limit); the final result once the sentence is settled, else None (ask again).
+        LLM answer stopped by the token limit) and say what it did: the sentence's result once settled, else None
+        (ask again), and what of this answer was refused or flagged.
 
         A cut answer does not use up an attempt: the limit, not the sentence, is at fault. When this run's limit has cut
         ``max_attempts`` answers, the sentence is left unfinished (:attr:`limited`), never failed for good: a run with a
         larger ``--max-tokens`` continues it.
         """
-
+        verdict = self.verdict
+        refused_before, markup_before, unchecked_before = (
+            len(verdict.rejected),
+            Counter(verdict.markup),
+            Counter(verdict.unchecked),
+        )
+        was_limited = self.limited
         self.attempts += 1
         self.cut_now += cut
         self.remember_rules(candidates, rules or ())
         self.read(candidates, bounds, by_llm=rules is None, cut=cut)
+        settled = self._settle(bounds, max_attempts, deterministic=rules is not None)
+        if settled is not None:
+            self.limited = False
+        return AnswerEffect(
+            settled,
+            refused=[reason_kind(reason) for _, reason in verdict.rejected[refused_before:]],
+            markup=verdict.markup - markup_before,
+            unchecked=verdict.unchecked - unchecked_before,
+            limited=self.limited and not was_limited,
+        )
+
+    def _settle(self, bounds: ValidationBounds, max_attempts: int, *, deterministic: bool) -> Settled | None:
         if self.verdict.complete(bounds):
-            return ("ok", self.verdict.kept[: bounds.needed], None, self.attempts)
+            return Settled.ok(self.verdict.kept[: bounds.needed], self.attempts)
         if self.cut_now >= max_attempts:
             self.limited = True
             return None
         if self.attempts - self.cut_before - self.cut_now >= max_attempts:
-            reason = self.verdict.failure_reason(bounds, self.attempts, deterministic=rules is not None)
-            return ("failed", [], reason, self.attempts)
+            return Settled.failed(self.verdict.failure_reason(bounds, self.attempts, deterministic), self.attempts)
         return None
 
     def read(self, candidates: Sequence[str], bounds: ValidationBounds, *, by_llm: bool, cut: bool = False) -> None:
@@ -97,9 +116,9 @@ class JobState:
         self.verdict = Verdict()
         self.rule_of = {}
 
-    def reject(self, reason: str) -> FinalResult:
+    def reject(self, reason: str) -> Settled:
         """Settle as failed without an answer (the endpoint refused this request)."""
-        return ("failed", [], reason, self.attempts)
+        return Settled.failed(reason, self.attempts)
 
 
 def make_jobs(pairs: Sequence[ParallelPair], languages: tuple[Language, Language]) -> list[Job]:

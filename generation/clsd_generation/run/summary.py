@@ -6,6 +6,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from clsd_generation.run.checkpoint import Usage
+from clsd_generation.run.outcomes import AnswerEffect, Outcome
 
 
 @dataclass
@@ -42,6 +43,21 @@ class RunReport:
     requests_file: str = ""
     request_round: int = 0
     answers_missing: int = 0
+
+    def count(self, outcome: Outcome) -> None:
+        """One sentence's asking ended this run."""
+        if outcome is Outcome.OK:
+            self.ok += 1
+        elif outcome is Outcome.FAILED:
+            self.failed += 1
+        else:
+            self.unfinished += 1
+
+    def count_answer(self, effect: AnswerEffect) -> None:
+        """What one LLM answer refused or flagged, by kind."""
+        self.markup.update(effect.markup)
+        self.rejections.update(effect.refused)
+        self.unchecked.update(effect.unchecked)
 
     def lines(self) -> list[str]:
         out = [
