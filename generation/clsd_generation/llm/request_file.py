@@ -25,7 +25,7 @@ from typing import Any, Final
 
 from clsd_format.errors import CLSDError
 from clsd_generation.llm.live import RESPONSE_FORMATS, EndpointRun, chat_request_body
-from clsd_generation.run.checkpoint import Answer, record_answer_file
+from clsd_generation.run.checkpoint import Answer, record_answers
 from clsd_generation.run.jobs import FinalResult, JobState
 from clsd_generation.run.settings import RequestFiles
 from clsd_generation.run.summary import RunReport
@@ -117,7 +117,7 @@ class RequestFileRun(EndpointRun):
             else:
                 self.report.failed += 1
         self.report.answers_missing += len(waiting["ids"]) - len(lines)
-        record_answer_file(self.checkpoint, entries, WAITING_KEY)
+        record_answers(self.checkpoint, entries, answered_key=WAITING_KEY)
 
 
 def read_engine_output(path: Path, expected: set[str], waiting: dict[str, Any]) -> list[EngineAnswer]:
