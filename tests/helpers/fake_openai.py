@@ -196,6 +196,7 @@ class FakeOpenAI(LocalServer):
         self.batches: dict[str, dict[str, Any]] = {}
         self.batch_polls: dict[str, int] = defaultdict(int)
         self.batch_poll_status: int | None = None  # set: every batch status check gets this error (an outage after sending)
+        self.download_cut: int | None = None  # set: a file download breaks after this many lines and half the next one
         self.lock = threading.Lock()
         super().__init__(_handler(self), "/v1")
 
@@ -266,6 +267,17 @@ def _handler(fake: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
                 self.wfile.write(body)
             except (BrokenPipeError, ConnectionResetError):
                 self.close_connection = True
+
+        def _send_cut(self, body: bytes, lines: int) -> None:
+            """The headers of the whole ``body``, then its first ``lines`` lines and half the next: the connection breaks."""
+            kept = b"".join(body.splitlines(keepends=True)[:lines])
+            half = body[len(kept) :].split(b"\n")[0][:20]
+            self.send_response(200)
+            self.send_header("Content-Type", "application/octet-stream")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(kept + half)
+            self.close_connection = True
 
         def _body(self) -> bytes:
             return self.rfile.read(int(self.headers.get("Content-Length") or 0))
@@ -344,7 +356,10 @@ def _handler(fake: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
             path = self.path.split("?")[0]
             if path.startswith("/v1/files/") and path.endswith("/content"):
                 file_id = path.split("/")[-2]
-                self._send(200, None, raw=fake.files[file_id])
+                if fake.download_cut is None:
+                    self._send(200, None, raw=fake.files[file_id])
+                else:
+                    self._send_cut(fake.files[file_id], fake.download_cut)
             elif path == "/v1/batches":
                 self._send(200, {"object": "list", "data": list(fake.batches.values()), "has_more": False})
             elif path.startswith("/v1/batches/") and fake.batch_poll_status is not None:

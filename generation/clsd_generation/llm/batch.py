@@ -7,16 +7,20 @@ valid distractors, or whose request failed inside the batch, go into the next ro
 
 Resuming never pays twice: each uploaded file's id is stored before its batch is created and the
 batch id right after, so a run killed while a batch is running polls that batch when started again
-(and a run killed between the two finds its batch again by input file). A collected batch's answers
-and the note that it was collected are one transaction.
+(and a run killed between the two finds its batch again by input file). A batch's output is read as it
+downloads and its answers stored ``BatchSettings.answers_per_transaction`` to a transaction, the last with
+the note that the batch is collected, so memory stays bounded whatever the batch's size. A run killed (or a
+download broken) while collecting reads the same output again and skips every sentence that batch has
+already answered: nothing is paid twice and no answer is recorded twice.
 """
 
 from __future__ import annotations
 
 import io
 import json
+import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -25,9 +29,9 @@ from tqdm.auto import tqdm
 from clsd_format.errors import CLSDError
 from clsd_generation.llm.client import ErrorKind, batch_api_client, classify_openai_error, read_completion
 from clsd_generation.llm.live import EndpointRun, chat_request_body
-from clsd_generation.run.checkpoint import Answer, record_collected_batch
+from clsd_generation.run.checkpoint import AnswerRecord, record_answers
 from clsd_generation.run.jobs import JobState
-from clsd_generation.run.outcomes import Outcome, Settled
+from clsd_generation.run.outcomes import Outcome
 from clsd_generation.run.settings import BatchSettings
 from clsd_generation.run.summary import RunReport
 
@@ -168,36 +172,78 @@ class BatchGenerator(EndpointRun):
         if batch.status == "failed":
             errors = getattr(getattr(batch, "errors", None), "data", None) or []
             detail = "; ".join(f"{getattr(e, 'code', '')}: {getattr(e, 'message', '')}" for e in errors) or "no detail given"
-            record_collected_batch(self.checkpoint, batch_id, [])
+            record_answers(self.checkpoint, [], collected_batch=batch_id)
             raise CLSDError(f"batch {batch_id} failed ({detail}). Fix the cause and run the same command again.")
-        entries: list[tuple[str, str, Answer, Settled | None]] = []
-        finished = self.checkpoint.finished()
+        origin = f"batch:{batch_id}"
+        # Settled, or answered by this batch already (a collection cut short, or a repeated line): never recorded twice.
+        skip = self.checkpoint.finished() | self.checkpoint.answered_by(origin)
+        records: list[AnswerRecord] = []
         for line in self._lines(batch.output_file_id):
             state = by_id.get(line.get("custom_id", ""))
             response = line.get("response") or {}
-            if state is None or state.job.key in finished:
-                continue  # a request of another run or one settled already: never recorded twice
+            if state is None or state.job.key in skip:
+                continue  # a request of another run or one settled already
             if response.get("status_code") != 200:
                 self.report.errors[f"batch request status {response.get('status_code')}"] += 1
                 continue  # not an answer: asked again next round
-            answer, effect = self.read_answer(state, read_completion(response.get("body")), f"batch:{batch_id}")
-            entries.append((state.job.pair_id, state.job.language.code, answer, effect.settled))
-            if effect.settled is not None:
-                finished.add(state.job.key)
-                self.report.count(Outcome.of(effect.settled))
+            answer, effect = self.read_answer(state, read_completion(response.get("body")), origin)
+            records.append(AnswerRecord(state.job.pair_id, state.job.language.code, answer, effect.settled))
+            skip.add(state.job.key)
+            if len(records) >= self.batch.answers_per_transaction:  # memory bounded by a chunk, not by the batch
+                self._store(records)
+                records = []
         for line in self._lines(getattr(batch, "error_file_id", None)):
             self.report.errors[f"batch request error {((line.get('error') or {}).get('code'))}"] += 1
-        record_collected_batch(self.checkpoint, batch_id, entries)
+        self._store(records, collected_batch=batch_id)
 
-    def _lines(self, file_id: str | None) -> list[dict[str, Any]]:
+    def _store(self, records: Sequence[AnswerRecord], collected_batch: str | None = None) -> None:
+        """Record a chunk of answers (the last with the batch's collected mark), then count the sentences it settled."""
+        record_answers(self.checkpoint, records, collected_batch=collected_batch)
+        for record in records:
+            if record.settled is not None:
+                self.report.count(Outcome.of(record.settled))
+
+    def _lines(self, file_id: str | None) -> Iterator[dict[str, Any]]:
+        """Each line of a batch file, read as it downloads: one line in memory at a time, whatever the file's size."""
         if not file_id:
-            return []
-        text = self.client.files.content(file_id).text
-        lines = []
-        for number, line in enumerate(text.splitlines(), start=1):
-            if line.strip():
-                try:
-                    lines.append(json.loads(line))
-                except json.JSONDecodeError as exc:
-                    raise CLSDError(f"batch output file {file_id}, line {number}: not JSON ({exc.msg}).") from exc
-        return lines
+            return
+        import openai
+
+        with self.client.files.with_streaming_response.content(file_id) as response:
+            http = sys.modules[type(response.http_response).__module__.partition(".")[0]]  # httpx2 (openai 3), or httpx
+            try:
+                yield from jsonl_records(response.iter_bytes(), f"batch output file {file_id}")
+            except http.TransportError as exc:  # the download broke: what was stored stays, the next run reads it again
+                raise openai.APIConnectionError(
+                    message=f"the download of {file_id} broke ({exc})", request=response.http_request
+                ) from exc
+
+
+def jsonl_records(chunks: Iterable[bytes], name: str) -> Iterator[dict[str, Any]]:
+    """The JSON object of each non-blank line of a JSON Lines stream, given in chunks of any size.
+
+    Lines end at ``\\n`` only (a JSON text holds no raw newline, but may hold U+2028 and other characters that
+    ``str.splitlines`` would split at). A line that is not JSON or not UTF-8 stops the reading with ``name`` and
+    the line's number.
+    """
+    number, rest = 0, b""
+    for chunk in chunks:
+        *complete, rest = (rest + chunk).split(b"\n")
+        for raw in complete:
+            number += 1
+            if raw.strip():
+                yield _record(raw, number, name)
+    if rest.strip():
+        yield _record(rest, number + 1, name)
+
+
+def _record(raw: bytes, number: int, name: str) -> dict[str, Any]:
+    try:
+        record = json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise CLSDError(f"{name}, line {number}: not UTF-8 ({exc.reason} at byte {exc.start}).") from exc
+    except json.JSONDecodeError as exc:
+        raise CLSDError(f"{name}, line {number}: not JSON ({exc.msg}).") from exc
+    if not isinstance(record, dict):
+        raise CLSDError(f"{name}, line {number}: not a JSON object.")
+    return record

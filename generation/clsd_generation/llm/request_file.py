@@ -26,9 +26,9 @@ from typing import Any, Final
 from clsd_format.errors import CLSDError
 from clsd_generation.llm.client import read_completion
 from clsd_generation.llm.live import EndpointRun, chat_request_body
-from clsd_generation.run.checkpoint import Answer, record_answer_file
+from clsd_generation.run.checkpoint import AnswerRecord, record_answers
 from clsd_generation.run.jobs import JobState
-from clsd_generation.run.outcomes import Outcome, Settled
+from clsd_generation.run.outcomes import Outcome
 from clsd_generation.run.settings import RequestFiles
 from clsd_generation.run.summary import RunReport
 
@@ -100,7 +100,7 @@ class RequestFileRun(EndpointRun):
                 "Write one with --requests-out FILE first."
             )
         lines = read_engine_output(path, set(waiting["ids"]), waiting)
-        entries: list[tuple[str, str, Answer, Settled | None]] = []
+        records: list[AnswerRecord] = []
         for line in lines:
             pair_id, lang, _ = json.loads(line.custom_id)
             state = by_key.get((pair_id, lang))
@@ -111,13 +111,13 @@ class RequestFileRun(EndpointRun):
                 continue  # not an answer: asked again in the next request file
             completion = read_completion(line.body)
             answer, effect = self.read_answer(state, completion, f"file:{completion.model or self.settings.model}")
-            entries.append((pair_id, lang, answer, effect.settled))
+            records.append(AnswerRecord(pair_id, lang, answer, effect.settled))
             if effect.settled is None:
                 self.report.reasked += 1
             else:
                 self.report.count(Outcome.of(effect.settled))
         self.report.answers_missing += len(waiting["ids"]) - len(lines)
-        record_answer_file(self.checkpoint, entries, WAITING_KEY)
+        record_answers(self.checkpoint, records, answered_key=WAITING_KEY)
 
 
 def read_engine_output(path: Path, expected: set[str], waiting: dict[str, Any]) -> list[EngineAnswer]:

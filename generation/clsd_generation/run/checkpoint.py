@@ -190,6 +190,16 @@ class Answer:
     rejections: Sequence[str] = ()  # the kind of each rejection (or, paper protocol, flag) this answer caused
 
 
+@dataclass(frozen=True)
+class AnswerRecord:
+    """One answer to store with the result it settled, if any (the Batch API and request files store them in chunks)."""
+
+    pair_id: str
+    lang: str
+    answer: Answer
+    settled: Settled | None
+
+
 class Checkpoint:
     """One run folder's state. Use from one thread; every write is its own committed transaction."""
 
@@ -407,6 +417,10 @@ class Checkpoint:
         """Rounds sent so far (a round larger than the provider's limits is several batches)."""
         return int(self._db.execute("SELECT COALESCE(MAX(round), 0) FROM batches").fetchone()[0])
 
+    def answered_by(self, origin: str) -> set[tuple[str, str]]:
+        """The sentences holding an answer from ``origin`` ("batch:<id>"): what a collection cut short stored already."""
+        return set(self._db.execute("SELECT pair_id, lang FROM attempts WHERE origin = ?", (origin,)))
+
     def batch_count(self) -> int:
         return int(self._db.execute("SELECT COUNT(*) FROM batches").fetchone()[0])
 
@@ -424,20 +438,6 @@ def _short(value: Any, limit: int = 80) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-def record_collected_batch(
-    checkpoint: Checkpoint,
-    batch_id: str,
-    entries: Sequence[tuple[str, str, Answer, Settled | None]],
-) -> None:
-    """Store a whole Batch API output and mark the batch collected, atomically: all of it or none."""
-    with checkpoint.transaction() as db:
-        for pair_id, lang, answer, result in entries:
-            _insert_attempt(db, pair_id, lang, answer)
-            if result is not None:
-                _insert_result(db, pair_id, lang, result)
-        db.execute("UPDATE batches SET collected = 1 WHERE batch_id = ?", (batch_id,))
-
-
 def _stored(text: str) -> str:
     """A server's text as stored: redacted, and writable as UTF-8 (a lone surrogate escaped)."""
     return storable(redact(text))
@@ -448,18 +448,27 @@ def _redacted_json(texts: Sequence[str]) -> str:
     return json.dumps([_stored(text) for text in texts], ensure_ascii=False)
 
 
-def record_answer_file(
+def record_answers(
     checkpoint: Checkpoint,
-    entries: Sequence[tuple[str, str, Answer, Settled | None]],
-    waiting_key: str,
+    records: Iterable[AnswerRecord],
+    *,
+    collected_batch: str | None = None,
+    answered_key: str | None = None,
 ) -> None:
-    """Store the answers read from an engine's output file and forget the request file they answer, atomically."""
+    """Store answers and the results they settle in one transaction, with the note of what they complete, if any.
+
+    ``collected_batch``: the Batch API batch whose output they end, marked collected; ``answered_key``: the meta key
+    of the request file they answer, forgotten. All of it or none.
+    """
     with checkpoint.transaction() as db:
-        for pair_id, lang, answer, result in entries:
-            _insert_attempt(db, pair_id, lang, answer)
-            if result is not None:
-                _insert_result(db, pair_id, lang, result)
-        db.execute("DELETE FROM meta WHERE key = ?", (waiting_key,))
+        for record in records:
+            _insert_attempt(db, record.pair_id, record.lang, record.answer)
+            if record.settled is not None:
+                _insert_result(db, record.pair_id, record.lang, record.settled)
+        if collected_batch is not None:
+            db.execute("UPDATE batches SET collected = 1 WHERE batch_id = ?", (collected_batch,))
+        if answered_key is not None:
+            db.execute("DELETE FROM meta WHERE key = ?", (answered_key,))
 
 
 def _insert_attempt(db: sqlite3.Connection, pair_id: str, lang: str, answer: Answer) -> None:

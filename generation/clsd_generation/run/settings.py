@@ -123,10 +123,15 @@ class BatchSettings:
     # A round larger than either limit is sent as several batches. OpenAI's: 50,000 requests and 200 MB per input file.
     max_requests: int = 50_000
     max_bytes: int = 200_000_000
+    # A batch's answers are stored this many to a transaction as its output downloads: the client's memory is bounded
+    # by it, not by the batch.
+    answers_per_transaction: int = 1_000
 
     def __post_init__(self) -> None:
         if self.max_requests < 1 or self.max_bytes < 1:
             raise CLSDError("--batch-max-requests and --batch-max-mb must be above 0.")
+        if self.answers_per_transaction < 1:
+            raise CLSDError("answers_per_transaction must be above 0.")
 
 
 @dataclass(frozen=True)
