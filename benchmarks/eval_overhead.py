@@ -36,8 +36,7 @@ os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 def distinct_texts(tasks) -> list[str]:
     texts: dict[str, None] = {}
     for task in tasks:
-        task.load_data()
-        data = task.dataset["test"]
+        data = task.evaluated_rows()  # a trial's (--limit) first rows, or the task's
         texts.update(dict.fromkeys(data["source"]))
         texts.update(dict.fromkeys(data["target"]))
         texts.update(dict.fromkeys(d for ds in data["distractors"] for d in ds))

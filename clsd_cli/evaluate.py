@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Annotated, Literal
 
 import typer
 
-from clsd_format import authors_hub, defaults
+from clsd_format import authors_hub, defaults, schema
 from clsd_format.release import DATA_DIR_ENV, RELEASE_TASK_NAMES
 
 if TYPE_CHECKING:
@@ -208,7 +208,7 @@ def evaluate(
     with ConsoleProgress(watched=watched, err=err) as progress:
         for encoder in encoders:
             scored.update(_evaluate_one(encoder, selected, output, batch_size=batch_size, overwrite=overwrite, progress=progress))
-    table, answer = _table1(scored, _prediction_hits(encoders, scored, output))
+    table, answer = _table1(scored, _prediction_hits(encoders, scored, output, limit))
     _print_table(table, table_format, drawn=table_format is None and sys.stdout.isatty())
     _print_answer(answer, err=err)
     typer.echo(f"\nResults: {output / 'results'}", err=err)
@@ -242,11 +242,17 @@ def _table1(scored: dict[str, dict[str, tuple[float, int]]], hits: Hits) -> tupl
 
 
 def _prediction_hits(
-    encoders: Sequence[EncoderProtocol | CrossEncoderProtocol], scored: dict[str, dict[str, tuple[float, int]]], output: Path
+    encoders: Sequence[EncoderProtocol | CrossEncoderProtocol],
+    scored: dict[str, dict[str, tuple[float, int]]],
+    output: Path,
+    limit: int | None,
 ) -> Hits:
-    """Per-row hits of each model and task of the run, from the prediction files it wrote (or kept)."""
+    """Per-row hits of each model and task of the run, from the prediction files it wrote (or kept): a trial's own rows."""
     from clsd_analysis.results import PREDICTIONS_SUFFIX, ModelRun, read_predictions
     from clsd_mteb.run import prediction_folder
+    from clsd_mteb.trials import trial_split
+
+    split = schema.HUB_SPLIT if limit is None else trial_split(limit)  # a trial's rows are filed apart
 
     hits: dict[str, dict[str, dict[str, bool]]] = {}
     for encoder in encoders:
@@ -255,7 +261,7 @@ def _prediction_hits(
         for task in scored.get(run.name, {}):
             path = folder / f"{task}{PREDICTIONS_SUFFIX}"
             if path.is_file():
-                hits.setdefault(run.name, {})[task] = read_predictions(path, run, task).correct()
+                hits.setdefault(run.name, {})[task] = read_predictions(path, run, task, split).correct()
     return hits
 
 

@@ -24,6 +24,7 @@ from clsd_mteb.evaluator import EVALUATOR_VERSION, EVALUATOR_VERSION_KEY, CLSDEv
 from clsd_mteb.metrics import clsd_metrics
 from clsd_mteb.reranking import cross_encoder_record, is_cross_encoder, rename_margin
 from clsd_mteb.task_statistics import CLSDDescriptiveStatistics, split_statistics
+from clsd_mteb.trials import trial_metadata
 
 if TYPE_CHECKING:
     from mteb.models import CrossEncoderProtocol, MTEBModels
@@ -47,7 +48,9 @@ class AbsTaskCLSD(AbsTask):
         source: instead of ``data_dir``, a source already resolved by
             :func:`clsd_format.data_source.resolve_data_source` (:func:`clsd_mteb.get_tasks` hands its
             own to every task it makes).
-        limit: keep only the first ``limit`` rows (smoke tests, benchmarks).
+        limit: a trial on the first ``limit`` rows (smoke tests, benchmarks): evaluated and filed under a
+            split of its own, ``test_first_<N>``, so that no result cache serves it for the whole task
+            (:mod:`clsd_mteb.trials`).
         exact: encode each text in a batch of its own, so that no score depends on the batch size
             (slower; see :mod:`clsd_mteb.encoding`). By default texts go in the batches the caller
             asks for (mteb's ``encode_kwargs``).
@@ -74,6 +77,8 @@ class AbsTaskCLSD(AbsTask):
         self.limit = limit
         self.exact = exact
         self._source = source
+        if limit is not None:  # before mteb looks into its cache, which happens before the rows are read
+            self.metadata = trial_metadata(self.metadata, limit)
 
     @property
     def data_source(self) -> DataSource:
@@ -90,14 +95,29 @@ class AbsTaskCLSD(AbsTask):
         if self.data_loaded:
             return
         self.metadata = getattr(type(self), "metadata", self.metadata)  # a reload starts from the declared revision
-        rows = self.load_rows()
-        if self.limit is not None and self.limit < len(rows):
+        rows = self.load_rows()  # may name the data read (a local copy's revision)
+        if self.limit is not None:  # a trial, under its own split and revision (clsd_mteb.trials)
             rows = rows[: self.limit]
-            # cut data is other data: file it under its own revision, so it never passes for the full set
-            revision = f"{self.metadata.revision}-limit{self.limit}"
-            self.metadata = self.metadata.model_copy(update={"dataset": {**self.metadata.dataset, "revision": revision}})
+            self.metadata = trial_metadata(self.metadata, self.limit)
         self.dataset = DatasetDict({split: Dataset.from_list(rows) for split in self.metadata.eval_splits})
         self.data_loaded = True
+
+    def unload_data(self) -> None:
+        """mteb's, which puts back the declared metadata (from mteb 2.26); a trial stays a trial for its next evaluation."""
+        super().unload_data()
+        if self.limit is not None:
+            self.metadata = trial_metadata(type(self).metadata, self.limit)
+
+    @property
+    def split(self) -> str:
+        """The split the rows are evaluated and filed under: ``test``, or a trial's ``test_first_<N>``."""
+        return self.metadata.eval_splits[0]
+
+    def evaluated_rows(self) -> Dataset:
+        """The rows the task evaluates (a trial's first rows), loaded when not yet."""
+        self.load_data()
+        assert self.dataset is not None, "load_data() fills the dataset"
+        return self.dataset[self.split]
 
     def _get_content_columns(self) -> dict[str, Literal["text", "image", "audio", "video"]]:
         return {schema.SOURCE: "text", schema.TARGET: "text", schema.DISTRACTORS: "text"}

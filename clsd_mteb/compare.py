@@ -48,9 +48,7 @@ class TaskComparison:
 
 
 def _rows(task: AbsTaskCLSD) -> list[dict[str, Any]]:
-    task.load_data()
-    assert task.dataset is not None, "load_data() fills the dataset"
-    return list(task.dataset[schema.HUB_SPLIT])
+    return list(task.evaluated_rows())
 
 
 def compare_rows(name: str, first: Sequence[dict[str, Any]], second: Sequence[dict[str, Any]]) -> TaskComparison:

@@ -6,8 +6,8 @@ Hub). A score no evaluation can produce (not a finite number, or outside its ran
 rank below 1; :data:`SCORE_RANGES`) leaves its file out with the reason, wherever the file was going.
 
 The two publishing commands share all of :class:`ResultCheck`: the file must be an mteb task result named for its
-task, hold possible scores only, belong to a task of the destination, be computed on data the destination can
-name, by this evaluator version, and pass mteb's own check against the task. They differ only in which tasks
+task, hold possible scores only, belong to a task of the destination, be no trial on a task's first rows, be
+computed on data the destination can name, by this evaluator version, and pass mteb's own check against the task. They differ only in which tasks
 and which data revisions qualify.
 """
 
@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from clsd_format.errors import DataError
 from clsd_mteb.evaluator import EVALUATOR_VERSION, EVALUATOR_VERSION_KEY
+from clsd_mteb.trials import trial_of, trial_split
 
 if TYPE_CHECKING:
     from mteb.abstasks.abstask import AbsTask
@@ -71,6 +72,17 @@ def impossible_result(result: TaskResult) -> str | None:
             if reason is not None:
                 return f"{reason} ({split}, {entry.get('hf_subset', 'default')})"
     return None
+
+
+def trial_problem(result: TaskResult) -> str | None:
+    """Why ``result`` is not a task's score: it is a trial on the task's first rows (:mod:`clsd_mteb.trials`), or None."""
+    rows = trial_of(result.scores)
+    if rows is None:
+        return None
+    return (
+        f"computed on a slice of the data: a trial on the first {rows} rows (split {trial_split(rows)}, "
+        f"dataset revision {result.dataset_revision}); run without --limit"
+    )
 
 
 def evaluator_mismatch(result: TaskResult) -> str | None:
@@ -129,6 +141,7 @@ class ResultCheck:
         reason = (
             impossible_result(result)
             or (None if task is not None else f"{result.task_name} is not {self.tasks_of}")
+            or trial_problem(result)
             or self.data_problem(result.dataset_revision)
             or evaluator_mismatch(result)
         )

@@ -8,8 +8,8 @@ computed on 10 rows, or on a modified local copy, would thus pass for the score 
 So, before mteb looks, every CLSD task's stored result is checked against the run:
 
 * the dataset revision (``TaskResult.dataset_revision``) names the data exactly: the release commit,
-  ``local-sha256-...`` for other bytes, and ``-limit<N>`` appended when ``limit`` cut rows
-  (:meth:`clsd_mteb.abstask.AbsTaskCLSD.load_data`). It stays a statement about data, because mteb
+  ``local-sha256-...`` for other bytes, and ``-limit<N>`` appended for a trial on the first rows, which
+  also files its scores under a split of its own (:mod:`clsd_mteb.trials`). It stays a statement about data, because mteb
   compares it when merging and the MTEB results repository matches it against the task's revision.
 * the evaluator version (:data:`clsd_mteb.evaluator.EVALUATOR_VERSION`) is stored beside the scores it
   produced (``clsd_evaluator_version`` in every score entry): it is a fact about the code, not the data.

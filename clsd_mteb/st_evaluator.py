@@ -140,10 +140,8 @@ class CLSDSentenceEvaluator(SentenceEvaluator):
             raise ValueError(
                 "data_dir and limit choose the data of a task named here; pass a task's name, or set them on the task"
             )
-        task.load_data()
-        assert task.dataset is not None, "load_data() fills the dataset"
         kwargs.setdefault("name", task.metadata.name)
-        return cls.from_rows(task.dataset[schema.HUB_SPLIT], **kwargs)
+        return cls.from_rows(task.evaluated_rows(), **kwargs)
 
     def __call__(  # type: ignore[override]  # s-t's own evaluators take a SentenceTransformer too
         self, model: SentenceTransformer, output_path: str | None = None, epoch: int = -1, steps: int = -1

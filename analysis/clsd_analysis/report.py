@@ -67,6 +67,9 @@ def _header(report: ReportContext, results_dir: str | Path, options: AnalysisOpt
     chosen = "chosen with `--focus`" if options.focus else "the highest mean direct P@1; `--focus MODEL` chooses another"
     writer.add(f"The report is about `{report.focus}` ({chosen}): its examples come first.\n")
     writer.add(f"Tasks: {', '.join(f'`{t}`' for t in results.task_names)}.\n")
+    if results.trials:
+        trials = "; ".join(f"`{run.name}` on `{task}`: first {rows} rows" for (run, task), rows in sorted(results.trials.items()))
+        writer.add(f"**Trials, not the tasks' scores:** these results cover only the first rows of their task ({trials}).\n")
     if options.html:
         writer.add(
             f"The same report with a row explorer (the rows a model got wrong, their distractors and edit types): [{HTML_FILE}]({HTML_FILE}).\n"

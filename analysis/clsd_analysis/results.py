@@ -16,6 +16,10 @@ readable as an mteb task result, not a CLSD result, or a score no evaluation can
 infinite, or out of its range: a share outside [0, 1], a mean rank below 1; see :data:`clsd_mteb.result_checks.SCORE_RANGES`, the check ``clsd export-results`` and ``clsd push-results``
 apply too).
 So no table or average ever holds an impossible number.
+
+A trial (a task cut to its first rows: ``limit``, ``clsd evaluate --limit``) files its scores and predictions
+under a split of its own, ``test_first_<N>`` (:mod:`clsd_mteb.trials`); it is read from there and listed in
+:attr:`ResultsFolder.trials`, which the report states at its top.
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ import numpy as np
 
 from clsd_format.errors import CLSDError, DataError
 from clsd_mteb.result_checks import impossible_score  # the check every command that reads results shares
+from clsd_mteb.trials import trial_of, trial_split
 
 SPLIT = "test"
 SUBSET = "default"
@@ -91,6 +96,7 @@ class ResultsFolder:
     scores: dict[tuple[ModelRun, str], dict[str, Any]]
     prediction_paths: dict[tuple[ModelRun, str], Path]
     skipped: list[str] = field(default_factory=list)  # files that are not CLSD results, with why
+    trials: dict[tuple[ModelRun, str], int] = field(default_factory=dict)  # results of a trial: its first rows
 
     @property
     def runs(self) -> list[ModelRun]:
@@ -109,8 +115,11 @@ class ResultsFolder:
         return float(entry[metric])
 
     def predictions(self, run: ModelRun, task_name: str) -> TaskPredictions | None:
+        """The predictions of the scores read: a trial's when the result is a trial's."""
         path = self.prediction_paths.get((run, task_name))
-        return None if path is None else read_predictions(path, run, task_name)
+        rows = self.trials.get((run, task_name))
+        split = SPLIT if rows is None else trial_split(rows)
+        return None if path is None else read_predictions(path, run, task_name, split)
 
     def is_reranker(self, run: ModelRun) -> bool:
         """Whether the run is a cross-encoder's: its scores are relevance scores, not cosines of embeddings."""
@@ -140,22 +149,23 @@ def _model_identity(folder: Path, relative: str) -> tuple[str, str]:
     return name_as_path.replace("__", "/"), revision
 
 
-def _clsd_scores(path: Path) -> tuple[str, dict[str, Any]] | str:
-    """(task name, scores of the default subset of the test split), or why the file is not used."""
+def _clsd_scores(path: Path) -> tuple[str, dict[str, Any], int | None] | str:
+    """(task name, scores of the default subset of the test split or a trial's, the trial's rows), or why the file is not used."""
     import mteb
 
     try:
         result = mteb.TaskResult.from_disk(path)
     except Exception as exc:  # mteb validates with pydantic and raises several types
         return f"{path}: not an mteb task result ({type(exc).__name__}: {exc})"
-    entries = result.scores.get(SPLIT) or []
+    trial = None if SPLIT in result.scores else trial_of(result.scores)
+    entries = result.scores.get(SPLIT if trial is None else trial_split(trial)) or []
     entry = next((e for e in entries if e.get("hf_subset", SUBSET) == SUBSET), None)
     if entry is None or not all(marker in entry for marker in _CLSD_MARKERS):
         return f"{path}: not a CLSD result (no {SPLIT}/{SUBSET} scores with {', '.join(_CLSD_MARKERS)})"
     impossible = impossible_score(entry)
     if impossible is not None:
         return f"{path}: {impossible}"
-    return result.task_name, dict(entry)
+    return result.task_name, dict(entry), trial
 
 
 def load_results(root: str | Path) -> ResultsFolder:
@@ -181,6 +191,7 @@ def load_results(root: str | Path) -> ResultsFolder:
 
     scores: dict[tuple[ModelRun, str], dict[str, Any]] = {}
     skipped: list[str] = []
+    trials: dict[tuple[ModelRun, str], int] = {}
     for path in sorted(results_dir.glob("*/*/*.json")) if results_dir.is_dir() else []:
         if path.name == "model_meta.json":
             continue
@@ -188,8 +199,11 @@ def load_results(root: str | Path) -> ResultsFolder:
         if isinstance(found, str):
             skipped.append(found)
             continue
-        task_name, entry = found
-        scores[(run_for(results_dir, path.parent), task_name)] = entry
+        task_name, entry, trial = found
+        key = (run_for(results_dir, path.parent), task_name)
+        scores[key] = entry
+        if trial is not None:
+            trials[key] = trial
 
     prediction_paths: dict[tuple[ModelRun, str], Path] = {}
     for path in sorted(predictions_dir.glob(f"*/*/*{PREDICTIONS_SUFFIX}")) if predictions_dir.is_dir() else []:
@@ -199,20 +213,20 @@ def load_results(root: str | Path) -> ResultsFolder:
     if not scores and not prediction_paths:
         hint = f" Skipped: {skipped[0]}" if skipped else ""
         raise ResultsError(f"no CLSD results under {root}.{hint}")
-    return ResultsFolder(root=root, scores=scores, prediction_paths=prediction_paths, skipped=skipped)
+    return ResultsFolder(root=root, scores=scores, prediction_paths=prediction_paths, skipped=skipped, trials=trials)
 
 
-def read_predictions(path: Path, run: ModelRun, task_name: str) -> TaskPredictions:
-    """One prediction file as a cosine matrix; rows keep the file's order."""
+def read_predictions(path: Path, run: ModelRun, task_name: str, split: str = SPLIT) -> TaskPredictions:
+    """One prediction file's rows of ``split`` (a trial's own, or the whole task's) as a cosine matrix, in the file's order."""
     data = _read_json(path)
     try:
-        records: Iterable[dict[str, Any]] = data[SUBSET][SPLIT]
+        records: Iterable[dict[str, Any]] = data[SUBSET][split]
         ids = [str(r["id"]) for r in records]
         # a cross-encoder's rows hold its five "scores" where an embedding model's hold "cosines"
         cosine_lists = [list(map(float, r["cosines"] if "cosines" in r else r["scores"])) for r in records]
     except (KeyError, TypeError, ValueError) as exc:
         raise DataError(
-            f"not a CLSD prediction file (expected {SUBSET}/{SPLIT} records with id and cosines or scores): {exc!r}",
+            f"not a CLSD prediction file (expected {SUBSET}/{split} records with id and cosines or scores): {exc!r}",
             file=str(path),
         ) from exc
     if not ids:

@@ -37,9 +37,7 @@ class TaskData:
 
     @cached_property
     def rows(self) -> dict[str, dict[str, Any]]:
-        self.task.load_data()
-        assert self.task.dataset is not None, "load_data() fills the dataset"
-        return {row[schema.ID]: row for row in self.task.dataset[schema.HUB_SPLIT]}
+        return {row[schema.ID]: row for row in self.task.evaluated_rows()}
 
     @property
     def metadata(self) -> TaskMetadata:

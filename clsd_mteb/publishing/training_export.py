@@ -92,9 +92,7 @@ def _licence(source: DataSource) -> str:
 
 
 def _rows(task: AbsTaskCLSD) -> list[dict[str, Any]]:
-    task.load_data()
-    assert task.dataset is not None, "load_data() fills the dataset"
-    return list(task.dataset[schema.HUB_SPLIT])
+    return list(task.evaluated_rows())
 
 
 def export_training(

@@ -72,6 +72,7 @@ def test_results_are_found_for_every_model_and_task(results_dir: Path) -> None:
     assert sorted(r.name for r in results.runs) == sorted(["sentence-transformers/all-MiniLM-L6-v2", *BASELINE_MODELS])
     assert results.task_names == sorted(TASKS)
     assert len(results.scores) == len(results.prediction_paths) == 3 * len(TASKS)
+    assert set(results.trials.values()) == {ROWS} and len(results.trials) == 3 * len(TASKS)  # each one a trial, known as such
 
 
 def test_table_values_equal_the_result_files(results_dir: Path) -> None:
@@ -84,7 +85,7 @@ def test_table_values_equal_the_result_files(results_dir: Path) -> None:
         task = data["task_name"]
         block = DIRECT if "Pivot" not in task else "pivot EN"
         column = (block, short_task(task.removesuffix("-PivotEN")))
-        scores = data["scores"]["test"][0]
+        scores = data["scores"][f"test_first_{ROWS}"][0]  # a trial's own split
         assert table.loc[model, column] == pytest.approx(100 * scores["precision_at_1"])
         # the interval Table 1 shows is the one the result file carries (Wilson, from the per-row hits; mteb keeps 6 decimals)
         assert table.loc[model, (block, f"{column[1]} 95% low")] == pytest.approx(100 * scores["precision_at_1_ci_low"], abs=1e-4)
@@ -180,6 +181,7 @@ def test_disagreements_match_the_ranks(results_dir: Path, catalog: TaskCatalog) 
 
 def test_report_embeds_tables_and_figures(report: Path) -> None:
     text = (report / "report.md").read_text(encoding="utf-8")
+    assert "**Trials, not the tasks' scores:**" in text and f"`CLSD-WMT19-DE-FR`: first {ROWS} rows" in text
     for heading in (
         "Model comparison",
         "disagreements",

@@ -173,7 +173,7 @@ def test_a_truncated_result_is_named_set_aside_and_recomputed(
 
     def run() -> dict[str, Any]:
         task = clsd_mteb.get_tasks([TASK], data_dir=small_release, limit=5)[0]
-        return dict(evaluate_tasks(encoder, [task], tmp_path, show_progress_bar=False).task_results[0].scores["test"][0])
+        return dict(evaluate_tasks(encoder, [task], tmp_path, show_progress_bar=False).task_results[0].scores["test_first_5"][0])
 
     first = run()
     (stored,) = (tmp_path / "results").rglob(f"{TASK}.json")

@@ -16,8 +16,7 @@ from tests.helpers.encoders import OpaqueVectorEncoder, VectorEncoder, hashed_ve
 
 
 def _rows(task):
-    task.load_data()
-    return task.dataset["test"]
+    return task.evaluated_rows()
 
 
 def _independent_ranks(source_vecs, target_vecs, distractor_vecs):
@@ -142,7 +141,7 @@ def test_the_e5_query_prompt_reaches_the_model(small_release, minilm, tmp_path):
         result = mteb.evaluate(e5_like, task, cache=None, show_progress_bar=False, prediction_folder=tmp_path)
     finally:
         minilm.model.prompts = saved_prompts
-    predictions = json.loads((tmp_path / "CLSD-WMT19-FR-DE_predictions.json").read_text())["default"]["test"]
+    predictions = json.loads((tmp_path / "CLSD-WMT19-FR-DE_predictions.json").read_text())["default"]["test_first_8"]
 
     st = minilm.model
     unit = lambda texts, prefix: st.encode([prefix + x for x in texts], normalize_embeddings=True)  # noqa: E731

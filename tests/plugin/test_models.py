@@ -118,8 +118,7 @@ def test_each_text_is_encoded_once_across_the_eight_tasks(name, encoders, small_
     tasks = clsd_mteb.get_tasks(data_dir=str(small_release), limit=4)
     distinct: set[str] = set()
     for each in tasks:
-        each.load_data()
-        data = each.dataset["test"]
+        data = each.evaluated_rows()
         distinct |= {*data["source"], *data["target"], *(d for ds in data["distractors"] for d in ds)}
     cached = SharedEmbeddingCache(encoders[name])
     mteb.evaluate(cached, tasks, cache=None, show_progress_bar=False)

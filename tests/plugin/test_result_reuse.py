@@ -35,8 +35,10 @@ def encoder():
 def _run(encoder, output: Path, batch_size: int = 32, **task_kwargs) -> dict:
     task = clsd_mteb.get_tasks([TASK], **task_kwargs)[0]
     result = evaluate_tasks(encoder, [task], output, batch_size=batch_size, show_progress_bar=False).task_results[0]
-    scores = {k: round(v, 6) if isinstance(v, float) else v for k, v in result.scores["test"][0].items()}
-    return {"revision": result.dataset_revision, **scores}  # rounded as mteb writes them, so reused == fresh
+    (split,) = result.scores  # a trial's own split, or the task's
+    assert split == task.split
+    scores = {k: round(v, 6) if isinstance(v, float) else v for k, v in result.scores[split][0].items()}
+    return {"revision": result.dataset_revision, "split": split, **scores}  # rounded as mteb writes them, so reused == fresh
 
 
 def _recompute_lines(caplog: pytest.LogCaptureFixture) -> list[str]:
@@ -68,6 +70,7 @@ def test_a_limited_run_never_passes_for_the_full_data_and_back(encoder, any_data
     output = tmp_path / "shared-output"
     limited = _run(encoder, output, data_dir=any_data_dir, limit=10)
     assert limited["num_rows"] == 10 and limited["revision"] == f"{full_revision}-limit10"
+    assert limited["split"] == "test_first_10" and reference["split"] == "test"
     assert _recompute_lines(caplog) == []
 
     full = _run(encoder, output, data_dir=any_data_dir)
@@ -75,7 +78,7 @@ def test_a_limited_run_never_passes_for_the_full_data_and_back(encoder, any_data
     (line,) = _recompute_lines(caplog)
     assert TASK in line and f"{full_revision}-limit10" in line
     kept = list((output / SUPERSEDED_FOLDER).rglob(f"{TASK}.{full_revision}-limit10.json"))
-    assert len(kept) == 1 and json.loads(kept[0].read_text())["scores"]["test"][0]["num_rows"] == 10
+    assert len(kept) == 1 and json.loads(kept[0].read_text())["scores"]["test_first_10"][0]["num_rows"] == 10
 
     again = _run(encoder, output, data_dir=any_data_dir, limit=10)  # the reverse
     assert again == limited
@@ -111,7 +114,7 @@ def test_a_result_of_another_evaluator_version_is_recomputed(encoder, small_rele
     assert first[EVALUATOR_VERSION_KEY] == EVALUATOR_VERSION
     path = _stored(tmp_path, encoder)
     stored = json.loads(path.read_text())
-    for entry in stored["scores"]["test"]:
+    for entry in stored["scores"]["test_first_5"]:
         entry.pop(EVALUATOR_VERSION_KEY)  # as written by the first release of the evaluator
         entry["precision_at_1"] = entry["main_score"] = 0.123
     path.write_text(json.dumps(stored))

@@ -59,10 +59,10 @@ def test_from_a_task_instance_or_hub_rows(small_release):
     (task,) = clsd_mteb.get_tasks([TASK], data_dir=small_release, limit=3)
     evaluator = CLSDSentenceEvaluator.from_task(task, batch_size=4)
     assert evaluator.name == TASK and len(evaluator.sources) == 3 and evaluator.batch_size == 4
-    assert evaluator.distractors[0] == task.dataset["test"][0]["distractors"]
+    assert evaluator.distractors[0] == task.evaluated_rows()[0]["distractors"]
     with pytest.raises(ValueError, match="data_dir and limit"):
         CLSDSentenceEvaluator.from_task(task, limit=2)
-    rows = CLSDSentenceEvaluator.from_rows(task.dataset["test"], name="rows")
+    rows = CLSDSentenceEvaluator.from_rows(task.evaluated_rows(), name="rows")
     assert (rows.sources, rows.targets, rows.distractors) == (evaluator.sources, evaluator.targets, evaluator.distractors)
 
 
@@ -73,7 +73,7 @@ def test_the_numbers_equal_mteb_evaluate_with_the_real_model(small_release, mini
     orders longest first with ties by text, sentence-transformers' encode by its own length order), and a vector can
     move in its last bits with its batch's padding: those are compared to 1e-6."""
     task = clsd_mteb.get_tasks([TASK], data_dir=small_release, limit=12, exact=True)[0]
-    scores = mteb.evaluate(minilm, task, cache=None, show_progress_bar=False).task_results[0].scores["test"][0]
+    scores = mteb.evaluate(minilm, task, cache=None, show_progress_bar=False).task_results[0].scores["test_first_12"][0]
     evaluator = CLSDSentenceEvaluator.from_task(TASK, data_dir=small_release, limit=12, batch_size=1)
     st_scores = evaluator(minilm.model)
     assert scores["num_rows"] == 12
@@ -86,7 +86,7 @@ def test_the_numbers_equal_mteb_evaluate_with_the_real_model(small_release, mini
     scores = mteb.evaluate(minilm, batched, cache=None, show_progress_bar=False, encode_kwargs=kwargs).task_results[0]
     st_scores = CLSDSentenceEvaluator.from_task(TASK, data_dir=small_release, limit=12, batch_size=32)(minilm.model)
     for metric in st_evaluator.METRICS:
-        assert st_scores[f"{TASK}_{metric}"] == pytest.approx(scores.scores["test"][0][metric], abs=1e-6), metric
+        assert st_scores[f"{TASK}_{metric}"] == pytest.approx(scores.scores["test_first_12"][0][metric], abs=1e-6), metric
 
 
 @pytest.mark.slow

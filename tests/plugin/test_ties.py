@@ -18,8 +18,8 @@ from tests.helpers.encoders import VectorEncoder, hashed_vector
 PIVOT_TASKS = [name for name in clsd_mteb.RELEASE_TASK_NAMES if name.endswith("-PivotEN")]
 
 
-def _predictions(folder: Path, task_name: str) -> list[dict]:
-    return json.loads((folder / f"{task_name}_predictions.json").read_text())["default"]["test"]
+def _predictions(folder: Path, task_name: str, split: str = "test") -> list[dict]:
+    return json.loads((folder / f"{task_name}_predictions.json").read_text())["default"][split]
 
 
 @pytest.mark.slow
@@ -57,8 +57,8 @@ def _scores_and_cosines(task, encoder, batch_size: int, folder: Path) -> tuple[d
         prediction_folder=folder,
         show_progress_bar=False,
     )
-    cosines = {p["id"]: p["cosines"] for p in _predictions(folder, task.metadata.name)}
-    scores = dict(result.task_results[0].scores["test"][0])
+    cosines = {p["id"]: p["cosines"] for p in _predictions(folder, task.metadata.name, task.split)}
+    scores = dict(result.task_results[0].scores[task.split][0])
     assert scores.pop(BATCH_SIZE_KEY) == batch_size  # recorded; everything else must not depend on it
     return scores, cosines
 
@@ -71,7 +71,7 @@ def test_exact_scores_are_identical_for_any_batch_size_and_row_order(any_data_di
         task = clsd_mteb.get_tasks([name], data_dir=any_data_dir, limit=60, exact=True)[0]
         task.load_data()
         if shuffle:
-            task.dataset["test"] = task.dataset["test"].shuffle(seed=7)
+            task.dataset[task.split] = task.dataset[task.split].shuffle(seed=7)
         return task
 
     reference, reference_cosines = _scores_and_cosines(slice_task(), minilm, 1, tmp_path / "bs1")
@@ -86,7 +86,8 @@ def test_exact_scores_are_identical_for_any_batch_size_and_row_order(any_data_di
 
     # Why the mode exists: batched (the default), this encoder's vectors change in the last bits with the batch size.
     task = slice_task()
-    texts = sorted(set(task.dataset["test"]["source"]) | set(task.dataset["test"]["target"]))
+    rows = task.evaluated_rows()
+    texts = sorted(set(rows["source"]) | set(rows["target"]))
     batched = [encode_texts(minilm, texts, task_metadata=task.metadata, encode_kwargs={"batch_size": bs}) for bs in (1, 32)]
     assert not np.array_equal(batched[0], batched[1])
 
