@@ -91,6 +91,10 @@ class CLSDEvaluator:
         self.timer = timer
         self.exact = exact
 
+    def columns(self) -> tuple[list[str], list[str], list[list[str]]]:
+        """The split's sources, targets and distractor lists, row by row."""
+        return self.dataset[schema.SOURCE], self.dataset[schema.TARGET], self.dataset[schema.DISTRACTORS]
+
     def __call__(
         self,
         model: EncoderProtocol | CrossEncoderProtocol,
@@ -104,18 +108,12 @@ class CLSDEvaluator:
         if is_cross_encoder(model):
             return self.score_pairs(cast("CrossEncoderProtocol", model), encode_kwargs=encode_kwargs, timer=timer)
         model = cast("EncoderProtocol", model)
-        sources: list[str] = self.dataset[schema.SOURCE]
-        targets: list[str] = self.dataset[schema.TARGET]
-        distractor_lists: list[list[str]] = self.dataset[schema.DISTRACTORS]
+        sources, targets, distractor_lists = self.columns()
         unique = sorted({*sources, *targets, *(d for ds in distractor_lists for d in ds)})
         where = f"{self.task_metadata.name} ({self.hf_subset}/{self.hf_split})"
 
-        with timer(
-            "Encoding",
-            split=self.hf_split,
-            subset=self.hf_subset,
-            log_message=f"CLSD: encoding {len(unique)} distinct texts",
-        ):
+        message = f"CLSD: encoding {len(unique)} distinct texts"
+        with timer("Encoding", split=self.hf_split, subset=self.hf_subset, log_message=message):
             raw = raw_embeddings(
                 model,
                 unique,
@@ -133,16 +131,10 @@ class CLSDEvaluator:
 
     def score_pairs(self, model: CrossEncoderProtocol, *, encode_kwargs: EncodeKwargs, timer: TimingStack) -> CLSDPredictions:
         """A cross-encoder's scores of every row's candidates, in the cosines' place (:mod:`clsd_mteb.reranking`)."""
-        sources: list[str] = self.dataset[schema.SOURCE]
-        targets: list[str] = self.dataset[schema.TARGET]
-        distractor_lists: list[list[str]] = self.dataset[schema.DISTRACTORS]
+        sources, targets, distractor_lists = self.columns()
         pairs = distinct_pairs(sources, targets, distractor_lists)
-        with timer(
-            "Encoding",
-            split=self.hf_split,
-            subset=self.hf_subset,
-            log_message=f"CLSD: scoring {len(pairs)} distinct (source, candidate) pairs",
-        ):
+        message = f"CLSD: scoring {len(pairs)} distinct (source, candidate) pairs"
+        with timer("Encoding", split=self.hf_split, subset=self.hf_subset, log_message=message):
             values = predict_pairs(
                 model,
                 pairs,

@@ -3,7 +3,8 @@
 For every model and every pivot task whose direct task was also run, a row is a disagreement when
 the true translation ranks first in one setting and not in the other (ties are misses in both, as
 in scoring). The export carries the texts of both settings and the candidate that beat the true
-translation, so the cases can be read, which is what the paper does for LaBSE (279 rows).
+translation, so the cases can be read, which is what the paper does for LaBSE (279 rows). The
+``*_cos_*`` columns hold a reranker's own scores in the cosines' place; ``score_unit`` says which.
 """
 
 from __future__ import annotations
@@ -50,6 +51,7 @@ def find_disagreements(results: ResultsFolder, catalog: TaskCatalog | None = Non
     counts: dict[str, dict[str, int]] = {}
     for run in results.runs:
         label = results.label(run)
+        unit = "reranker score" if results.is_reranker(run) else "cosine"
         for task in results.task_names:
             base = pivot_base(task)
             if base is None:
@@ -80,6 +82,7 @@ def find_disagreements(results: ResultsFolder, catalog: TaskCatalog | None = Non
                         "pivot_task": task,
                         "id": row_id,
                         "kind": kind,
+                        "score_unit": unit,
                         "direct_cos_target": float(direct.cosines[i, 0]),
                         "direct_top_slot": slot_d,
                         "direct_cos_top_distractor": cos_d,

@@ -4,12 +4,14 @@ One JSON document (``explorer.js`` reads it)::
 
     {"types": [edit type, ...],                       # the vocabulary; distractors refer to it by index
      "texts": [text, ...],                            # every text once; rows refer to them by index
-     "models": [{"label", "short", "colour"}, ...],   # in the report's order
+     "models": [{"label", "short", "colour", "unit"}, ...],  # in the report's order; unit: "cosine", or
+                                                      # "score" for a reranker (its own relevance scores)
      "focus": index of the report's model,
      "tasks": [{"name", "short", "setting",
                 "rows": [[id, S, T, [d, ...], [[start, end, ...] per d], [type index per d], [POS or "" per d],
                           [rule or "" per d]], ...],          # S, T and each d: an index into "texts"
-                "cos": [per model: null, or per row null / [cos(S,T), cos(S,d1), ...] x 10^4 as integers],
+                "cos": [per model: null, or per row null / [cos(S,T), cos(S,d1), ...] x 10^4 as integers;
+                        a reranker's scores of (S,T), (S,d1), ... in their place],
                 "beat": [per model: null, or per row null / bit k set when distractor k+1 ties or beats T],
                 "top": [per model: null, or per row null / the strongest distractor's 0-based slot],
                 "p1": [per model: null, or [P@1, 95% low, 95% high] in percent (Wilson, from the rows' hits)]}]}
@@ -19,7 +21,9 @@ Each text is stored once (the two directions of a dataset share their sentence p
 report about a seventh smaller.
 Character offsets of the marked (changed) words are in UTF-16 code units, as JavaScript indexes strings.
 Cosines keep four decimals (what the explorer shows and sorts by); whether a distractor beats T comes from
-the full-precision cosines, so a tie is a miss exactly as in scoring.
+the full-precision cosines, so a tie is a miss exactly as in scoring. A reranker (cross-encoder) gives no
+cosines: its five scores per row are stored the same way, and ``unit`` tells the explorer to call them and
+their margin the model's own scores, not cosines.
 """
 
 from __future__ import annotations
@@ -40,6 +44,7 @@ from clsd_mteb.confidence import hit_interval
 from clsd_mteb.naming import setting_of, short_task
 
 COSINE_SCALE = 10_000
+COSINE_UNIT, SCORE_UNIT = "cosine", "score"  # what a model's numbers are: cosines, or a reranker's own scores
 
 
 def utf16_offset(text: str, index: int) -> int:
@@ -143,12 +148,16 @@ def explorer_document(
 ) -> dict[str, Any]:
     """The whole document: ``tasks`` (name -> texts) in the results' task order."""
     labels = [results.label(run) for run in results.runs]
+    units = [SCORE_UNIT if results.is_reranker(run) else COSINE_UNIT for run in results.runs]
     texts = TextTable()
     records = [task_record(name, tasks[name], results, types, rules, texts) for name in results.task_names if name in tasks]
     return {
         "types": list(edit_types.EDIT_TYPES),
         "texts": list(texts),
-        "models": [{"label": label, "short": styles[label].short, "colour": styles[label].colour} for label in labels],
+        "models": [
+            {"label": label, "short": styles[label].short, "colour": styles[label].colour, "unit": unit}
+            for label, unit in zip(labels, units, strict=True)
+        ],
         "focus": labels.index(focus),
         "tasks": [record for record in records if record is not None],
     }

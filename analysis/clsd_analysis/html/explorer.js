@@ -39,6 +39,8 @@ window.clsdExplorerReady = (async () => {
 
   const text = (index) => doc.texts[index];
   const cosine = (value) => (value / 10000).toFixed(4);
+  // a reranker's numbers are its own relevance scores (logits, probabilities), never cosines: said on every card
+  const reranker = () => doc.models[state.model].unit === "score";
   const typeName = (row, slot) => (row[5][slot] >= 0 ? doc.types[row[5][slot]] : "untyped");
 
   function typeLabel(row, slot) {
@@ -86,11 +88,14 @@ window.clsdExplorerReady = (async () => {
     const article = element("article", `row ${wrong ? "wrong" : "right"}`);
     article.dataset.task = task.name;
     article.dataset.id = row[0];
+    article.dataset.unit = doc.models[state.model].unit;
+    const marginLabel = reranker() ? "score margin" : "margin";
+    const unitNote = reranker() ? " (the reranker's own score units, not a cosine)" : "";
     const header = element("header");
     header.append(
       element("span", "", `${task.short} (${task.setting})`),
       element("span", "", row[0]),
-      element("span", "margin", `margin ${margin > 0 ? "+" : ""}${cosine(margin)}`),
+      element("span", "margin", `${marginLabel} ${margin > 0 ? "+" : ""}${cosine(margin)}${unitNote}`),
       element("span", "", `strongest distractor: ${typeName(row, top)}`),
     );
     const source = element("p", "source");
