@@ -304,7 +304,9 @@ def test_evaluate_generate_build_and_analyze_from_the_wheel(wheel_env: Path, sma
     written = sorted(results.glob("results/*/*/CLSD-WMT19-DE-FR.json"))  # each evaluated model's results, mteb's layout
     assert written
     for path in written:  # and the printed table shows each score
-        score = json.loads(path.read_text(encoding="utf-8"))["scores"]["test"][0]["precision_at_1"]
+        scores = json.loads(path.read_text(encoding="utf-8"))["scores"]
+        assert list(scores) == ["test_first_8"]  # a trial files its scores under a split of its own
+        score = scores["test_first_8"][0]["precision_at_1"]
         assert f"{100 * score:.1f} ±" in evaluated.stdout  # Table 1 shows P@1 with its interval
 
     corpus = tmp_path / "parallel.csv"
