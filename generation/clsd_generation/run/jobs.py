@@ -64,7 +64,6 @@ class JobState:
             Counter(verdict.markup),
             Counter(verdict.unchecked),
         )
-        was_limited = self.limited
         self.attempts += 1
         self.cut_now += cut
         self.remember_rules(candidates, rules or ())
@@ -77,7 +76,6 @@ class JobState:
             refused=[reason_kind(reason) for _, reason in verdict.rejected[refused_before:]],
             markup=verdict.markup - markup_before,
             unchecked=verdict.unchecked - unchecked_before,
-            limited=self.limited and not was_limited,
         )
 
     def _settle(self, bounds: ValidationBounds, max_attempts: int, *, deterministic: bool) -> Settled | None:

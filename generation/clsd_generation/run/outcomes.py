@@ -58,4 +58,3 @@ class AnswerEffect:
     refused: list[str] = field(default_factory=list)  # the kind of each candidate this answer refused
     markup: Counter[tuple[str, str]] = field(default_factory=Counter)  # (refused or kept, kind) -> this answer's candidates
     unchecked: Counter[str] = field(default_factory=Counter)  # paper protocol: kept items an answer check would refuse
-    limited: bool = False  # this answer left the sentence waiting for a larger token limit
