@@ -16,7 +16,7 @@ import csv
 import logging
 import os
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, Self
+from typing import TYPE_CHECKING, Any, ClassVar
 
 try:  # sentence-transformers >= 6 (the old path still works there, with a deprecation warning)
     from sentence_transformers.base.evaluation import SentenceEvaluator
@@ -26,6 +26,8 @@ except ImportError:  # pragma: no cover - sentence-transformers 5
 from clsd_format import schema
 
 if TYPE_CHECKING:
+    from typing import Self  # Python 3.11; the package supports 3.10, where annotations stay strings
+
     from clsd_mteb.abstask import AbsTaskCLSD
 
 logger = logging.getLogger(__name__)

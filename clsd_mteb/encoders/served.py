@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, Self, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from mteb.models import ModelMeta
 
@@ -25,6 +25,8 @@ from clsd_format.errors import CLSDError
 from clsd_format.redaction import public_url, redact, register_secret
 
 if TYPE_CHECKING:
+    from typing import Self  # Python 3.11; the package supports 3.10, where annotations stay strings
+
     import openai
 
 T = TypeVar("T")
