@@ -242,6 +242,23 @@ def test_rules_change_numbers_dates_names_and_negation(
     assert candidates[1] != candidates[0]  # a re-ask draws again
 
 
+def test_the_rule_generator_keeps_the_corpus_tags_and_only_the_last_sentences_candidates() -> None:
+    # What a run holds grows with its input, not with the candidates it has tagged so far.
+    corpus = [
+        "Merkel sprach am Montag in Berlin.",
+        "Am Dienstag kamen 300 Gäste nach Paris.",
+        "Die Regierung hat 2019 nicht abgestimmt.",
+    ]
+    generator = RuleGenerator("de", corpus, name_types={"merkel": "PER", "berlin": "LOC", "paris": "LOC"})
+    kept_tags = dict(generator.tags._kept)
+    for sentence in corpus:
+        candidates = generator.candidates(sentence, attempt=1)
+        assert candidates and set(generator.rule_of) == set(candidates)
+        assert set(generator.tags._candidates) >= set(candidates)  # the checks tagged them
+        assert generator.tags._kept == kept_tags  # no candidate joins the run's tags
+    assert generator.candidates(corpus[0], attempt=1) == generator.candidates(corpus[0], attempt=1)  # tagged again: same
+
+
 def test_rules_refuse_unknown_language(tmp_path: Path) -> None:
     corpus = read_parallel(write(tmp_path / "p.csv", "a,b\nEin Satz hier,Una frase qui\n"), ("a", "b"))
     with pytest.raises(CLSDError, match="no rules for language 'it'"):

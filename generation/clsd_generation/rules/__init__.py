@@ -72,17 +72,35 @@ def rules_for(language_code: str) -> LanguageRules:
 
 
 class TagCache:
-    """Tags of each distinct text, computed once per run (corpus sentences and re-tagged candidates)."""
+    """Tags of each distinct text, computed once: the corpus's for the whole run, a sentence's candidates until the next.
+
+    The corpus (and its antonym swaps, checked when the generators are made) is tagged once and kept, as every
+    sentence is read again when its turn comes. A sentence's candidates are kept only until
+    :meth:`forget_candidates` (the generator calls it before each sentence): a run's memory then grows with its
+    input, not with the ten or so candidates it tags per sentence (about 50 KB a sentence when they were all kept).
+    """
 
     def __init__(self, language_code: str) -> None:
         self.tagger = rules_for(language_code).make_tagger()
-        self._tags: dict[str, TaggedSentence] = {}
+        self._kept: dict[str, TaggedSentence] = {}
+        self._candidates: dict[str, TaggedSentence] = {}
 
     def tag(self, texts: Sequence[str]) -> list[TaggedSentence]:
-        missing = list(dict.fromkeys(t for t in texts if t not in self._tags))
+        """Tags of ``texts``, kept for the run."""
+        return self._tag(texts, self._kept)
+
+    def tag_candidates(self, texts: Sequence[str]) -> list[TaggedSentence]:
+        """Tags of ``texts``, kept until :meth:`forget_candidates`."""
+        return self._tag(texts, self._candidates)
+
+    def forget_candidates(self) -> None:
+        self._candidates.clear()
+
+    def _tag(self, texts: Sequence[str], store: dict[str, TaggedSentence]) -> list[TaggedSentence]:
+        missing = list(dict.fromkeys(t for t in texts if t not in self._kept and t not in self._candidates))
         if missing:
-            self._tags.update(zip(missing, self.tagger.tag(missing), strict=True))
-        return [self._tags[t] for t in texts]
+            store.update(zip(missing, self.tagger.tag(missing), strict=True))
+        return [self._kept[t] if t in self._kept else self._candidates[t] for t in texts]
 
 
 class RuleGenerator:
@@ -116,7 +134,7 @@ class RuleGenerator:
         self.antonyms = AntonymCap(corpus, self.rules, seed, tags=self.tags)  # no pair makes over 15% of the swaps
         self.seed = seed
         self.outcomes: Counter[tuple[str, str]] = Counter()  # (rule, "kept" or the reason it was dropped)
-        self.rule_of: dict[str, str] = {}  # kept candidate -> the rule that made it
+        self.rule_of: dict[str, str] = {}  # candidate of the last call of candidates() -> the rule that made it
 
     def proposals(self, sentence: TaggedSentence, rng: random.Random) -> list[tuple[str, Edit]]:
         """Edits from every rule that applies, interleaved so that consecutive ones come from different rules.
@@ -155,9 +173,11 @@ class RuleGenerator:
         return reason or final_text_fault(original, retagged.text, self.rules)
 
     def candidates(self, sentence: str, attempt: int) -> list[str]:
-        """Up to ``WANTED`` candidates that passed every check, from as many rules as apply."""
+        """Up to ``WANTED`` candidates that passed every check, from as many rules as apply (each one's rule in :attr:`rule_of`)."""
         # A string seed is hashed with SHA-512 by random.seed: the same on every machine and run.
         rng = random.Random(f"{self.seed}|{self.rules.code}|{attempt}|{sentence}")
+        self.tags.forget_candidates()
+        self.rule_of = {}
         (original,) = self.tags.tag([sentence])
         proposals = self.proposals(original, rng)
         kept: list[str] = []
@@ -166,7 +186,7 @@ class RuleGenerator:
             batch = [(rule, self._prepared(original, edit)) for rule, edit in proposals[begin : begin + CHECK_BATCH]]
             texts = [None if p is None else any_language.apply_edit(original, p.edit) for _, p in batch]
             fresh = list(dict.fromkeys(t for t in texts if t is not None and t.casefold() not in seen))
-            retagged = dict(zip(fresh, self.tags.tag(fresh), strict=True))
+            retagged = dict(zip(fresh, self.tags.tag_candidates(fresh), strict=True))
             for (rule, prepared), text in zip(batch, texts, strict=True):
                 if prepared is None or text is None:
                     reason: str | None = "elision unknown"
