@@ -156,6 +156,11 @@ def mcnemar_exact(only_a: int, only_b: int) -> float:
     return float(binomtest(only_a, only_a + only_b, 0.5, alternative="two-sided").pvalue)
 
 
+def p_text(p_value: float) -> str:
+    """``p = 0.031`` for a sentence; a p-value below what a float holds (computed as 0) is ``p < 1e-300``, never 0."""
+    return f"p = {p_value:.2g}" if p_value > 0 else "p < 1e-300"
+
+
 def paired_difference_interval(counts: PairedCounts, confidence: float = CONFIDENCE) -> Interval:
     """Newcombe's (1998) hybrid score interval (method 10) of p_a - p_b on paired rows."""
     n, p_a, p_b = counts.n, counts.p_a, counts.p_b

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from clsd_analysis.comparisons import ALL_TASKS, PivotTest
 from clsd_analysis.tables import AVERAGE, Table1
-from clsd_mteb.confidence import ALPHA
+from clsd_mteb.confidence import ALPHA, p_text
 from clsd_mteb.naming import short_task
 
 
@@ -48,7 +48,7 @@ def pivot_lines(tests: Sequence[PivotTest]) -> list[str]:
         rows = [t for t in tests if t.model == model]
         row = next((t for t in rows if t.task == ALL_TASKS), rows[0])
         where = f"over {len(rows) - 1} sets" if row.task == ALL_TASKS else f"on {short_task(row.task)}"
-        numbers = f"{row.delta:+.1f} points [{row.delta_ci_low:+.1f}, {row.delta_ci_high:+.1f}], p = {row.p_holm:.2g}, {where}"
+        numbers = f"{row.delta:+.1f} points [{row.delta_ci_low:+.1f}, {row.delta_ci_high:+.1f}], {p_text(row.p_holm)}, {where}"
         if row.p_holm >= ALPHA:
             lines.append(f"{model}: pivoting through English shows no detectable difference at 5% ({numbers}).")
         else:

@@ -20,7 +20,7 @@ from __future__ import annotations
 import io
 import math
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
@@ -332,14 +332,19 @@ def to_markdown(
     fmt: Formatter = DEFAULT_FORMAT,
     bold: Iterable[tuple[Any, Any]] = (),
     index_name: str | None = None,
+    column_formats: Mapping[Any, Formatter] | None = None,
 ) -> str:
-    """A Markdown pipe table ending in a newline; a two-level header is flattened to "group column"."""
+    """A Markdown pipe table ending in a newline; a two-level header is flattened to "group column".
+
+    ``column_formats``: a formatter of its own for a column (e.g. p-values), ``fmt`` for the others.
+    """
     bold = set(bold)
+    own = column_formats or {}
     rows = []
     for label, row in _rows(frame):
         cells = [str(label)]
         for column, value in row:
-            text = _cell(value, fmt)
+            text = _cell(value, own.get(column, fmt))
             cells.append(f"**{text}**" if (label, column) in bold and not is_missing(value) else text)
         rows.append(cells)
     return _md_table([index_name or frame.index.name or "", *_flat_columns(frame)], rows) + "\n"
@@ -352,9 +357,11 @@ def to_latex(
     caption: str | None = None,
     label: str | None = None,
     index_name: str | None = None,
+    column_formats: Mapping[Any, Formatter] | None = None,
 ) -> str:
-    """A booktabs table; a two-level header gets \\cmidrule'd group headings."""
+    """A booktabs table; a two-level header gets \\cmidrule'd group headings (``column_formats`` as in :func:`to_markdown`)."""
     bold = set(bold)
+    own = column_formats or {}
     lines = _latex_open("l" + "r" * len(frame.columns))
     if _two_level(frame):
         groups: list[tuple[str, int]] = []
@@ -371,7 +378,7 @@ def to_latex(
     for label_, row in _rows(frame):
         cells = [latex_escape(str(label_))]
         for column, value in row:
-            text = _cell(value, fmt)
+            text = _cell(value, own.get(column, fmt))
             text = LATEX_MISSING if text == MISSING else _BOLD_SPAN.sub(r"\\textbf{\1}", latex_escape(text))
             cells.append(rf"\textbf{{{text}}}" if (label_, column) in bold and not is_missing(value) else text)
         lines.append(_latex_row(cells))

@@ -10,6 +10,7 @@ Layout of a report folder::
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 
 import pandas as pd
@@ -46,11 +47,14 @@ class ReportWriter:
         bold: set | None = None,
         embed: bool = True,
         index_name: str | None = None,
+        column_formats: Mapping[str, render.Formatter] | None = None,
     ) -> None:
         render.write_csv(frame, self.tables / f"{name}.csv", index_name=index_name)
-        markdown = render.to_markdown(frame, fmt, bold or set(), index_name=index_name)
+        markdown = render.to_markdown(frame, fmt, bold or set(), index_name=index_name, column_formats=column_formats)
         (self.tables / f"{name}.md").write_text(markdown, encoding="utf-8")
-        latex = render.to_latex(frame, fmt, bold or set(), caption=caption, label=f"tab:{name}", index_name=index_name)
+        latex = render.to_latex(
+            frame, fmt, bold or set(), caption=caption, label=f"tab:{name}", index_name=index_name, column_formats=column_formats
+        )
         (self.tables / f"{name}.tex").write_text(latex, encoding="utf-8")
         if embed:
             self.add(markdown)

@@ -20,7 +20,7 @@ from clsd_analysis.comparisons import (
     pivot_tests,
 )
 from clsd_analysis.results import load_results
-from clsd_analysis.sections.comparison import statistics_frame
+from clsd_analysis.sections.comparison import P_COLUMNS, statistic_format, statistics_frame
 from clsd_analysis.tables import build_table1
 from clsd_mteb.confidence import holm
 
@@ -145,3 +145,13 @@ def test_the_answer_names_the_best_its_ties_and_what_the_pivot_does():
     )
     # good gains 2 rows of 20 through the pivot and loses none: p = 0.5, no detectable difference
     assert "good: pivoting through English shows no detectable difference at 5% (+10.0 points" in "\n".join(lines)
+
+
+def test_a_p_value_that_underflows_is_written_as_a_bound_and_a_zero_difference_as_zero():
+    import pandas as pd
+
+    frame = pd.DataFrame({"delta": [0.0, 1.5], "p_value": [0.0, 0.0123], "p_holm": [0.0, 2.5e-9]}, index=["a", "b"])
+    markdown = render.to_markdown(frame, statistic_format, column_formats=P_COLUMNS)
+    assert "| a | 0.00 | <1e-300 | <1e-300 |" in markdown
+    assert "| b | 1.50 | 0.01 | 2.5e-09 |" in markdown
+    assert "<1e-300" in render.to_latex(frame, statistic_format, column_formats=P_COLUMNS)

@@ -70,6 +70,12 @@ def test_exact_mcnemar_is_the_binomial_test_of_the_discordant_rows():
     assert confidence.mcnemar_exact(1, 0) == 1.0  # one row
 
 
+def test_a_p_value_below_a_floats_range_is_written_as_a_bound_never_as_zero():
+    assert confidence.p_text(0.0312) == "p = 0.031"
+    assert confidence.mcnemar_exact(2000, 0) == 0.0  # 2 * 0.5**2000 underflows
+    assert confidence.p_text(confidence.mcnemar_exact(2000, 0)) == "p < 1e-300"
+
+
 def test_paired_counts_and_their_edge_cases():
     a = np.array([True, True, False, False, True])
     b = np.array([True, False, True, False, False])

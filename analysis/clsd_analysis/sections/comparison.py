@@ -23,6 +23,14 @@ def statistic_format(value: Any) -> str:
     return render.DEFAULT_FORMAT(value)
 
 
+def p_value_format(value: Any) -> str:
+    """A p-value as :func:`statistic_format` writes it, but one below a float's range (computed as 0) as ``<1e-300``."""
+    return "<1e-300" if isinstance(value, float) and value == 0 else statistic_format(value)
+
+
+P_COLUMNS = {"p_value": p_value_format, "p_holm": p_value_format}
+
+
 def statistics_frame(rows: Sequence[PairedComparison] | Sequence[PivotTest], row_type: type) -> pd.DataFrame:
     """The rows as a frame indexed by its first column (``task`` or ``model``), so the CSV has exactly the columns."""
     columns = columns_of(row_type)
@@ -65,7 +73,12 @@ class Comparison(Section):
             )
             frame = statistics_frame(report.comparisons, PairedComparison)
             report.writer.table(
-                "model_comparisons", frame, caption="Paired comparisons of models.", fmt=statistic_format, embed=False
+                "model_comparisons",
+                frame,
+                caption="Paired comparisons of models.",
+                fmt=statistic_format,
+                embed=False,
+                column_formats=P_COLUMNS,
             )
         if report.pivot_tests:
             report.writer.add(
@@ -75,4 +88,6 @@ class Comparison(Section):
                 "(summed discordant rows).\n"
             )
             frame = statistics_frame(report.pivot_tests, PivotTest)
-            report.writer.table("pivot_tests", frame, caption="Pivot minus direct, paired by row.", fmt=statistic_format)
+            report.writer.table(
+                "pivot_tests", frame, caption="Pivot minus direct, paired by row.", fmt=statistic_format, column_formats=P_COLUMNS
+            )

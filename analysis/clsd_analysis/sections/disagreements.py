@@ -12,6 +12,7 @@ from clsd_analysis.comparisons import ALL_TASKS
 from clsd_analysis.disagreements import DIRECT_ONLY, PIVOT_ONLY, find_disagreements
 from clsd_analysis.report_context import ReportContext
 from clsd_analysis.sections.base import Section
+from clsd_mteb.confidence import p_text
 
 
 def focus_first(rows: pd.DataFrame, focus: str) -> pd.DataFrame:
@@ -51,7 +52,7 @@ class Disagreements(Section):
         pooled = [t for t in report.pivot_tests if t.task == ALL_TASKS]
         if pooled:
             tested = "; ".join(
-                f"`{t.model}`: {t.only_direct} against {t.only_pivot}, Δ = {t.delta:+.2f} points, p = {t.p_value:.2g}"
+                f"`{t.model}`: {t.only_direct} against {t.only_pivot}, Δ = {t.delta:+.2f} points, {p_text(t.p_value)}"
                 for t in pooled
             )
             writer.add(
