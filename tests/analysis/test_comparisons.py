@@ -147,11 +147,14 @@ def test_the_answer_names_the_best_its_ties_and_what_the_pivot_does():
     assert "good: pivoting through English shows no detectable difference at 5% (+10.0 points" in "\n".join(lines)
 
 
-def test_a_p_value_that_underflows_is_written_as_a_bound_and_a_zero_difference_as_zero():
+def test_p_values_keep_two_significant_digits_and_one_that_underflows_is_written_as_a_bound():
     import pandas as pd
 
-    frame = pd.DataFrame({"delta": [0.0, 1.5], "p_value": [0.0, 0.0123], "p_holm": [0.0, 2.5e-9]}, index=["a", "b"])
+    frame = pd.DataFrame(
+        {"delta": [0.0, 1.5, 0.25], "p_value": [0.0, 0.0031, 0.41], "p_holm": [0.0, 2.5e-9, 1.0]}, index=list("abc")
+    )
     markdown = render.to_markdown(frame, statistic_format, column_formats=P_COLUMNS)
     assert "| a | 0.00 | <1e-300 | <1e-300 |" in markdown
-    assert "| b | 1.50 | 0.01 | 2.5e-09 |" in markdown
+    assert "| b | 1.50 | 0.0031 | 2.5e-09 |" in markdown  # two significant digits: never "0.00" for a p of 0.003
+    assert "| c | 0.25 | 0.41 | 1 |" in markdown
     assert "<1e-300" in render.to_latex(frame, statistic_format, column_formats=P_COLUMNS)

@@ -24,8 +24,10 @@ def statistic_format(value: Any) -> str:
 
 
 def p_value_format(value: Any) -> str:
-    """A p-value as :func:`statistic_format` writes it, but one below a float's range (computed as 0) as ``<1e-300``."""
-    return "<1e-300" if isinstance(value, float) and value == 0 else statistic_format(value)
+    """A p-value to two significant digits (0.0031, not 0.00); one below a float's range (computed as 0) as ``<1e-300``."""
+    if not isinstance(value, float) or render.is_missing(value):
+        return statistic_format(value)
+    return "<1e-300" if value == 0 else f"{value:.2g}"
 
 
 P_COLUMNS = {"p_value": p_value_format, "p_holm": p_value_format}
