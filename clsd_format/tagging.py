@@ -24,6 +24,7 @@ import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from sys import intern
 from typing import Any, ClassVar, Protocol
 
 from clsd_format.errors import CLSDError
@@ -42,7 +43,7 @@ class TaggerMissing(CLSDError):
     """The offline tagger of a language is not installed."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Token:
     text: str
     start: int  # character offsets in the sentence
@@ -53,7 +54,7 @@ class Token:
     slot: str  # inflection slot: "Gender=Fem|Number=Plur" (French) or the ending added to the lemma
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Name:
     """A named-entity span, as token indices [start, end); ``label`` is None where the tagger has no NER."""
 
@@ -62,7 +63,7 @@ class Name:
     label: str | None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class TaggedSentence:
     text: str
     tokens: tuple[Token, ...]
@@ -184,7 +185,15 @@ class HanTaTagger:
         matches = list(_HANTA_TOKEN.finditer(text))
         tagged = self._hanta.tag_sent([m.group() for m in matches], taglevel=1) if matches else []
         tokens = tuple(
-            Token(m.group(), m.start(), m.end(), _universal(tag, self._table), tag, lemma, ending(m.group(), lemma))
+            Token(
+                intern(m.group()),
+                m.start(),
+                m.end(),
+                _universal(tag, self._table),
+                intern(tag),
+                intern(lemma),
+                intern(ending(m.group(), lemma)),
+            )
             for m, (_, lemma, tag) in zip(matches, tagged, strict=True)
         )
         names, start = [], None
@@ -224,13 +233,13 @@ class SpacyFrenchTagger:
     def _convert(self, doc: Any) -> TaggedSentence:
         tokens = tuple(
             Token(
-                t.text,
+                intern(t.text),
                 t.idx,
                 t.idx + len(t.text),
-                t.pos_,
-                t.pos_,
-                t.text.casefold(),
-                "|".join(f"{f}={'/'.join(t.morph.get(f))}" for f in self.SLOT_FEATURES if t.morph.get(f)),
+                intern(t.pos_),
+                intern(t.pos_),
+                intern(t.text.casefold()),
+                intern("|".join(f"{f}={'/'.join(t.morph.get(f))}" for f in self.SLOT_FEATURES if t.morph.get(f))),
             )
             for t in doc
         )
