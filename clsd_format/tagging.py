@@ -228,7 +228,10 @@ class SpacyFrenchTagger:
             raise _missing("fr", exc) from exc
 
     def tag(self, texts: Sequence[str]) -> list[TaggedSentence]:
-        return [self._convert(doc) for doc in self._nlp.pipe(list(texts), batch_size=64)]
+        # spaCy keeps every new word it meets in its vocabulary for good; a memory zone (spaCy 3.8) lets them go once
+        # the docs are converted, so that tagging a run's candidates (new numbers, names) does not grow memory.
+        with self._nlp.memory_zone():
+            return [self._convert(doc) for doc in self._nlp.pipe(list(texts), batch_size=64)]
 
     def _convert(self, doc: Any) -> TaggedSentence:
         tokens = tuple(
