@@ -260,8 +260,9 @@ class SpacyFrenchTagger:
     def tag_tokens(self, sentences: Sequence[Sequence[str]]) -> list[list[str]]:
         from spacy.tokens import Doc
 
-        docs = [Doc(self._nlp.vocab, words=list(s)) for s in sentences]
-        return [[t.pos_ for t in doc] for doc in self._nlp.pipe(docs)]
+        with self._nlp.memory_zone():  # as in tag(): the sentences' words leave the vocabulary with their docs
+            docs = [Doc(self._nlp.vocab, words=list(s)) for s in sentences]
+            return [[intern(t.pos_) for t in doc] for doc in self._nlp.pipe(docs)]
 
 
 @functools.cache

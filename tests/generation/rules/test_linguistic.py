@@ -64,6 +64,20 @@ def test_hanta_tags_names_numbers_and_inflection() -> None:
     assert tagger_for("de") is tagger_for("de")  # loaded once per process
 
 
+@pytest.mark.slow
+def test_french_tagging_leaves_spacys_vocabulary_as_it_found_it() -> None:
+    """A run tags thousands of candidates with new numbers and names: spaCy must not keep their words for good."""
+    tagger = tagger_for("fr")
+    assert isinstance(tagger, SpacyFrenchTagger)
+    vocabulary = tagger._nlp.vocab
+    strings = len(vocabulary.strings)
+    words = [f"Zqxwv{n}ille" for n in range(50)]  # words no model has seen
+    (sentence,) = tagger.tag([f"Le maire de {' et '.join(words)} est venu le 3 mai 1987."])
+    assert [t.text for t in sentence.tokens][3] == words[0]
+    assert tagger.tag_tokens([["Le", "maire", "de", *words]])[0][:2] == ["DET", "NOUN"]
+    assert len(vocabulary.strings) == strings and not any(word in vocabulary for word in words)  # len(vocab) only counts up
+
+
 def test_missing_tagger_says_how_to_install_it(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "HanTa", None)  # as if `pip install hanta` had not been run
     with pytest.raises(TaggerMissing, match=r"pip install hanta"):
