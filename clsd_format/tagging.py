@@ -43,6 +43,7 @@ class TaggerMissing(CLSDError):
     """The offline tagger of a language is not installed."""
 
 
+# Slots, and strings the taggers intern: a rule run keeps the tags of its whole corpus, whose words and tags repeat.
 @dataclass(frozen=True, slots=True)
 class Token:
     text: str
