@@ -158,7 +158,9 @@ def test_request_files_round_trip_with_llama_cpp_in_the_middle(server: str, corp
     """--requests-out, a runner sending each request to the real server, --answers: until no sentence is short."""
     run_dir, answers, written = tmp_path / "files", [], []
     command = generate_command(corpus, run_dir, server, "--limit", "4", "--protocol", "paper")
-    for round_number in range(1, 5):
+    # Rounds end when no sentence is short: each has two attempts, but an answer the token limit cut is asked again
+    # without spending one, so how many rounds the tiny model needs varies from run to run (4 and 5 seen).
+    for round_number in range(1, 11):
         requests = tmp_path / f"requests-{round_number}.jsonl"
         done = clsd(*command, "--requests-out", str(requests), *answers)
         assert done.returncode == 0, done.stderr
