@@ -77,7 +77,7 @@ class TagCache:
     The corpus (and its antonym swaps, checked when the generators are made) is tagged once and kept, as every
     sentence is read again when its turn comes. A sentence's candidates are kept only until
     :meth:`forget_candidates` (the generator calls it before each sentence): a run's memory then grows with its
-    input, not with the ten or so candidates it tags per sentence (about 50 KB a sentence when they were all kept).
+    input (about 7 KB a sentence), not with the ten or so candidates it tags per sentence (about 50 KB more if kept).
     """
 
     def __init__(self, language_code: str) -> None:
