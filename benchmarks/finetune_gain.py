@@ -85,10 +85,10 @@ def rule_negatives(source: DataSource, positives: Sequence[str], seed: int) -> t
     """
     from clsd_format import schema
     from clsd_format.languages import ENGLISH
+    from clsd_generation.core.outcomes import Status
+    from clsd_generation.core.settings import DEFAULT_MAX_ATTEMPTS, ValidationBounds
+    from clsd_generation.jobs.state import Job, JobState
     from clsd_generation.rules import RULES_VERSION, make_generators
-    from clsd_generation.run.jobs import Job, JobState
-    from clsd_generation.run.outcomes import Status
-    from clsd_generation.run.settings import DEFAULT_MAX_ATTEMPTS, ValidationBounds
     from clsd_mteb import get_tasks
 
     english: list[str] = []
@@ -264,7 +264,7 @@ def parse_args() -> argparse.Namespace:
 
 def rule_variant(source: DataSource, pairs: Any, seed: int, report: dict[str, Any]) -> Any:
     """(b)'s training rows, with what making them took and left out (printed, and kept in ``report``)."""
-    from clsd_generation.run.settings import DISTRACTORS_PER_SENTENCE
+    from clsd_generation.core.settings import DISTRACTORS_PER_SENTENCE
 
     negatives, summary = rule_negatives(source, list(pairs["positive"]), seed)
     rows, k, left_out = rule_rows(pairs, negatives, DISTRACTORS_PER_SENTENCE)

@@ -83,8 +83,8 @@ def stand_in(backend: str) -> Iterator[str | None]:
 
 
 def make_backend(backend: str, base_url: str | None) -> Any:
-    from clsd_generation.backends import LLMBackend, RuleBackend
-    from clsd_generation.run.settings import BatchSettings, LLMSettings
+    from clsd_generation.core.settings import BatchSettings, LLMSettings
+    from clsd_generation.run.backends import LLMBackend, RuleBackend
 
     if backend == "rules" or base_url is None:
         return RuleBackend()
@@ -103,9 +103,9 @@ def measure_one(backend: str, sentences: int, release: Path) -> dict[str, Any]:
     """One backend at one size, in this process: the run, then the resumed run's start-up."""
     import openai  # noqa: F401  (imported before timing: its import is not per-sentence work)
 
+    from clsd_generation.core.inputs import read_parallel
+    from clsd_generation.core.languages import parse_language
     from clsd_generation.run.generate import RunOptions, generate_distractors
-    from clsd_generation.run.inputs import read_parallel
-    from clsd_generation.run.language_args import parse_language
 
     languages = (parse_language("de"), parse_language("fr"))
     os.environ.setdefault("OPENAI_API_KEY", "benchmark")

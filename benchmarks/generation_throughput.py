@@ -23,11 +23,11 @@ from pathlib import Path
 
 import openai  # noqa: F401  (imported before timing: its import takes seconds and is not throughput)
 
-from clsd_generation.backends import LLMBackend
+from clsd_generation.core.inputs import read_parallel
+from clsd_generation.core.languages import parse_language
+from clsd_generation.core.settings import LLMSettings
+from clsd_generation.run.backends import LLMBackend
 from clsd_generation.run.generate import RunOptions, generate_distractors
-from clsd_generation.run.inputs import read_parallel
-from clsd_generation.run.language_args import parse_language
-from clsd_generation.run.settings import LLMSettings
 
 FAKE_SERVER = Path(__file__).resolve().parent.parent / "tests" / "helpers" / "fake_openai.py"
 

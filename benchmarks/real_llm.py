@@ -27,14 +27,14 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-from clsd_generation.backends import LLMBackend
+from clsd_generation.core.inputs import ParallelCorpus, read_parallel
+from clsd_generation.core.languages import parse_language
+from clsd_generation.core.settings import LLMSettings
+from clsd_generation.jobs.state import JobState, make_jobs
 from clsd_generation.llm.live import chat_request_body
 from clsd_generation.llm.prompts import PromptSettings
+from clsd_generation.run.backends import LLMBackend
 from clsd_generation.run.generate import RunOptions, generate_distractors
-from clsd_generation.run.inputs import ParallelCorpus, read_parallel
-from clsd_generation.run.jobs import JobState, make_jobs
-from clsd_generation.run.language_args import parse_language
-from clsd_generation.run.settings import LLMSettings
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from tests.helpers.llama_server import MODEL_NAME, llama_server

@@ -96,7 +96,7 @@ RUN_NAME = "RUN"
 
 
 def _is_generation_run(folder: Path) -> bool:
-    from clsd_generation.run.checkpoint import CHECKPOINT_FILE
+    from clsd_generation.core.checkpoint import CHECKPOINT_FILE
 
     return (folder / CHECKPOINT_FILE).is_file()
 

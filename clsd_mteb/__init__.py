@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from importlib.metadata import version as _installed_version
 
-from clsd_format.moved_modules import register_moves
 from clsd_format.release import RELEASE_TASK_NAMES
 from clsd_mteb.abstask import AbsTaskCLSD
 from clsd_mteb.benchmark import make_benchmarks
@@ -41,19 +40,6 @@ register_tasks(RELEASE_TASKS)
 CLSD_BENCHMARK, CLSD_PIVOT_BENCHMARK, CLSD_ALL_BENCHMARK = make_benchmarks()  # "CLSD", "CLSD-PivotEN", "CLSD-All"
 register_benchmarks((CLSD_BENCHMARK, CLSD_PIVOT_BENCHMARK, CLSD_ALL_BENCHMARK))
 register_models(model_metas())
-# Modules that moved into subpackages: their old paths import for one release, with a DeprecationWarning.
-register_moves(
-    {
-        "clsd_mteb.export": "clsd_mteb.publishing.release_export",
-        "clsd_mteb.results_export": "clsd_mteb.publishing.results_export",
-        "clsd_mteb.hub_results": "clsd_mteb.publishing.hub_results",
-        "clsd_mteb.hub_eval": "clsd_mteb.publishing.hub_eval",
-        "clsd_mteb.training_export": "clsd_mteb.publishing.training_export",
-        "clsd_mteb.release": "clsd_mteb.release_fetch",
-        "clsd_mteb.difficulty": "clsd_mteb.difficulty_scores",
-        "clsd_mteb.registry": "clsd_mteb.task_registry",
-    }
-)
 
 __all__ = [
     "CITATION",

@@ -19,12 +19,12 @@ from collections import Counter
 from pathlib import Path
 
 from clsd_format.tagging import TaggedSentence
+from clsd_generation.core.checkpoint import Checkpoint, Result
+from clsd_generation.core.languages import languages_of
+from clsd_generation.core.settings import DISTRACTORS_PER_SENTENCE
 from clsd_generation.rules import TagCache, rules_for
 from clsd_generation.rules.elision import faults, fold
 from clsd_generation.rules.explain import changed_edit, explain
-from clsd_generation.run.checkpoint import Checkpoint, Result
-from clsd_generation.run.language_args import languages_of
-from clsd_generation.run.settings import DISTRACTORS_PER_SENTENCE
 
 
 def _antonym_change(original: TaggedSentence, distractor: TaggedSentence) -> str:

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from clsd_generation.checks.answers import AnswerReader
 from clsd_generation.checks.candidates import reason_kind
-from clsd_generation.run.settings import ReadingChecks
+from clsd_generation.core.settings import ReadingChecks
 
 FILES = ("CLSD_wmt2019_adversarial_dataset.csv", "CLSD_wmt2021_adversarial_dataset.csv")
 COLUMNS = {"de": "German", "fr": "French"}

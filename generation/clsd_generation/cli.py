@@ -16,9 +16,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from clsd_format.errors import CLSDError
-from clsd_generation.llm.prompts import PAPER_TEMPERATURE, PAPER_TOP_P, PromptSettings, load_prompt_settings
-from clsd_generation.rules.registry import ALL_RULES, DEFAULT_RULES, OPT_IN_RULES, RULES
-from clsd_generation.run.settings import (
+from clsd_generation.core.settings import (
     DEFAULT_MAX_ATTEMPTS,
     DEFAULT_RULES_SEED,
     PAPER,
@@ -30,12 +28,14 @@ from clsd_generation.run.settings import (
     TranslationSettings,
     ValidationBounds,
 )
+from clsd_generation.llm.prompts import PAPER_TEMPERATURE, PAPER_TOP_P, PromptSettings, load_prompt_settings
+from clsd_generation.rules.registry import ALL_RULES, DEFAULT_RULES, OPT_IN_RULES, RULES
 
 if TYPE_CHECKING:
     from clsd_format.languages import Language
-    from clsd_generation.run.backend import DistractorBackend
-    from clsd_generation.run.inputs import ParallelCorpus
-    from clsd_generation.run.summary import RunReport
+    from clsd_generation.core.inputs import ParallelCorpus
+    from clsd_generation.core.summary import RunReport
+    from clsd_generation.jobs.backend import DistractorBackend
 
 BACKEND_NAMES = ("rules", "llm")
 
@@ -46,7 +46,7 @@ app = typer.Typer(
     rich_markup_mode=None,  # click's plain help, as `clsd` prints it: whole words wrapped at any width
 )
 
-# The options, declared once; their defaults come from clsd_generation.run.settings and .prompts.
+# The options, declared once; their defaults come from clsd_generation.core.settings and .prompts.
 RunDir = Annotated[
     Path,
     typer.Option(
@@ -248,7 +248,7 @@ def _choose_backend(
     llm: LLMSettings | None, prompts: PromptSettings, mode: BatchSettings | RequestFiles | None, seed: int, rules: str
 ) -> DistractorBackend:
     """The LLM backend where --backend llm gave an endpoint (``llm``; live, Batch API or request files), else the rules."""
-    from clsd_generation.backends import LLMBackend, RuleBackend
+    from clsd_generation.run.backends import LLMBackend, RuleBackend
 
     if llm is None:
         return RuleBackend(seed, _rule_names(rules))
@@ -269,7 +269,7 @@ def _rule_names(value: str) -> tuple[str, ...]:
 
 
 def _parse_languages(source_lang: str, target_lang: str) -> tuple[Language, Language]:
-    from clsd_generation.run.language_args import parse_language  # here, not at the top: `clsd --help` stays fast
+    from clsd_generation.core.languages import parse_language  # here, not at the top: `clsd --help` stays fast
 
     return parse_language(source_lang), parse_language(target_lang)
 
@@ -312,7 +312,7 @@ def _llm_settings(
 def _read_corpus(
     input: str, columns: tuple[str, str], id_column: str | None, split: str, hub_config: str | None, limit: int | None
 ) -> ParallelCorpus:
-    from clsd_generation.run.inputs import read_parallel  # here, not at the top: `clsd --help` stays fast
+    from clsd_generation.core.inputs import read_parallel  # here, not at the top: `clsd --help` stays fast
 
     return read_parallel(input, columns, id_column=id_column, split=split, hub_config=hub_config, limit=limit)
 
@@ -430,7 +430,7 @@ def judge(
     llm.api_key()
     settings = JudgeSettings(llm, max_attempts)
     if against is not None:
-        from clsd_generation.llm.judge_calibration import calibrate
+        from clsd_generation.dataset.judge_calibration import calibrate
 
         for line in calibrate(run_dir, against, settings, progress=not quiet).lines():
             typer.echo(line)

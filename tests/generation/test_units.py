@@ -13,19 +13,19 @@ import pytest
 
 from clsd_format.errors import CLSDError, DataError
 from clsd_format.text_measures import jaccard
-from clsd_generation.backends import RuleBackend
 from clsd_generation.checks.candidates import check_candidates, normalise
+from clsd_generation.checks.parsing import parse_answer
+from clsd_generation.core.checkpoint import Checkpoint
+from clsd_generation.core.inputs import read_parallel
+from clsd_generation.core.languages import parse_language
+from clsd_generation.core.lock import PID_FILE, run_folder_lock
+from clsd_generation.core.settings import ValidationBounds
 from clsd_generation.dataset.human_check import CRITERIA, export_sample, import_sample
 from clsd_generation.llm.client import retry_after_seconds
-from clsd_generation.llm.parsing import parse_answer
 from clsd_generation.llm.prompts import PAPER_PROMPT, PromptSettings, load_prompt_settings
 from clsd_generation.rules import ALL_RULES, RuleGenerator, rules_for
-from clsd_generation.run.checkpoint import Checkpoint
+from clsd_generation.run.backends import RuleBackend
 from clsd_generation.run.generate import RunOptions, generate_distractors
-from clsd_generation.run.inputs import read_parallel
-from clsd_generation.run.language_args import parse_language
-from clsd_generation.run.lock import PID_FILE, run_folder_lock
-from clsd_generation.run.settings import ValidationBounds
 
 DE, FR = parse_language("de"), parse_language("fr")
 

@@ -11,6 +11,12 @@ from clsd_format import hub
 DE_FR_OPTIONS = ("--source-column", "de", "--target-column", "fr", "--source-lang", "de", "--target-lang", "fr")
 
 
+def llm_generate_args(corpus: Path, run_dir: Path, base_url: str, *extra: str, model: str = "fake-model") -> list[str]:
+    """The arguments of ``clsd generate`` for a German-French corpus against an OpenAI-compatible server at ``base_url``."""
+    endpoint = ("--backend", "llm", "--model", model, "--base-url", base_url)
+    return ["generate", str(corpus), "--run-dir", str(run_dir), *DE_FR_OPTIONS, *endpoint, *extra]
+
+
 def write_parallel_csv(path: Path, rows: Sequence[tuple[str, str]]) -> Path:
     """A CSV with the columns de and fr, every field quoted (sentences may hold commas)."""
     path.write_text("de,fr\n" + "".join(f'"{a}","{b}"\n' for a, b in rows), encoding="utf-8")

@@ -5,7 +5,7 @@ itself is never imported: its ``__init__`` loads an unrelated command-line tool)
 downloaded. ``make setup`` installs both (llama-cpp-python built from source for this CPU). One thread:
 on two cores shared with the test run, more threads only wait on each other.
 
-Used by the real-server test tier (``tests/generation/test_real_llm.py``, marker ``real_llm``) and by
+Used by the real-server test tier (``tests/generation/llm/test_real_llm.py``, marker ``real_llm``) and by
 ``benchmarks/real_llm.py``.
 """
 

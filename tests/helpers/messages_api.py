@@ -20,9 +20,9 @@ from typing import Any
 
 import httpx
 
+from clsd_generation.core.checkpoint import Usage
+from clsd_generation.core.settings import LLMSettings
 from clsd_generation.llm.client import ChatRequest, Completion, EndpointError, ErrorKind
-from clsd_generation.run.checkpoint import Usage
-from clsd_generation.run.settings import LLMSettings
 from tests.helpers.fake_openai import completion
 from tests.helpers.local_server import LocalServer
 

@@ -222,3 +222,73 @@ def test_the_module_graph_counts_lazy_typing_and_own_package_imports(tmp_path: P
     }
     # a circle of typing imports alone (d <-> e) fails like one that runs
     assert _cycles(graph) == [["pkg", "pkg.a", "pkg.b", "pkg.c"], ["pkg.d", "pkg.e"]]
+
+
+# The layers inside each package, lowest first: a module may import its own unit and the units of lower layers,
+# never a unit of its own layer or above. A unit is a subpackage or a top-level module; "*" stands for every
+# top-level module (and the package's ``__init__``) not named in a layer. docs/architecture.md draws these.
+LAYERS: dict[str, list[tuple[str, ...]]] = {
+    "clsd_format": [("*",)],
+    "clsd_mteb": [("encoders",), ("*",), ("publishing",)],
+    "clsd_analysis": [("*",), ("sections",), ("report",), ("cli",)],
+    "clsd_generation": [("*",), ("core",), ("checks",), ("jobs",), ("llm", "rules"), ("dataset", "run"), ("cli",)],
+    "clsd_cli": [("*",)],
+}
+
+
+def _unit(module: str, package: str) -> str:
+    """The unit of ``module`` inside ``package``: its subpackage or top-level module, "" for the package's ``__init__``."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 and parts[0] == package else ""
+
+
+def _layer_of(unit: str, package: str) -> int:
+    layers = LAYERS[package]
+    named = {name: level for level, layer in enumerate(layers) for name in layer if name != "*"}
+    if unit in named:
+        return named[unit]
+    return next(level for level, layer in enumerate(layers) if "*" in layer)
+
+
+def _layer_violations(graph: dict[str, set[str]]) -> list[str]:
+    wrong = []
+    for module, targets in sorted(graph.items()):
+        package = module.split(".")[0]
+        for target in sorted(targets):
+            if target.split(".")[0] != package:
+                continue
+            unit, other = _unit(module, package), _unit(target, package)
+            star = {"*"} & set(LAYERS[package][_layer_of(unit, package)])
+            same_star = bool(star) and _layer_of(unit, package) == _layer_of(other, package)
+            if unit == other or same_star:
+                continue
+            if _layer_of(other, package) >= _layer_of(unit, package):
+                wrong.append(f"{module} imports {target}")
+    return wrong
+
+
+def test_every_subpackage_has_a_declared_layer() -> None:
+    undeclared = []
+    for package, folder in MODULE_DIRS.items():
+        named = {name for layer in LAYERS[package] for name in layer}
+        subpackages = {p.parent.name for p in folder.glob("*/__init__.py")}
+        undeclared += [f"{package}.{name}" for name in sorted(subpackages - named)]
+        assert sum("*" in layer for layer in LAYERS[package]) == 1, f"{package}: exactly one layer holds '*'"
+    assert not undeclared, f"subpackages missing from LAYERS: {undeclared}"
+
+
+def test_inside_each_package_every_import_points_down() -> None:
+    wrong = _layer_violations(_module_graph())
+    assert not wrong, "imports that point sideways or up the layers (LAYERS): " + "; ".join(wrong)
+
+
+def test_the_layer_check_sees_an_import_up_and_sideways() -> None:
+    graph = {
+        "clsd_generation.core.checkpoint": {"clsd_generation.llm.client"},
+        "clsd_generation.llm.live": {"clsd_generation.rules.backend", "clsd_generation.core.settings"},
+        "clsd_generation.run.generate": {"clsd_generation.jobs.state"},
+    }
+    assert _layer_violations(graph) == [
+        "clsd_generation.core.checkpoint imports clsd_generation.llm.client",
+        "clsd_generation.llm.live imports clsd_generation.rules.backend",
+    ]

@@ -1,1 +1,1 @@
-"""Checks of distractor candidates: the automatic validation and the checks of an LLM's answers."""
+"""Checks of distractor candidates: an LLM answer parsed into candidates, the checks of an LLM's answers, the automatic validation."""

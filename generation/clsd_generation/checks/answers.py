@@ -33,8 +33,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from clsd_generation.llm.parsing import trim_quotes
-from clsd_generation.run.settings import ReadingChecks
+from clsd_generation.checks.parsing import trim_quotes
+from clsd_generation.core.settings import ReadingChecks
 
 WRONG_LANGUAGE = "wrong language"
 NEAR_COPY = "same meaning"

@@ -2,7 +2,7 @@
 
 A candidate is kept when it is non-empty, differs from the original and from the distractors kept
 so far (after :func:`normalise`), and its word-level Jaccard to the original and its length ratio
-lie inside :class:`clsd_generation.run.settings.ValidationBounds` (where the defaults are justified).
+lie inside :class:`clsd_generation.core.settings.ValidationBounds` (where the defaults are justified).
 
 Two protocols decide what happens to an answer (the protocol is part of the checkpoint fingerprint
 and recorded in the dataset card):
@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 
 from clsd_format.text_measures import jaccard
 from clsd_generation.checks.answers import AnswerReader
-from clsd_generation.run.settings import PAPER, ValidationBounds
+from clsd_generation.core.settings import PAPER, ValidationBounds
 
 # Shapes that are markup, not prose. A tag is <name ...>, </name> or <name/> (not "a < b", nor French <<...>>
 # written with ASCII signs); a placeholder is ${...}, {{...}} or {identifier}, what a prompt template leaves.

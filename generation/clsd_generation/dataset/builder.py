@@ -28,11 +28,7 @@ from clsd_format.errors import CLSDError, DataError
 from clsd_format.files import writing
 from clsd_format.hub import DirectionSpec
 from clsd_format.languages import ENGLISH, Language
-from clsd_generation.dataset.card import CardInput, render_generated_card
-from clsd_generation.dataset.pivot import texts_to_translate
-from clsd_generation.llm.judge import invalid_sentences, judge_card_section
-from clsd_generation.rules.registry import RULE_BY_NAME
-from clsd_generation.run.checkpoint import (
+from clsd_generation.core.checkpoint import (
     GENERATION_KEY,
     JUDGE_KEY,
     PIVOT_REFUSALS_KEY,
@@ -41,9 +37,13 @@ from clsd_generation.run.checkpoint import (
     Checkpoint,
     Result,
 )
-from clsd_generation.run.inputs import ParallelPair
-from clsd_generation.run.language_args import languages_of
-from clsd_generation.run.lock import run_folder_lock
+from clsd_generation.core.inputs import ParallelPair
+from clsd_generation.core.languages import languages_of
+from clsd_generation.core.lock import run_folder_lock
+from clsd_generation.dataset.card import CardInput, render_generated_card
+from clsd_generation.dataset.pivot import texts_to_translate
+from clsd_generation.llm.judge import invalid_sentences, judge_card_section
+from clsd_generation.rules.registry import RULE_BY_NAME
 
 SAMPLE_CREATION = {"llm": "LM-generated and verified", "rules": "created"}
 

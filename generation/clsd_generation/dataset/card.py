@@ -25,10 +25,10 @@ from clsd_format.errors import CLSDError
 from clsd_format.hub import DirectionSpec
 from clsd_format.languages import Language
 from clsd_format.redaction import public_url
+from clsd_generation.core.checkpoint import Result
+from clsd_generation.core.inputs import ParallelPair
 from clsd_generation.dataset.statistics import SimilarityStats, similarity_stats
 from clsd_generation.rules.registry import ALL_RULES, RULE_BY_NAME
-from clsd_generation.run.checkpoint import Result
-from clsd_generation.run.inputs import ParallelPair
 
 TEMPLATE_NAME = "generated.md"
 _HEADER_KEYS = ("pretty_name", "hub_license", "hub_languages", "multilinguality", "size_category", "source_datasets")

@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from clsd_format.errors import DataError
-from clsd_generation.run.checkpoint import GENERATION_KEY, Checkpoint
-from clsd_generation.run.language_args import languages_of
+from clsd_generation.core.checkpoint import GENERATION_KEY, Checkpoint
+from clsd_generation.core.languages import languages_of
 
 CRITERIA = ("structurally_similar", "lexically_similar", "different_meaning")
 SHEET_COLUMNS = ("sample_id", "language", "pair_id", "original", "distractor", "rule", "automatic_checks", *CRITERIA, "comment")

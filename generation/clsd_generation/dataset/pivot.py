@@ -18,10 +18,10 @@ from tqdm.auto import tqdm
 
 from clsd_format.errors import CLSDError
 from clsd_format.languages import ENGLISH, Language
-from clsd_generation.run.checkpoint import TRANSLATION_KEY, Checkpoint, checkpoint_writes
-from clsd_generation.run.language_args import languages_of
-from clsd_generation.run.lock import run_folder_lock
-from clsd_generation.run.settings import LLMSettings, TranslationSettings
+from clsd_generation.core.checkpoint import TRANSLATION_KEY, Checkpoint, checkpoint_writes
+from clsd_generation.core.languages import languages_of
+from clsd_generation.core.lock import run_folder_lock
+from clsd_generation.core.settings import LLMSettings, TranslationSettings
 
 if TYPE_CHECKING:
     from clsd_generation.llm.client import ClientFactory

@@ -1,1 +1,1 @@
-"""Everything that talks to an LLM: the live and batch distractor clients, the English pivot, the judge, prompts and answer parsing."""
+"""Everything that talks to an LLM: the live, batch and request-file distractor clients, the English pivot, the judge and the prompts."""

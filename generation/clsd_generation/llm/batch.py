@@ -27,13 +27,13 @@ from typing import Any, Final
 from tqdm.auto import tqdm
 
 from clsd_format.errors import CLSDError
+from clsd_generation.core.checkpoint import AnswerRecord, record_answers
+from clsd_generation.core.outcomes import Outcome
+from clsd_generation.core.settings import BatchSettings
+from clsd_generation.core.summary import RunReport
+from clsd_generation.jobs.state import JobState
 from clsd_generation.llm.client import ErrorKind, batch_api_client, classify_openai_error, read_completion
 from clsd_generation.llm.live import EndpointRun, chat_request_body
-from clsd_generation.run.checkpoint import AnswerRecord, record_answers
-from clsd_generation.run.jobs import JobState
-from clsd_generation.run.outcomes import Outcome
-from clsd_generation.run.settings import BatchSettings
-from clsd_generation.run.summary import RunReport
 
 ENDPOINT: Final = "/v1/chat/completions"
 TERMINAL = frozenset({"completed", "failed", "expired", "cancelled"})

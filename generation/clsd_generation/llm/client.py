@@ -34,8 +34,8 @@ from tqdm.auto import tqdm
 
 from clsd_format.errors import CLSDError
 from clsd_format.redaction import redact
-from clsd_generation.run.checkpoint import Usage
-from clsd_generation.run.settings import LLMSettings
+from clsd_generation.core.checkpoint import Usage
+from clsd_generation.core.settings import LLMSettings
 
 logger = logging.getLogger(__name__)
 
@@ -138,7 +138,7 @@ def read_completion(body: Any) -> Completion:
     Only ``message.content`` is the answer: a ``reasoning_content`` (or ``reasoning``) field is the model's
     thinking, never parsed. Lenient on purpose: a body without an answer gives "", which parses to no candidates
     and is asked again like any answer with too few distractors; the text itself is read strictly afterwards
-    (:mod:`clsd_generation.llm.reading`).
+    (:mod:`clsd_generation.core.reading`).
     """
     if not isinstance(body, dict):
         return Completion("", Usage())

@@ -34,10 +34,8 @@ from typing import Any
 
 from clsd_format.errors import CLSDError
 from clsd_format.languages import Language
-from clsd_generation.llm.client import Asking, ChatRequest, ClientFactory, EndpointError, OpenAIChatClient
-from clsd_generation.llm.parsing import strip_reasoning
-from clsd_generation.llm.reading import read_text
-from clsd_generation.run.checkpoint import (
+from clsd_generation.checks.parsing import strip_reasoning
+from clsd_generation.core.checkpoint import (
     JUDGE_KEY,
     JUDGE_REFUSALS_KEY,
     JUDGE_SAMPLE_KEY,
@@ -45,9 +43,11 @@ from clsd_generation.run.checkpoint import (
     Judgment,
     checkpoint_writes,
 )
-from clsd_generation.run.language_args import languages_of
-from clsd_generation.run.lock import run_folder_lock
-from clsd_generation.run.settings import DEFAULT_MAX_ATTEMPTS, LLMSettings
+from clsd_generation.core.languages import languages_of
+from clsd_generation.core.lock import run_folder_lock
+from clsd_generation.core.reading import read_text
+from clsd_generation.core.settings import DEFAULT_MAX_ATTEMPTS, LLMSettings
+from clsd_generation.llm.client import Asking, ChatRequest, ClientFactory, EndpointError, OpenAIChatClient
 
 QUESTIONS: dict[str, str] = {
     "fluent": "Is the following {language} sentence fluent and grammatical {language}? Answer with one word: yes or no.\n\n"

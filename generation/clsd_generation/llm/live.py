@@ -19,6 +19,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from clsd_generation.checks.candidates import UNCHECKED_PREFIX
+from clsd_generation.checks.parsing import parse_answer, strip_reasoning
+from clsd_generation.core.checkpoint import Answer, Checkpoint
+from clsd_generation.core.outcomes import AnswerEffect, Outcome
+from clsd_generation.core.reading import Reading, looks_structured, read_structured, read_text
+from clsd_generation.core.settings import DEFAULT_MAX_ATTEMPTS, LLMSettings, ValidationBounds
+from clsd_generation.core.summary import RunReport
+from clsd_generation.jobs.state import JobState
 from clsd_generation.llm.client import (
     Asking,
     ChatRequest,
@@ -30,14 +37,7 @@ from clsd_generation.llm.client import (
     openai_body,
     response_formats,
 )
-from clsd_generation.llm.parsing import parse_answer, strip_reasoning
 from clsd_generation.llm.prompts import PromptSettings
-from clsd_generation.llm.reading import Reading, looks_structured, read_structured, read_text
-from clsd_generation.run.checkpoint import Answer, Checkpoint
-from clsd_generation.run.jobs import JobState
-from clsd_generation.run.outcomes import AnswerEffect, Outcome
-from clsd_generation.run.settings import DEFAULT_MAX_ATTEMPTS, LLMSettings, ValidationBounds
-from clsd_generation.run.summary import RunReport
 
 # Structured output: the four distractors as a JSON object (a server that takes no structured form is asked for
 # plain text, see OpenAIChatClient).

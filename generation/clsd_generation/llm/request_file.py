@@ -24,13 +24,13 @@ from pathlib import Path
 from typing import Any, Final
 
 from clsd_format.errors import CLSDError
+from clsd_generation.core.checkpoint import AnswerRecord, record_answers
+from clsd_generation.core.outcomes import Outcome
+from clsd_generation.core.settings import RequestFiles
+from clsd_generation.core.summary import RunReport
+from clsd_generation.jobs.state import JobState
 from clsd_generation.llm.client import read_completion
 from clsd_generation.llm.live import EndpointRun, chat_request_body
-from clsd_generation.run.checkpoint import AnswerRecord, record_answers
-from clsd_generation.run.jobs import JobState
-from clsd_generation.run.outcomes import Outcome
-from clsd_generation.run.settings import RequestFiles
-from clsd_generation.run.summary import RunReport
 
 ENDPOINT: Final = "/v1/chat/completions"
 WAITING_KEY = "request_file"  # the written request file waiting for answers: {"round": n, "file": name, "ids": [...]}

@@ -11,7 +11,7 @@ whole answer are stripped, and only its first paragraph is kept (small models ad
 one leaves its row out of the pivot configs, as an empty M2M-100 translation does.
 
 What is not a translation is refused and asked again (:func:`refusal_of`): an answer the reader of every LLM
-answer refuses (:mod:`clsd_generation.llm.reading`: longer than the token limit allows, not valid text), one cut
+answer refuses (:mod:`clsd_generation.core.reading`: longer than the token limit allows, not valid text), one cut
 by the token limit, the source unchanged, or a text still in the source language. After the attempt limit the
 text is recorded as failed (an empty translation: its row is left out of the pivot configs, never filled with
 what is not English), and the refusals are counted by reason in the checkpoint (``PIVOT_REFUSALS_KEY``), printed
@@ -29,11 +29,11 @@ from typing import Any
 
 from clsd_format.languages import Language
 from clsd_format.redaction import public_url
+from clsd_generation.checks.parsing import strip_reasoning, trim_quotes
+from clsd_generation.core.checkpoint import PIVOT_REFUSALS_KEY, TRANSLATION_KEY, TRANSLATOR_KEY, Checkpoint
+from clsd_generation.core.reading import read_text
+from clsd_generation.core.settings import DEFAULT_MAX_ATTEMPTS, LLMSettings
 from clsd_generation.llm.client import Asking, ChatRequest, ClientFactory, EndpointError, OpenAIChatClient
-from clsd_generation.llm.parsing import strip_reasoning, trim_quotes
-from clsd_generation.llm.reading import read_text
-from clsd_generation.run.checkpoint import PIVOT_REFUSALS_KEY, TRANSLATION_KEY, TRANSLATOR_KEY, Checkpoint
-from clsd_generation.run.settings import DEFAULT_MAX_ATTEMPTS, LLMSettings
 
 TRANSLATION_PROMPT = (
     "Translate this {language} text into English. Answer with the English translation only, nothing else.\n\n{text}"

@@ -12,12 +12,12 @@ from collections.abc import Sequence
 
 from tqdm.auto import tqdm
 
+from clsd_generation.core.checkpoint import Answer
+from clsd_generation.core.outcomes import Outcome
+from clsd_generation.core.summary import RunReport
+from clsd_generation.jobs.backend import RunContext
+from clsd_generation.jobs.state import JobState
 from clsd_generation.rules import make_generators
-from clsd_generation.run.backend import RunContext
-from clsd_generation.run.checkpoint import Answer
-from clsd_generation.run.jobs import JobState
-from clsd_generation.run.outcomes import Outcome
-from clsd_generation.run.summary import RunReport
 
 
 def run_rules(states: Sequence[JobState], context: RunContext, *, seed: int, rule_names: Sequence[str]) -> RunReport:

@@ -1,1 +1,1 @@
-"""The run side of ``clsd generate``: corpus, jobs, checkpoint, lock, settings, the backend protocol and the run loop."""
+"""The top of ``clsd generate``: the run loop (:mod:`.generate`) and the backends by name (:mod:`.backends`)."""

@@ -8,13 +8,13 @@ from pathlib import Path
 
 from clsd_format.errors import CLSDError
 from clsd_format.languages import Language
-from clsd_generation.run.backend import DistractorBackend, RunContext
-from clsd_generation.run.checkpoint import CHECKPOINT_FILE, GENERATION_KEY, Checkpoint, checkpoint_writes
-from clsd_generation.run.inputs import ParallelCorpus
-from clsd_generation.run.jobs import make_jobs, pending_states
-from clsd_generation.run.lock import run_folder_lock
-from clsd_generation.run.settings import DEFAULT_MAX_ATTEMPTS, ValidationBounds
-from clsd_generation.run.summary import RunReport
+from clsd_generation.core.checkpoint import CHECKPOINT_FILE, GENERATION_KEY, Checkpoint, checkpoint_writes
+from clsd_generation.core.inputs import ParallelCorpus
+from clsd_generation.core.lock import run_folder_lock
+from clsd_generation.core.settings import DEFAULT_MAX_ATTEMPTS, ValidationBounds
+from clsd_generation.core.summary import RunReport
+from clsd_generation.jobs.backend import DistractorBackend, RunContext
+from clsd_generation.jobs.state import make_jobs, pending_states
 
 
 @dataclass(frozen=True)

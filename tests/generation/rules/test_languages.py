@@ -1,7 +1,7 @@
 """A language is one module (plus its names file): a toy language is added from a package of its own and generated for.
 
 The toy language (``tests/data/toy_language``) is installed the way a third-party package would add one: a
-module defining ``RULES`` and an entry point in the group ``clsd_generation.run.language_args``; no file of
+module defining ``RULES`` and an entry point in the group ``clsd_generation.languages``; no file of
 clsd-mteb changes. The built-in languages are the modules of ``clsd_generation.rules.languages``.
 """
 

@@ -17,14 +17,14 @@ import pytest
 
 from clsd_format.errors import CLSDError
 from clsd_format.tagging import HanTaTagger, SpacyFrenchTagger, TaggerMissing, tagger_for
-from clsd_generation.backends import RuleBackend
+from clsd_generation.core.inputs import read_parallel
+from clsd_generation.core.languages import parse_language
 from clsd_generation.rules import ALL_RULES, RuleGenerator, TagCache, make_generators, rules_for
 from clsd_generation.rules.checks import check
 from clsd_generation.rules.explain import explain
 from clsd_generation.rules.registry import RULE_BY_NAME
+from clsd_generation.run.backends import RuleBackend
 from clsd_generation.run.generate import RunOptions, generate_distractors
-from clsd_generation.run.inputs import read_parallel
-from clsd_generation.run.language_args import parse_language
 
 WMT21, WMT19 = "CLSD_wmt2021_adversarial_dataset.csv", "CLSD_wmt2019_adversarial_dataset.csv"
 
@@ -168,7 +168,7 @@ def test_issue_examples_no_longer_come_out(release_dir: Path, tmp_path: Path) ->
     report = generate_distractors(
         corpus, languages, tmp_path / "run", RuleBackend(seed=0, rule_names=ALL_RULES), options=RunOptions(progress=False)
     )
-    from clsd_generation.run.checkpoint import Checkpoint
+    from clsd_generation.core.checkpoint import Checkpoint
 
     with Checkpoint.existing(tmp_path / "run") as checkpoint:
         results = {(r.pair_id, r.lang): r for r in checkpoint.results()}

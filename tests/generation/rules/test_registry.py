@@ -16,9 +16,9 @@ import pyarrow.parquet as pq
 import pytest
 
 from clsd_format import edit_types, schema
+from clsd_generation.core.checkpoint import Checkpoint
 from clsd_generation.rules import make_generators
 from clsd_generation.rules.registry import ALL_RULES, DEFAULT_RULES, OPT_IN_RULES, RULE_BY_NAME, RULES
-from clsd_generation.run.checkpoint import Checkpoint
 from tests.helpers.cli_runner import invoke
 from tests.helpers.corpora import DE_FR_OPTIONS, write_parallel_csv
 
@@ -97,7 +97,7 @@ def test_the_sample_sheet_names_the_stored_rule(rule_run: Path, tmp_path: Path) 
 
 
 def test_a_version_1_checkpoint_gains_the_later_columns_empty(tmp_path: Path) -> None:
-    from clsd_generation.run.checkpoint import SCHEMA_VERSION, Answer
+    from clsd_generation.core.checkpoint import SCHEMA_VERSION, Answer
 
     path = tmp_path / "checkpoint.sqlite"
     with sqlite3.connect(path) as db:
@@ -124,7 +124,7 @@ def test_a_version_1_checkpoint_gains_the_later_columns_empty(tmp_path: Path) ->
 
 def test_a_failure_says_why_in_words_and_a_rule_run_counts_no_attempts() -> None:
     from clsd_generation.checks.candidates import check_candidates
-    from clsd_generation.run.settings import ValidationBounds
+    from clsd_generation.core.settings import ValidationBounds
 
     bounds = ValidationBounds()
     verdict = check_candidates("Der Hund beißt den Mann.", ["Der Hund beißt den Mann!", "Der Hund beißt die Frau."], bounds)

@@ -4,11 +4,11 @@ A language is one module that defines ``RULES``, a :class:`clsd_generation.rules
 holding everything the shared rules need to know of it (its tagger, month and weekday locale, names file,
 number and person words, negation, opposites, elision), plus its data files. The built-in ones are the
 modules of this package; another package adds a language without touching this one by naming a
-``LanguageRules`` object under the entry-point group ``clsd_generation.run.language_args``:
+``LanguageRules`` object under the entry-point group ``clsd_generation.languages``:
 
 .. code-block:: toml
 
-    [project.entry-points."clsd_generation.run.language_args"]
+    [project.entry-points."clsd_generation.languages"]
     it = "my_package.italian:RULES"
 
 The order is part of the output: a name that several languages write is looked up in the first
@@ -25,7 +25,7 @@ from clsd_format.errors import CLSDError
 from clsd_generation.rules.lexicon import LanguageRules
 
 BUILT_IN = ("de", "fr", "en")
-ENTRY_POINT_GROUP = "clsd_generation.run.language_args"
+ENTRY_POINT_GROUP = "clsd_generation.languages"
 
 
 @functools.cache

@@ -2,7 +2,7 @@
 
 It shows what a new language needs and nothing more: a tagger, the locale of its month and weekday names,
 its well-known names, and the words around numbers and persons. It is installed by the test that uses it as
-a package with an entry point in the group ``clsd_generation.run.language_args``; nothing of clsd-mteb is edited.
+a package with an entry point in the group ``clsd_generation.languages``; nothing of clsd-mteb is edited.
 """
 
 from __future__ import annotations

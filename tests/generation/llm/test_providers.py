@@ -8,15 +8,15 @@ from pathlib import Path
 import pytest
 
 from clsd_format.errors import CLSDError
-from clsd_generation.backends import LLMBackend
+from clsd_generation.core.checkpoint import Checkpoint
+from clsd_generation.core.inputs import read_parallel
+from clsd_generation.core.languages import parse_language
+from clsd_generation.core.settings import LLMSettings
 from clsd_generation.dataset.pivot import texts_to_translate, translate_run
 from clsd_generation.llm.client import ChatRequest, Completion
 from clsd_generation.llm.judge import JudgeSettings, judge_run
-from clsd_generation.run.checkpoint import Checkpoint
+from clsd_generation.run.backends import LLMBackend
 from clsd_generation.run.generate import RunOptions, generate_distractors
-from clsd_generation.run.inputs import read_parallel
-from clsd_generation.run.language_args import parse_language
-from clsd_generation.run.settings import LLMSettings
 from tests.helpers.corpora import write_parallel_csv
 from tests.helpers.fake_openai import english_of, good_distractors
 from tests.helpers.messages_api import MessagesAPIClient, MessagesServer

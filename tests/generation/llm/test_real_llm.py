@@ -23,10 +23,10 @@ import pytest
 
 from clsd_format import hub
 from clsd_generation.checks.candidates import check_candidates
-from clsd_generation.run.checkpoint import Checkpoint, Result
-from clsd_generation.run.settings import ValidationBounds
+from clsd_generation.core.checkpoint import Checkpoint, Result
+from clsd_generation.core.settings import ValidationBounds
 from tests.helpers.batch_runner import run_requests
-from tests.helpers.corpora import DE_FR_OPTIONS, write_parallel_csv
+from tests.helpers.corpora import llm_generate_args, write_parallel_csv
 from tests.helpers.llama_server import MODEL_NAME, llama_server, missing
 
 pytestmark = [pytest.mark.real_llm, pytest.mark.slow]
@@ -67,8 +67,7 @@ def clsd(*args: str, timeout: float = 600) -> subprocess.CompletedProcess[str]:
 
 
 def generate_command(corpus: Path, run_dir: Path, server: str, *extra: str) -> list[str]:
-    endpoint = ("--backend", "llm", "--model", MODEL_NAME, "--base-url", server)
-    return ["generate", str(corpus), "--run-dir", str(run_dir), *DE_FR_OPTIONS, *endpoint, *GENERATE_LIMITS, *extra]
+    return llm_generate_args(corpus, run_dir, server, *GENERATE_LIMITS, *extra, model=MODEL_NAME)
 
 
 def check_every_sentence_recorded_once(run_dir: Path) -> list[Result]:

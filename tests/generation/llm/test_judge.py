@@ -17,9 +17,9 @@ from scipy.stats import binomtest
 
 from clsd_format import hub
 from clsd_format.errors import DataError
+from clsd_generation.core.checkpoint import Checkpoint
 from clsd_generation.dataset.human_check import CRITERIA
 from clsd_generation.llm.judge import QUESTIONS, UNCLEAR, read_verdict, wilson_interval
-from clsd_generation.run.checkpoint import Checkpoint
 from tests.helpers.cli_runner import invoke
 from tests.helpers.corpora import DE_FR_OPTIONS, write_parallel_csv
 from tests.helpers.fake_openai import FakeOpenAI

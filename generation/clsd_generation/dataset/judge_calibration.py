@@ -13,11 +13,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from clsd_format.errors import DataError
+from clsd_generation.core.checkpoint import Checkpoint, checkpoint_writes
+from clsd_generation.core.languages import languages_of
+from clsd_generation.core.lock import run_folder_lock
 from clsd_generation.dataset.human_check import SheetRow, read_sheet
 from clsd_generation.llm.judge import Item, Judge, JudgeSettings, bind_judge, record_refusals, verdict_of
-from clsd_generation.run.checkpoint import Checkpoint, checkpoint_writes
-from clsd_generation.run.language_args import languages_of
-from clsd_generation.run.lock import run_folder_lock
 
 
 @dataclass(frozen=True)

@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 from clsd_format import hub
+from clsd_generation.core.checkpoint import Checkpoint
 from clsd_generation.dataset.pivot import texts_to_translate
 from clsd_generation.llm.translate import clean_translation
-from clsd_generation.run.checkpoint import Checkpoint
 from tests.helpers.cli_runner import invoke
 from tests.helpers.corpora import DE_FR_OPTIONS, write_parallel_csv
 from tests.helpers.fake_openai import FakeOpenAI, english_of

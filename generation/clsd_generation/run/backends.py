@@ -1,4 +1,4 @@
-"""The backends a ``clsd generate`` run can use, in the one call shape of :mod:`clsd_generation.run.backend`.
+"""The backends a ``clsd generate`` run can use, in the one call shape of :mod:`clsd_generation.jobs.backend`.
 
 * :class:`RuleBackend`: distractors by rule, no LLM and no network (:mod:`clsd_generation.rules`);
 * :class:`LLMBackend`: any OpenAI-compatible endpoint, live (:mod:`clsd_generation.llm.live`),
@@ -14,6 +14,10 @@ from typing import ClassVar
 
 from clsd_format.languages import Language
 from clsd_format.redaction import public_url
+from clsd_generation.core.settings import DEFAULT_RULES_SEED, BatchSettings, LLMSettings, RequestFiles
+from clsd_generation.core.summary import RunReport
+from clsd_generation.jobs.backend import RunContext
+from clsd_generation.jobs.state import JobState
 from clsd_generation.llm.batch import BatchGenerator
 from clsd_generation.llm.client import ClientFactory, OpenAIChatClient
 from clsd_generation.llm.live import LiveGenerator
@@ -21,10 +25,6 @@ from clsd_generation.llm.prompts import PromptSettings
 from clsd_generation.llm.request_file import REQUEST_FILES_ENDPOINT, RequestFileRun
 from clsd_generation.rules import DEFAULT_RULES, RULES_VERSION, rules_for
 from clsd_generation.rules.backend import run_rules
-from clsd_generation.run.backend import RunContext
-from clsd_generation.run.jobs import JobState
-from clsd_generation.run.settings import DEFAULT_RULES_SEED, BatchSettings, LLMSettings, RequestFiles
-from clsd_generation.run.summary import RunReport
 
 
 @dataclass(frozen=True)

@@ -9,16 +9,16 @@ from pathlib import Path
 
 import pytest
 
-from clsd_generation.backends import LLMBackend
 from clsd_generation.checks.answers import INVENTED_WORDS, NEAR_COPY, WRONG_LANGUAGE, AnswerReader
 from clsd_generation.checks.candidates import check_candidates, reason_kind
-from clsd_generation.llm.parsing import parse_answer
-from clsd_generation.run.checkpoint import Checkpoint
+from clsd_generation.checks.parsing import parse_answer
+from clsd_generation.core.checkpoint import Checkpoint
+from clsd_generation.core.inputs import read_parallel
+from clsd_generation.core.languages import parse_language
+from clsd_generation.core.settings import PAPER, LLMSettings, ReadingChecks, ValidationBounds
+from clsd_generation.jobs.state import CUT_BY_LIMIT
+from clsd_generation.run.backends import LLMBackend
 from clsd_generation.run.generate import RunOptions, generate_distractors
-from clsd_generation.run.inputs import read_parallel
-from clsd_generation.run.jobs import CUT_BY_LIMIT
-from clsd_generation.run.language_args import parse_language
-from clsd_generation.run.settings import PAPER, LLMSettings, ReadingChecks, ValidationBounds
 from tests.helpers.corpora import write_parallel_csv
 from tests.helpers.fake_openai import FakeOpenAI, decoy, good_distractors
 
@@ -152,7 +152,7 @@ def test_the_checks_keep_what_docs_say_of_the_release(release_dir: Path) -> None
     """The shares docs/generation.md reports (scripts/measure_answer_checks.py): at least 99.5% each, 99% all together."""
     from dataclasses import replace
 
-    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
+    sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "scripts"))
     from measure_answer_checks import ALL_OFF, release_distractors
 
     rows = release_distractors(release_dir)

@@ -12,12 +12,12 @@ from pathlib import Path
 import pytest
 
 from clsd_format.errors import CLSDError
-from clsd_generation.backends import LLMBackend
-from clsd_generation.run.checkpoint import Checkpoint
+from clsd_generation.core.checkpoint import Checkpoint
+from clsd_generation.core.inputs import ParallelCorpus, read_parallel
+from clsd_generation.core.languages import parse_language
+from clsd_generation.core.settings import BatchSettings, LLMSettings
+from clsd_generation.run.backends import LLMBackend
 from clsd_generation.run.generate import RunOptions, generate_distractors
-from clsd_generation.run.inputs import ParallelCorpus, read_parallel
-from clsd_generation.run.language_args import parse_language
-from clsd_generation.run.settings import BatchSettings, LLMSettings
 from tests.helpers.cli_runner import invoke
 from tests.helpers.corpora import write_parallel_csv
 from tests.helpers.fake_openai import FakeOpenAI

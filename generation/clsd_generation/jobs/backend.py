@@ -3,7 +3,7 @@
 A backend says what of it belongs in the checkpoint's fingerprint, refuses settings that cannot work
 before the run folder is touched, and runs the unfinished sentences of a :class:`RunContext`; the run
 itself (corpus, checkpoint, resume, report) is :func:`clsd_generation.run.generate.generate_distractors`,
-the same for all of them. The backends are in :mod:`clsd_generation.backends`.
+the same for all of them. The backends are in :mod:`clsd_generation.run.backends`.
 """
 
 from __future__ import annotations
@@ -13,11 +13,11 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from clsd_format.languages import Language
-from clsd_generation.run.checkpoint import Checkpoint
-from clsd_generation.run.inputs import ParallelPair
-from clsd_generation.run.jobs import JobState
-from clsd_generation.run.settings import ValidationBounds
-from clsd_generation.run.summary import RunReport
+from clsd_generation.core.checkpoint import Checkpoint
+from clsd_generation.core.inputs import ParallelPair
+from clsd_generation.core.settings import ValidationBounds
+from clsd_generation.core.summary import RunReport
+from clsd_generation.jobs.state import JobState
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from clsd_format.errors import CLSDError
 from clsd_format.languages import KNOWN_LANGUAGES, Language
-from clsd_generation.run.checkpoint import GENERATION_KEY, Checkpoint
+from clsd_generation.core.checkpoint import GENERATION_KEY, Checkpoint
 
 
 def parse_language(text: str) -> Language:

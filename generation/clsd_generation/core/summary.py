@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from clsd_generation.run.checkpoint import Usage
-from clsd_generation.run.outcomes import AnswerEffect, Outcome
+from clsd_generation.core.checkpoint import Usage
+from clsd_generation.core.outcomes import AnswerEffect, Outcome
 
 
 @dataclass

@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from clsd_generation.run.checkpoint import Checkpoint
-from tests.helpers.corpora import DE_FR_OPTIONS, write_parallel_csv
+from clsd_generation.core.checkpoint import Checkpoint
+from tests.helpers.corpora import llm_generate_args, write_parallel_csv
 from tests.helpers.fake_openai import FakeOpenAI
 
 ROWS = 400  # 800 sentences: their answers outgrow 300 KB well before the end
@@ -42,25 +42,7 @@ def _can_mount_tmpfs() -> bool:
 
 
 def _generate_command(corpus: Path, run_dir: Path, base_url: str) -> list[str]:
-    return [
-        sys.executable,
-        "-m",
-        "clsd_generation.cli",
-        "generate",
-        str(corpus),
-        "--run-dir",
-        str(run_dir),
-        *DE_FR_OPTIONS,
-        "--backend",
-        "llm",
-        "--model",
-        "fake-model",
-        "--base-url",
-        base_url,
-        "--concurrency",
-        "4",
-        "--quiet",
-    ]
+    return [sys.executable, "-m", "clsd_cli", *llm_generate_args(corpus, run_dir, base_url, "--concurrency", "4", "--quiet")]
 
 
 def _run_on_small_disk(command: list[str], mount_point: Path) -> subprocess.CompletedProcess[str]:

@@ -13,10 +13,10 @@ from dataclasses import dataclass, field
 
 from clsd_format.languages import Language
 from clsd_generation.checks.candidates import Verdict, check_candidates, reason_kind
-from clsd_generation.run.checkpoint import Checkpoint
-from clsd_generation.run.inputs import ParallelPair
-from clsd_generation.run.outcomes import AnswerEffect, Settled
-from clsd_generation.run.settings import ValidationBounds
+from clsd_generation.core.checkpoint import Checkpoint
+from clsd_generation.core.inputs import ParallelPair
+from clsd_generation.core.outcomes import AnswerEffect, Settled
+from clsd_generation.core.settings import ValidationBounds
 
 CUT_BY_LIMIT = "answer cut by the token limit"
 

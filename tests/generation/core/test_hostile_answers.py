@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from clsd_generation.llm.reading import JSON_TOO_DEEP, NOT_JSON, OVERSIZED, UNDECODABLE
+from clsd_generation.core.checkpoint import Checkpoint
+from clsd_generation.core.reading import JSON_TOO_DEEP, NOT_JSON, OVERSIZED, UNDECODABLE
 from clsd_generation.llm.translate import COPY, SOURCE_LANGUAGE
-from clsd_generation.run.checkpoint import Checkpoint
 from tests.helpers.cli_runner import invoke
 from tests.helpers.corpora import DE_FR_OPTIONS, write_parallel_csv
 from tests.helpers.fake_openai import FakeOpenAI, english_of, good_distractors

@@ -12,7 +12,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from clsd_generation.checks.candidates import check_candidates, markup_in
-from clsd_generation.run.settings import PAPER, ValidationBounds
+from clsd_generation.core.settings import PAPER, ValidationBounds
 from tests.helpers.cli_runner import invoke
 from tests.helpers.corpora import DE_FR_OPTIONS, write_parallel_csv
 from tests.helpers.fake_openai import FakeOpenAI, good_distractors, markup_items

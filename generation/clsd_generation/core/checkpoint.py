@@ -30,9 +30,9 @@ from typing import Any
 
 from clsd_format.errors import CLSDError
 from clsd_format.redaction import redact
-from clsd_generation.llm.reading import storable
-from clsd_generation.run.inputs import ParallelCorpus, ParallelPair
-from clsd_generation.run.outcomes import Settled, Status
+from clsd_generation.core.inputs import ParallelCorpus, ParallelPair
+from clsd_generation.core.outcomes import Settled, Status
+from clsd_generation.core.reading import storable
 
 CHECKPOINT_FILE = "checkpoint.sqlite"
 # 2: the rule behind each candidate and distractor; 3: each answer's finish reason and the rejections it caused, and the

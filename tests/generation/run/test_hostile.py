@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from tests.helpers.cli_runner import invoke
-from tests.helpers.corpora import DE_FR_OPTIONS, write_parallel_csv
+from tests.helpers.corpora import DE_FR_OPTIONS, llm_generate_args, write_parallel_csv
 from tests.helpers.fake_openai import FakeOpenAI
 
 ROWS = [
@@ -59,22 +59,7 @@ def dataset(run_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _generate_command(corpus: Path, run_dir: Path, base_url: str, concurrency: int) -> list[str]:
-    return [
-        "generate",
-        str(corpus),
-        "--run-dir",
-        str(run_dir),
-        *DE_FR_OPTIONS,
-        "--backend",
-        "llm",
-        "--model",
-        "fake-model",
-        "--base-url",
-        base_url,
-        "--concurrency",
-        str(concurrency),
-        "--quiet",
-    ]
+    return llm_generate_args(corpus, run_dir, base_url, "--concurrency", str(concurrency), "--quiet")
 
 
 @pytest.mark.slow
