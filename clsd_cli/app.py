@@ -41,10 +41,13 @@ COMMAND_MODULES: dict[str, str | None] = {
     "clsd_cli.training": None,
     "clsd_cli.submission": None,
     "clsd_cli.plan": None,
-    "clsd_generation.cli": "generate",
+    "clsd_cli.generate": "generate",
+    "clsd_cli.translate": "generate",
+    "clsd_cli.judge": "generate",
+    "clsd_cli.human_check": "generate",
     "clsd_cli.build": "generate",
     "clsd_cli.publish": "generate",
-    "clsd_analysis.cli": "analysis",
+    "clsd_cli.analyze": "analysis",
 }
 
 

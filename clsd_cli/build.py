@@ -12,8 +12,8 @@ from typing import Annotated
 
 import typer
 
+from clsd_cli.generation_options import RunDir
 from clsd_format.errors import CLSDError
-from clsd_generation.cli import RunDir
 
 app = typer.Typer()
 

@@ -16,7 +16,6 @@ from typer.testing import CliRunner
 
 import clsd_mteb
 from clsd_analysis import render
-from clsd_analysis.cli import app
 from clsd_analysis.disagreements import DIRECT_ONLY, PIVOT_ONLY, find_disagreements
 from clsd_analysis.edit_distance import TIES_OR_BEATS, bin_summary, distractor_table
 from clsd_analysis.report import AnalysisOptions, build_report
@@ -25,6 +24,7 @@ from clsd_analysis.sections import PosShift, with_options
 from clsd_analysis.stanza_tagging import StanzaModelMissing, StanzaTagger
 from clsd_analysis.tables import AVERAGE, DIRECT, comparison_frame, comparison_table
 from clsd_analysis.task_data import TaskCatalog
+from clsd_cli.app import app
 from clsd_format.defaults import BASELINE_MODELS
 from clsd_format.errors import CLSDError
 from clsd_format.text_measures import PAPER_BIN_LABELS

@@ -14,12 +14,12 @@ import pytest
 from typer.testing import CliRunner
 
 from clsd_analysis import figures
-from clsd_analysis.cli import app
 from clsd_analysis.model_style import MAX_LABEL, model_styles, short_label
 from clsd_analysis.report_context import ReportContext
 from clsd_analysis.report_writer import ReportWriter
 from clsd_analysis.results import ModelRun, ResultsFolder
 from clsd_analysis.task_data import TaskCatalog
+from clsd_cli.app import app
 from clsd_format import edit_types
 from clsd_format.errors import CLSDError
 

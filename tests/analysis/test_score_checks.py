@@ -12,9 +12,9 @@ from typer.testing import CliRunner
 
 import clsd_mteb
 from clsd_analysis import render
-from clsd_analysis.cli import app
 from clsd_analysis.results import load_results
 from clsd_analysis.tables import AVERAGE, comparison_table
+from clsd_cli.app import app
 from clsd_mteb.baselines import CHAR_NGRAM_NAME
 from clsd_mteb.run import evaluate_tasks
 

@@ -38,7 +38,7 @@ def write(path: Path, text: str) -> Path:
 # --- import discipline ------------------------------------------------------------------------
 def test_generation_never_imports_mteb_or_torch() -> None:
     code = (
-        "import sys, clsd_generation.cli, clsd_generation.run.generate, clsd_generation.dataset.builder, clsd_generation.dataset.hub_push, "
+        "import sys, clsd_cli.generate, clsd_generation.run.backends, clsd_generation.run.generate, clsd_generation.dataset.builder, clsd_generation.dataset.hub_push, "
         "clsd_generation.dataset.human_check, clsd_generation.dataset.pivot, clsd_generation.llm.batch\n"
         "bad = [m for m in ('mteb', 'torch', 'transformers', 'clsd_mteb') if m in sys.modules]\n"
         "print(','.join(bad))"

@@ -55,7 +55,7 @@ def _run_on_small_disk(command: list[str], mount_point: Path) -> subprocess.Comp
     limited = (
         "import resource, runpy, signal, sys; signal.signal(signal.SIGXFSZ, signal.SIG_IGN); "
         "resource.setrlimit(resource.RLIMIT_FSIZE, (300_000, 300_000)); sys.argv = sys.argv[1:]; "
-        "runpy.run_module('clsd_generation.cli', run_name='__main__')"
+        "runpy.run_module('clsd_cli', run_name='__main__')"
     )
     result = subprocess.run(
         [sys.executable, "-c", limited, "clsd", *command[3:]], env=env, capture_output=True, text=True, timeout=300

@@ -158,7 +158,7 @@ def test_a_sheet_that_does_not_match_its_run_is_refused_before_any_request(tmp_p
 def test_judge_killed_partway_resumes_without_asking_a_settled_question_again(tmp_path: Path) -> None:
     with FakeOpenAI(delay=0.02) as fake:
         run_dir = generated_run(tmp_path, fake)
-        command = [sys.executable, "-m", "clsd_generation.cli", "judge", "--run-dir", str(run_dir), *endpoint(fake)]
+        command = [sys.executable, "-m", "clsd_cli", "judge", "--run-dir", str(run_dir), *endpoint(fake)]
         env = {**os.environ, "OPENAI_API_KEY": "test-key"}
         process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         database = run_dir / "checkpoint.sqlite"

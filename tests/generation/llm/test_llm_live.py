@@ -159,7 +159,7 @@ def test_sigkill_partway_then_same_command_completes_each_sentence_once(tmp_path
         command = [
             sys.executable,
             "-m",
-            "clsd_generation.cli",
+            "clsd_cli",
             "generate",
             str(path),
             "--run-dir",

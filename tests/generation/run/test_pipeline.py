@@ -236,7 +236,7 @@ def test_module_cli_exits_2_with_a_readable_message(tmp_path: Path) -> None:
     bad = tmp_path / "bad.csv"
     bad.write_text("German,French\nEin Satz,Une phrase\n,Vide\n", encoding="utf-8")
     result = subprocess.run(
-        [sys.executable, "-m", "clsd_generation.cli", "generate", str(bad), "--run-dir", str(tmp_path / "run"), *COMMON],
+        [sys.executable, "-m", "clsd_cli", "generate", str(bad), "--run-dir", str(tmp_path / "run"), *COMMON],
         capture_output=True,
         text=True,
         env={**os.environ},

@@ -1,4 +1,4 @@
-"""``clsd analyze``: the analysis command (a typer app the top-level ``clsd`` command mounts)."""
+"""``clsd analyze``: tables, figures and the report from results folders, calling :mod:`clsd_analysis`."""
 
 from __future__ import annotations
 
@@ -24,11 +24,6 @@ def _model_paths(values: list[str]) -> dict[str, str]:
             raise CLSDError(f"--model expects NAME=PATH (e.g. intfloat/multilingual-e5-large=/models/e5-large), got {value!r}.")
         paths[name] = path
     return paths
-
-
-@app.callback()
-def _group() -> None:
-    """Keep ``analyze`` a named subcommand when this app runs on its own (python -m clsd_analysis.cli)."""
 
 
 # Options that say where things are cached or how fast they run, not what the report holds: not quoted in it.
@@ -175,9 +170,3 @@ def analyze(
         sections=sections,
     )
     typer.echo(f"wrote {build_report(results_dir, out, options)}")
-
-
-if __name__ == "__main__":
-    from clsd_format.console import run_cli
-
-    run_cli(app, prog_name="python -m clsd_analysis.cli")

@@ -1,0 +1,104 @@
+"""Every name the user's guide, the docs and the changelog give as public resolves in the code.
+
+A module path (`clsd_generation.llm.client`, `clsd_mteb.tasks.get_tasks`) imports and has the attribute named; a
+source file named by its path (`clsd_generation/rules/registry.py`) exists; a `clsd` command exists and every option
+written after it in the same code span or line of a code block is one of its options; an entry-point group a doc
+declares is the one the code reads. Names under a changelog's "Removed" heading, and the old side of a move it records
+("`a.b` became `c.d`", "`a.b` to `c.d`"), are exempt: they name what went.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+import typer
+
+from clsd_cli.app import app
+from clsd_generation.rules.languages import ENTRY_POINT_GROUP
+
+ROOT = Path(__file__).resolve().parents[2]
+DOCS = [ROOT / "README.md", ROOT / "CHANGELOG.md", *sorted((ROOT / "docs").glob("*.md")), ROOT / "dataset_cards" / "FORMAT.md"]
+PACKAGE_FOLDERS = {"clsd_generation": "generation/clsd_generation", "clsd_analysis": "analysis/clsd_analysis"}
+MODULE_PATH = re.compile(r"(?<![\w./])(clsd_(?:format|mteb|generation|analysis|cli)(?:\.[A-Za-z_]\w*)+)")
+FILE_PATH = re.compile(r"(?<![\w./])((?:generation/|analysis/)?clsd_(?:format|mteb|generation|analysis|cli)(?:/[\w.]+)+\.py)")
+COMMAND = re.compile(r"(?:^|[`\s$(])clsd ([a-z][a-z-]*)((?:[^`\n|]*))")
+ENTRY_GROUP = re.compile(r'\[project\.entry-points\."([^"]+)"\]')
+
+
+def _public_text(path: Path) -> str:
+    """The text of ``path`` without the sections of a changelog that name what was removed."""
+    text = path.read_text(encoding="utf-8")
+    if path.name == "CHANGELOG.md":
+        text = re.sub(r"^### Removed\n.*?(?=^##)", "", text, flags=re.S | re.M)
+        text = re.sub(r"`clsd_[\w.]+`(?= became|\s+to\s+`)", "", text)  # the old side of a move: "`a.b` became `c.d`"
+    return text
+
+
+def _resolves(dotted: str) -> bool:
+    parts = dotted.split(".")
+    for cut in range(len(parts), 0, -1):
+        try:
+            target: object = importlib.import_module(".".join(parts[:cut]))
+        except ModuleNotFoundError:
+            continue
+        try:
+            for name in parts[cut:]:
+                target = getattr(target, name)
+        except AttributeError:
+            return False
+        return True
+    return False
+
+
+def _file_exists(relative: str) -> bool:
+    package = relative.split("/")[0]
+    folder = PACKAGE_FOLDERS.get(package)
+    return (ROOT / relative).is_file() or (folder is not None and (ROOT / folder).parent.joinpath(relative).is_file())
+
+
+def _commands() -> dict[str, Any]:
+    """The commands of ``clsd`` by name (click's, or the copy typer vendors: both have ``commands`` and ``params``)."""
+    return dict(typer.main.get_command(app).commands)  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("doc", DOCS, ids=lambda p: p.name)
+def test_every_module_path_and_file_a_doc_names_exists(doc: Path) -> None:
+    text = _public_text(doc)
+    names = {m.rstrip(".") for m in MODULE_PATH.findall(text)} - {ENTRY_POINT_GROUP}
+    missing = sorted(name for name in names if not _resolves(name))
+    missing += sorted({f for f in FILE_PATH.findall(text) if not _file_exists(f)})
+    assert not missing, f"{doc.name} names what does not exist: {missing}"
+
+
+@pytest.mark.parametrize("doc", DOCS, ids=lambda p: p.name)
+def test_every_clsd_command_and_option_a_doc_names_exists(doc: Path) -> None:
+    commands = _commands()
+    wrong = []
+    for name, rest in COMMAND.findall(_public_text(doc)):
+        command = commands.get(name)
+        if command is None:
+            wrong.append(f"clsd {name}")
+            continue
+        if command.context_settings.get("ignore_unknown_options"):
+            continue  # a pass-through (`clsd mteb ...`): its options are another program's
+        known = {opt for param in command.params for opt in (*param.opts, *param.secondary_opts)} | {"--help", "--debug"}
+        wrong += [f"clsd {name} {option}" for option in re.findall(r"(?<![\w-])(--[a-z][a-z0-9-]*)", rest) if option not in known]
+    assert not wrong, f"{doc.name} names commands or options `clsd` does not have: {sorted(set(wrong))}"
+
+
+def test_every_entry_point_group_a_doc_declares_is_read() -> None:
+    groups = {group for doc in DOCS for group in ENTRY_GROUP.findall(_public_text(doc))}
+    source = (ROOT / "generation/clsd_generation/rules/languages/__init__.py").read_text(encoding="utf-8")
+    groups |= set(ENTRY_GROUP.findall(source))
+    assert groups == {ENTRY_POINT_GROUP}, f"entry-point groups in the docs: {groups}; the code reads {ENTRY_POINT_GROUP}"
+
+
+def test_the_checks_see_a_missing_name() -> None:
+    assert _resolves("clsd_mteb.tasks.get_tasks") and not _resolves("clsd_generation.llm_backend")
+    assert not _resolves("clsd_mteb.tasks.no_such_name")
+    assert _file_exists("clsd_generation/rules/registry.py") and not _file_exists("clsd_generation/nothing.py")
+    assert COMMAND.findall("run `clsd generate x --run-dir r --bogus`") == [("generate", " x --run-dir r --bogus")]
