@@ -197,6 +197,11 @@ class FakeOpenAI(LocalServer):
         self.batch_polls: dict[str, int] = defaultdict(int)
         self.batch_poll_status: int | None = None  # set: every batch status check gets this error (an outage after sending)
         self.download_cut: int | None = None  # set: a file download breaks after this many lines and half the next one
+        self.file_names: dict[str, str] = {}
+        # Creates whose answer is lost: the file or batch is made, then the connection drops before the answer.
+        self.lost_upload_answers = 0
+        self.lost_create_answers = 0
+        self.foreign_output_lines: list[dict[str, Any]] = []  # appended to every batch output (lines no batch held)
         self.lock = threading.Lock()
         super().__init__(_handler(self), "/v1")
 
@@ -232,6 +237,7 @@ class FakeOpenAI(LocalServer):
                     "error": None,
                 }
             )
+        output += self.foreign_output_lines
         file_id = f"file-out-{len(self.files) + 1}"
         self.files[file_id] = ("\n".join(json.dumps(o) for o in output) + "\n").encode("utf-8")
         failed = sum(o["response"]["status_code"] != 200 for o in output)
@@ -279,6 +285,11 @@ def _handler(fake: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
             self.wfile.write(kept + half)
             self.close_connection = True
 
+        def _drop(self) -> None:
+            """Close the connection without an answer: what was asked was done, the client never learns it."""
+            self.close_connection = True
+            self.connection.shutdown(socket.SHUT_RDWR)
+
         def _body(self) -> bytes:
             return self.rfile.read(int(self.headers.get("Content-Length") or 0))
 
@@ -322,6 +333,11 @@ def _handler(fake: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
                 parts = {part.get_param("name", header="content-disposition"): part for part in message.iter_parts()}
                 file_id = f"file-{len(fake.files) + 1}"
                 fake.files[file_id] = parts["file"].get_payload(decode=True)
+                fake.file_names[file_id] = parts["file"].get_filename()
+                if fake.lost_upload_answers:
+                    fake.lost_upload_answers -= 1
+                    self._drop()
+                    return
                 self._send(
                     200,
                     {
@@ -348,6 +364,10 @@ def _handler(fake: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
                     "metadata": request.get("metadata"),
                     "request_counts": {"total": 0, "completed": 0, "failed": 0},
                 }
+                if fake.lost_create_answers:
+                    fake.lost_create_answers -= 1
+                    self._drop()
+                    return
                 self._send(200, fake.batches[batch_id])
             else:
                 self._send(404, {"error": {"message": f"no route {self.path}"}})
@@ -362,6 +382,12 @@ def _handler(fake: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
                     self._send_cut(fake.files[file_id], fake.download_cut)
             elif path == "/v1/batches":
                 self._send(200, {"object": "list", "data": list(fake.batches.values()), "has_more": False})
+            elif path == "/v1/files":
+                listed = [
+                    {"id": i, "object": "file", "bytes": len(fake.files[i]), "created_at": 0, "filename": name, "purpose": "batch"}
+                    for i, name in fake.file_names.items()
+                ]
+                self._send(200, {"object": "list", "data": listed, "has_more": False})
             elif path.startswith("/v1/batches/") and fake.batch_poll_status is not None:
                 self._send(fake.batch_poll_status, {"error": {"message": "scripted outage", "type": "server_error"}})
             elif path.startswith("/v1/batches/"):

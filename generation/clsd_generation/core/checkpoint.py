@@ -20,6 +20,7 @@ from __future__ import annotations
 import datetime
 import errno
 import json
+import secrets
 import sqlite3
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -45,6 +46,7 @@ JUDGE_SAMPLE_KEY = "judge_sample"  # which distractors the latest judge run cove
 TRANSLATOR_KEY = "translator"  # an LLM translator as the card names it (model, endpoint, prompt)
 JUDGE_REFUSALS_KEY = "judge_refusals"  # the judge's answers refused unread: reason -> count, over every run
 PIVOT_REFUSALS_KEY = "pivot_refusals"  # an LLM translator's answers refused: language -> reason -> count, over every run
+RUN_ID_KEY = "run_id"  # the run folder's own random id, which binds the requests it writes (core.requests)
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -297,6 +299,15 @@ class Checkpoint:
         if grown:
             self.set_meta(key, {**stored, **{k: settings[k] for k in grown}})
 
+    def run_id(self) -> str:
+        """This run folder's own random id, made once and kept: the requests it writes are bound to it
+        (:mod:`clsd_generation.core.requests`), so no other folder's answers match them."""
+        value = self.get_meta(RUN_ID_KEY)
+        if not isinstance(value, str):
+            value = secrets.token_hex(16)
+            self.set_meta(RUN_ID_KEY, value)
+        return value
+
     # --- input --------------------------------------------------------------------------------
     def store_pairs(self, corpus: ParallelCorpus) -> None:
         if self._db.execute("SELECT COUNT(*) FROM pairs").fetchone()[0]:
@@ -409,6 +420,11 @@ class Checkpoint:
     # --- Batch API ----------------------------------------------------------------------------
     def add_batch(self, batch_id: str, round_number: int, input_file_id: str) -> None:
         self._db.execute("INSERT INTO batches VALUES (?, ?, ?, ?, 0)", (batch_id, round_number, input_file_id, now()))
+
+    def batch_input_file(self, batch_id: str) -> str | None:
+        """The input file this run uploaded for ``batch_id`` (None for a batch this run did not create)."""
+        row = self._db.execute("SELECT input_file_id FROM batches WHERE batch_id = ?", (batch_id,)).fetchone()
+        return str(row[0]) if row else None
 
     def open_batches(self) -> list[tuple[str, int]]:
         return list(self._db.execute("SELECT batch_id, round FROM batches WHERE collected = 0 ORDER BY round"))

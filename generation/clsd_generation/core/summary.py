@@ -8,6 +8,8 @@ from dataclasses import dataclass, field
 from clsd_generation.core.checkpoint import Usage
 from clsd_generation.core.outcomes import AnswerEffect, Outcome
 
+SHOWN_REFUSED_LINES = 5  # refused output lines named one by one in the summary; the rest are counted
+
 
 @dataclass
 class RunReport:
@@ -43,6 +45,8 @@ class RunReport:
     requests_file: str = ""
     request_round: int = 0
     answers_missing: int = 0
+    # Lines of an output file refused unstored because they answer no request this run wrote there (file and line named).
+    refused_lines: list[str] = field(default_factory=list)
 
     def count(self, outcome: Outcome) -> None:
         """One sentence's asking ended this run."""
@@ -78,6 +82,9 @@ class RunReport:
             out.append(f"tokens this run: {usage.prompt_tokens} prompt + {usage.completion_tokens} completion = {usage.total}")
         if self.errors:
             out.append("errors after retries: " + ", ".join(f"{k} x{v}" for k, v in self.errors.most_common()))
+        out += [f"refused, nothing stored: {where}" for where in self.refused_lines[:SHOWN_REFUSED_LINES]]
+        if len(self.refused_lines) > SHOWN_REFUSED_LINES:
+            out.append(f"refused, nothing stored: {len(self.refused_lines) - SHOWN_REFUSED_LINES} more such line(s)")
         if self.cut:
             out.append(f"cut by the token limit: {self.cut} answer(s), asked again")
         if self.limited:

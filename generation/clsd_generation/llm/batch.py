@@ -29,6 +29,7 @@ from tqdm.auto import tqdm
 from clsd_format.errors import CLSDError
 from clsd_generation.core.checkpoint import AnswerRecord, record_answers
 from clsd_generation.core.outcomes import Outcome
+from clsd_generation.core.requests import custom_id, parse_custom_id
 from clsd_generation.core.settings import BatchSettings
 from clsd_generation.core.summary import RunReport
 from clsd_generation.jobs.state import JobState
@@ -41,8 +42,9 @@ PENDING_UPLOAD_KEY = "batch_pending_input_file"
 PENDING_ROUND_KEY = "batch_pending_round"  # the round of that file: a round can be several batches
 
 
-def custom_id(state: JobState) -> str:
-    return json.dumps([state.job.pair_id, state.job.language.code], ensure_ascii=False)
+def batch_requests_key(input_file_id: str) -> str:
+    """The checkpoint's note of the ``custom_id`` of every request an uploaded input file holds."""
+    return f"batch_requests:{input_file_id}"
 
 
 @dataclass(eq=False)
@@ -51,14 +53,18 @@ class BatchGenerator(EndpointRun):
 
     batch: BatchSettings = BatchSettings()
     client: Any = field(init=False)
+    once: Any = field(init=False)
 
     def __post_init__(self) -> None:
         self.client = batch_api_client(self.settings)
+        # What creates a paid resource is sent once per try: the client's own retries would repeat a create whose
+        # answer was lost, without looking whether it arrived (``_send`` looks first).
+        self.once = self.client.with_options(max_retries=0)
 
     def run(self, states: Sequence[JobState]) -> RunReport:
         import openai
 
-        by_id = {custom_id(state): state for state in states}
+        by_id = {state.job.key: state for state in states}
         first_round = self.checkpoint.batch_rounds()  # the round budget is this invocation's (a rerun may raise the limit)
         try:
             self._resume(by_id)
@@ -86,13 +92,13 @@ class BatchGenerator(EndpointRun):
             self.count_limited(list(by_id.values()))
         return self.report
 
-    def _resume(self, by_id: dict[str, JobState]) -> None:
+    def _resume(self, by_id: dict[tuple[str, str], JobState]) -> None:
         """Collect the batches an interrupted run sent, and the one whose input file was uploaded when it stopped."""
         for batch_id, _ in self.checkpoint.open_batches():
             self._collect(batch_id, by_id)
         pending_file = self.checkpoint.get_meta(PENDING_UPLOAD_KEY)
         if pending_file:
-            adopted = self._find_batch_for_file(pending_file)
+            adopted = self._find_batch_for_file(pending_file)  # created before the answer was lost, or never
             if adopted:
                 round_number = self.checkpoint.get_meta(PENDING_ROUND_KEY) or self.checkpoint.batch_rounds() + 1
                 self.checkpoint.add_batch(adopted, round_number, pending_file)
@@ -102,48 +108,92 @@ class BatchGenerator(EndpointRun):
     def _submit(self, pending: Sequence[JobState]) -> list[str]:
         """Send one round as batches within the provider's limits (requests and bytes per input file); their ids."""
         round_number = self.checkpoint.batch_rounds() + 1
+        run_id = self.checkpoint.run_id()
         batch_ids: list[str] = []
         part: list[bytes] = []
+        ids: list[str] = []
         size = 0
         for state in pending:
-            request = {
-                "custom_id": custom_id(state),
-                "method": "POST",
-                "url": ENDPOINT,
-                "body": chat_request_body(self.settings, self.prompts, state),
-            }
-            line = (json.dumps(request, ensure_ascii=False) + "\n").encode("utf-8")
+            body = chat_request_body(self.settings, self.prompts, state)
+            request_id = custom_id(run_id, state.job.pair_id, state.job.language.code, round_number, body)
+            line = (
+                json.dumps({"custom_id": request_id, "method": "POST", "url": ENDPOINT, "body": body}, ensure_ascii=False) + "\n"
+            ).encode("utf-8")
             if len(line) > self.batch.max_bytes:
                 raise CLSDError(
-                    f"the request for sentence {custom_id(state)} is {len(line):,} bytes, above the batch input file "
-                    f"limit of {self.batch.max_bytes:,} bytes: raise --batch-max-mb."
+                    f"the request for sentence {state.job.pair_id} ({state.job.language.code}) is {len(line):,} bytes, above "
+                    f"the batch input file limit of {self.batch.max_bytes:,} bytes: raise --batch-max-mb."
                 )
             if part and (len(part) >= self.batch.max_requests or size + len(line) > self.batch.max_bytes):
-                batch_ids.append(self._send(b"".join(part), round_number, len(batch_ids) + 1))
-                part, size = [], 0
+                batch_ids.append(self._send(b"".join(part), ids, round_number, len(batch_ids) + 1))
+                part, ids, size = [], [], 0
             part.append(line)
+            ids.append(request_id)
             size += len(line)
         if part:
-            batch_ids.append(self._send(b"".join(part), round_number, len(batch_ids) + 1))
+            batch_ids.append(self._send(b"".join(part), ids, round_number, len(batch_ids) + 1))
+        self.report.batches += len(batch_ids)
         self.report.batch_rounds += 1
         return batch_ids
 
-    def _send(self, payload: bytes, round_number: int, part: int) -> str:
-        """Upload one input file and create its batch, each id recorded before the next step."""
-        name = f"clsd-round-{round_number}-part-{part}.jsonl"
-        uploaded = self.client.files.create(file=(name, io.BytesIO(payload)), purpose="batch")
-        self.checkpoint.set_meta(PENDING_UPLOAD_KEY, uploaded.id)
+    def _send(self, payload: bytes, ids: Sequence[str], round_number: int, part: int) -> str:
+        """Upload one input file and create its batch, each id recorded before the next step; nothing paid for twice.
+
+        The file's name carries this run's id, its round and part: an upload whose answer was lost is found by it and
+        used instead of uploading again. Its requests' ids are noted before the batch is created, so its output is
+        read against what it held. A create whose answer was lost is looked up by its input file before another try.
+        """
+        name = f"clsd-{self.checkpoint.run_id()[:12]}-round-{round_number}-part-{part}.jsonl"
+        uploaded_id = self._find_uploaded(name, len(payload)) or self._upload(name, payload)
+        self.checkpoint.set_meta(batch_requests_key(uploaded_id), list(ids))
+        self.checkpoint.set_meta(PENDING_UPLOAD_KEY, uploaded_id)
         self.checkpoint.set_meta(PENDING_ROUND_KEY, round_number)
-        created = self.client.batches.create(
-            input_file_id=uploaded.id,
-            endpoint=ENDPOINT,
-            completion_window=self.batch.completion_window,
-            metadata={"purpose": "clsd distractors", "round": str(round_number), "part": str(part)},
-        )
-        self.checkpoint.add_batch(created.id, round_number, uploaded.id)
+        metadata = {"purpose": "clsd distractors", "round": str(round_number), "part": str(part), "input_file": uploaded_id}
+        batch_id = self._create_batch(uploaded_id, metadata)
+        self.checkpoint.add_batch(batch_id, round_number, uploaded_id)
         self.checkpoint.set_meta(PENDING_UPLOAD_KEY, None)
-        self.report.batches += 1
-        return created.id
+        return batch_id
+
+    def _upload(self, name: str, payload: bytes) -> str:
+        import openai
+
+        try:
+            return str(self.once.files.create(file=(name, io.BytesIO(payload)), purpose="batch").id)
+        except (openai.APIConnectionError, openai.APITimeoutError):
+            found = self._find_uploaded(name, len(payload))  # the upload arrived, its answer did not
+            if found:
+                return found
+            raise
+
+    def _create_batch(self, input_file_id: str, metadata: dict[str, str]) -> str:
+        """Create the batch of ``input_file_id``: each try is one request, and after a lost answer the provider's list
+        is read first, so a batch created without its answer reaching us is adopted, never created a second time."""
+        import openai
+
+        for attempt in range(self.settings.max_retries + 1):
+            found = self._find_batch_for_file(input_file_id) if attempt else None
+            if found:
+                return found
+            try:
+                created = self.once.batches.create(
+                    input_file_id=input_file_id,
+                    endpoint=ENDPOINT,
+                    completion_window=self.batch.completion_window,
+                    metadata=metadata,
+                )
+                return str(created.id)
+            except (openai.APIConnectionError, openai.APITimeoutError, openai.InternalServerError):
+                if attempt == self.settings.max_retries:
+                    raise
+                time.sleep(min(2.0**attempt, 30.0))
+        raise AssertionError("unreachable")  # the loop returns or raises
+
+    def _find_uploaded(self, name: str, size: int) -> str | None:
+        """An input file this run uploaded under ``name`` (same size) whose answer may have been lost."""
+        for uploaded in self.client.files.list(purpose="batch"):
+            if getattr(uploaded, "filename", None) == name and getattr(uploaded, "bytes", None) == size:
+                return str(uploaded.id)
+        return None
 
     def _find_batch_for_file(self, input_file_id: str) -> str | None:
         for batch in self.client.batches.list(limit=100):
@@ -167,7 +217,7 @@ class BatchGenerator(EndpointRun):
         finally:
             bar.close()
 
-    def _collect(self, batch_id: str, by_id: dict[str, JobState]) -> None:
+    def _collect(self, batch_id: str, by_id: dict[tuple[str, str], JobState]) -> None:
         batch = self._wait(batch_id)
         if batch.status == "failed":
             errors = getattr(getattr(batch, "errors", None), "data", None) or []
@@ -175,14 +225,16 @@ class BatchGenerator(EndpointRun):
             record_answers(self.checkpoint, [], collected_batch=batch_id)
             raise CLSDError(f"batch {batch_id} failed ({detail}). Fix the cause and run the same command again.")
         origin = f"batch:{batch_id}"
+        held = self._held_requests(batch_id)
         # Settled, or answered by this batch already (a collection cut short, or a repeated line): never recorded twice.
         skip = self.checkpoint.finished() | self.checkpoint.answered_by(origin)
         records: list[AnswerRecord] = []
-        for line in self._lines(batch.output_file_id):
-            state = by_id.get(line.get("custom_id", ""))
-            response = line.get("response") or {}
+        for number, line in self._lines(batch.output_file_id):
+            state = self._state_of(line.get("custom_id"), held, by_id, f"batch {batch_id} output file, line {number}")
+            response = line.get("response")
+            response = response if isinstance(response, dict) else {}
             if state is None or state.job.key in skip:
-                continue  # a request of another run or one settled already
+                continue  # not a request this batch held, or one settled already
             if response.get("status_code") != 200:
                 self.report.errors[f"batch request status {response.get('status_code')}"] += 1
                 continue  # not an answer: asked again next round
@@ -192,9 +244,33 @@ class BatchGenerator(EndpointRun):
             if len(records) >= self.batch.answers_per_transaction:  # memory bounded by a chunk, not by the batch
                 self._store(records)
                 records = []
-        for line in self._lines(getattr(batch, "error_file_id", None)):
-            self.report.errors[f"batch request error {((line.get('error') or {}).get('code'))}"] += 1
+        for _, line in self._lines(getattr(batch, "error_file_id", None)):
+            error = line.get("error")
+            self.report.errors[f"batch request error {error.get('code') if isinstance(error, dict) else None}"] += 1
         self._store(records, collected_batch=batch_id)
+
+    def _held_requests(self, batch_id: str) -> set[str] | None:
+        """The ``custom_id`` of every request the batch's input file held, as noted before it was created (None for a
+        batch sent before requests were noted: its lines are matched by sentence only)."""
+        input_file = self.checkpoint.batch_input_file(batch_id)
+        noted = self.checkpoint.get_meta(batch_requests_key(input_file)) if input_file else None
+        return set(noted) if isinstance(noted, list) else None
+
+    def _state_of(
+        self, line_id: Any, held: set[str] | None, by_id: dict[tuple[str, str], JobState], where: str
+    ) -> JobState | None:
+        """The sentence an output line answers, only if the batch held that very request; else the line is refused."""
+        if held is not None:
+            identity = parse_custom_id(line_id) if isinstance(line_id, str) and line_id in held else None
+            if identity is None:
+                self.report.refused_lines.append(f"{where}: custom_id {str(line_id)[:80]} is no request of this batch")
+                return None
+            return by_id.get(identity.key)
+        try:
+            pair_id, lang = json.loads(line_id)[:2] if isinstance(line_id, str) else (None, None)
+        except (json.JSONDecodeError, TypeError, ValueError):
+            return None
+        return by_id.get((pair_id, lang)) if isinstance(pair_id, str) and isinstance(lang, str) else None
 
     def _store(self, records: Sequence[AnswerRecord], collected_batch: str | None = None) -> None:
         """Record a chunk of answers (the last with the batch's collected mark), then count the sentences it settled."""
@@ -203,7 +279,7 @@ class BatchGenerator(EndpointRun):
             if record.settled is not None:
                 self.report.count(Outcome.of(record.settled))
 
-    def _lines(self, file_id: str | None) -> Iterator[dict[str, Any]]:
+    def _lines(self, file_id: str | None) -> Iterator[tuple[int, dict[str, Any]]]:
         """Each line of a batch file, read as it downloads: one line in memory at a time, whatever the file's size."""
         if not file_id:
             return
@@ -212,7 +288,7 @@ class BatchGenerator(EndpointRun):
         with self.client.files.with_streaming_response.content(file_id) as response:
             http = sys.modules[type(response.http_response).__module__.partition(".")[0]]  # httpx2 (openai 3), or httpx
             try:
-                yield from jsonl_records(response.iter_bytes(), f"batch output file {file_id}")
+                yield from numbered_jsonl_records(response.iter_bytes(), f"batch output file {file_id}")
             except http.TransportError as exc:  # the download broke: what was stored stays, the next run reads it again
                 raise openai.APIConnectionError(
                     message=f"the download of {file_id} broke ({exc})", request=response.http_request
@@ -220,7 +296,13 @@ class BatchGenerator(EndpointRun):
 
 
 def jsonl_records(chunks: Iterable[bytes], name: str) -> Iterator[dict[str, Any]]:
-    """The JSON object of each non-blank line of a JSON Lines stream, given in chunks of any size.
+    """The JSON object of each non-blank line of a JSON Lines stream, given in chunks of any size (see below)."""
+    for _, record in numbered_jsonl_records(chunks, name):
+        yield record
+
+
+def numbered_jsonl_records(chunks: Iterable[bytes], name: str) -> Iterator[tuple[int, dict[str, Any]]]:
+    """The line number and JSON object of each non-blank line of a JSON Lines stream, given in chunks of any size.
 
     Lines end at ``\\n`` only (a JSON text holds no raw newline, but may hold U+2028 and other characters that
     ``str.splitlines`` would split at). A line that is not JSON or not UTF-8 stops the reading with ``name`` and
@@ -232,9 +314,9 @@ def jsonl_records(chunks: Iterable[bytes], name: str) -> Iterator[dict[str, Any]
         for raw in complete:
             number += 1
             if raw.strip():
-                yield _record(raw, number, name)
+                yield number, _record(raw, number, name)
     if rest.strip():
-        yield _record(rest, number + 1, name)
+        yield number + 1, _record(rest, number + 1, name)
 
 
 def _record(raw: bytes, number: int, name: str) -> dict[str, Any]:

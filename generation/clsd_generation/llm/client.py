@@ -142,8 +142,8 @@ def read_completion(body: Any) -> Completion:
     """
     if not isinstance(body, dict):
         return Completion("", Usage())
-    choices = body.get("choices") or [{}]
-    choice = choices[0] if isinstance(choices[0], dict) else {}
+    choices = body.get("choices")
+    choice = choices[0] if isinstance(choices, list) and choices and isinstance(choices[0], dict) else {}
     message = choice.get("message")
     text = message.get("content") if isinstance(message, dict) else None
     usage = body.get("usage")

@@ -6,8 +6,10 @@ request in one format (``custom_id``, ``response`` with ``status_code`` and ``bo
 their own engine runs ``--requests-out FILE``, hands FILE to the engine, and runs the same command with
 ``--answers OUTPUT`` (and ``--requests-out`` for the next round): each answer is judged exactly as a live one.
 
-The run folder remembers which sentences the written file holds (and in which round, which is part of each
-``custom_id``), so answers of another file or of an earlier round are refused instead of counted twice. The
+The run folder remembers the ``custom_id`` of every request the written file holds; each names the sentence and
+the round and carries a digest of this run folder's id and the request's exact body
+(:mod:`clsd_generation.core.requests`), so answers of another run, of another file or of an earlier round are
+refused instead of stored. The
 answers file is read whole before anything is recorded: a line that is not JSON, a truncated last line, an
 unknown or repeated ``custom_id`` stop the run with the file and line named, and nothing is stored. Error lines
 and requests without a line are counted and asked again in the next request file. The answers and the note
@@ -26,6 +28,7 @@ from typing import Any, Final
 from clsd_format.errors import CLSDError
 from clsd_generation.core.checkpoint import AnswerRecord, record_answers
 from clsd_generation.core.outcomes import Outcome
+from clsd_generation.core.requests import custom_id
 from clsd_generation.core.settings import RequestFiles
 from clsd_generation.core.summary import RunReport
 from clsd_generation.jobs.state import JobState
@@ -36,11 +39,6 @@ ENDPOINT: Final = "/v1/chat/completions"
 WAITING_KEY = "request_file"  # the written request file waiting for answers: {"round": n, "file": name, "ids": [...]}
 ROUNDS_KEY = "request_file_rounds"
 REQUEST_FILES_ENDPOINT = "a batch engine, through request files"  # what the run folder and the card name as its endpoint
-
-
-def request_id(state: JobState, round_number: int) -> str:
-    """The ``custom_id`` of a sentence's request in one round's file."""
-    return json.dumps([state.job.pair_id, state.job.language.code, round_number], ensure_ascii=False)
 
 
 @dataclass(frozen=True)
@@ -77,12 +75,14 @@ class RequestFileRun(EndpointRun):
         waiting = self.checkpoint.get_meta(WAITING_KEY)
         # A file written but not yet answered is written again for the same round (same custom_ids).
         round_number = waiting["round"] if waiting else (self.checkpoint.get_meta(ROUNDS_KEY) or 0) + 1
-        ids = [request_id(state, round_number) for state in pending]
+        run_id = self.checkpoint.run_id()
+        ids: list[str] = []
         partial = path.with_name(path.name + ".partial")
         with open(partial, "w", encoding="utf-8") as handle:
-            for state, custom_id in zip(pending, ids, strict=True):
+            for state in pending:
                 body = chat_request_body(self.settings, self.prompts, state)
-                request = {"custom_id": custom_id, "method": "POST", "url": ENDPOINT, "body": body}
+                ids.append(custom_id(run_id, state.job.pair_id, state.job.language.code, round_number, body))
+                request = {"custom_id": ids[-1], "method": "POST", "url": ENDPOINT, "body": body}
                 handle.write(json.dumps(request, ensure_ascii=False) + "\n")
             handle.flush()
             os.fsync(handle.fileno())
@@ -102,7 +102,7 @@ class RequestFileRun(EndpointRun):
         lines = read_engine_output(path, set(waiting["ids"]), waiting)
         records: list[AnswerRecord] = []
         for line in lines:
-            pair_id, lang, _ = json.loads(line.custom_id)
+            pair_id, lang = json.loads(line.custom_id)[:2]  # one of the waiting file's own ids (read_engine_output)
             state = by_key.get((pair_id, lang))
             if state is None:
                 continue  # settled already (another run in this folder): never recorded twice
@@ -124,37 +124,43 @@ def read_engine_output(path: Path, expected: set[str], waiting: dict[str, Any]) 
     """Every line of an engine's output file, checked whole before anything is recorded."""
     if not path.is_file():
         raise CLSDError(f"answers file {path} does not exist.")
-    text = path.read_text(encoding="utf-8")
-    rows = text.splitlines()
+    data = path.read_bytes()
+    rows = data.split(b"\n")  # JSON Lines end at "\n" only: a JSON string may hold U+2028 or U+0085
+    if rows and not rows[-1]:
+        rows.pop()
     seen: dict[str, int] = {}
     answers = []
     for number, raw in enumerate(rows, start=1):
         if not raw.strip():
             continue
         try:
-            line = json.loads(raw)
+            line = json.loads(raw.decode("utf-8"))
+        except UnicodeDecodeError as exc:
+            raise CLSDError(
+                f"answers file {path}, line {number}: not UTF-8 ({exc.reason} at byte {exc.start}). Nothing was recorded."
+            ) from exc
         except json.JSONDecodeError as exc:
-            if number == len(rows) and not text.endswith("\n"):
+            if number == len(rows) and not data.endswith(b"\n"):
                 raise CLSDError(
                     f"answers file {path}, line {number}: the file ends midway through this line (truncated: was the "
                     "engine still writing it?). Nothing was recorded; pass the complete file."
                 ) from exc
             raise CLSDError(f"answers file {path}, line {number}: not JSON ({exc.msg}). Nothing was recorded.") from exc
-        custom_id = line.get("custom_id") if isinstance(line, dict) else None
-        if not isinstance(custom_id, str):
+        line_id = line.get("custom_id") if isinstance(line, dict) else None
+        if not isinstance(line_id, str):
             raise CLSDError(f"answers file {path}, line {number}: no custom_id. Nothing was recorded.")
-        if custom_id not in expected:
+        if line_id not in expected:
             raise CLSDError(
-                f"answers file {path}, line {number}: custom_id {custom_id} is not a request of the waiting request file "
-                f"({waiting['file']}, round {waiting['round']}): is this the output of another file? Nothing was recorded."
+                f"answers file {path}, line {number}: custom_id {line_id} is not a request of the waiting request file "
+                f"({waiting['file']}, round {waiting['round']}): is this the output of another file or of another run? Nothing was recorded."
             )
-        if custom_id in seen:
+        if line_id in seen:
             raise CLSDError(
-                f"answers file {path}, line {number}: custom_id {custom_id} again (first on line {seen[custom_id]}). "
+                f"answers file {path}, line {number}: custom_id {line_id} again (first on line {seen[line_id]}). "
                 "Nothing was recorded."
             )
-        seen[custom_id] = number
-        answers.append(EngineAnswer(number, custom_id, *_answer_or_error(line)))
+        seen[line_id] = number
+        answers.append(EngineAnswer(number, line_id, *_answer_or_error(line)))
     return answers
 
 

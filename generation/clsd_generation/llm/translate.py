@@ -42,7 +42,9 @@ _LABEL = re.compile(r"^\s*(?:english\s+)?translation\s*:\s*", re.IGNORECASE)
 CUT = "answer cut by the token limit"
 COPY = "the source unchanged"
 SOURCE_LANGUAGE = "still in the source language"
-MIN_WORDS_TO_IDENTIFY = 4  # shorter texts (names, numbers) are not told apart by language reliably
+NOT_PIVOT = "not in English"
+MIN_LETTERS_TO_IDENTIFY = 16  # shorter texts (names, numbers) are not told apart by language reliably; letters, not
+# words, so that a text in a script written without spaces is read too
 
 
 def clean_translation(answer: str) -> str:
@@ -55,15 +57,18 @@ def clean_translation(answer: str) -> str:
 
 def refusal_of(language: Language, source: str, translation: str) -> str | None:
     """Why ``translation`` of ``source`` (in ``language``) is not an English translation, or None."""
-    from clsd_generation.checks.answers import fold, identifiable_languages, language_of
+    from clsd_generation.checks.answers import PIVOT_MARGIN, fold, identifiable_languages, language_gap, language_of
 
     if not translation:
         return None  # an empty answer: left out, as an empty M2M-100 translation
     if fold(translation) == fold(source):
         return COPY
-    readable = language.code in identifiable_languages() and len(translation.split()) >= MIN_WORDS_TO_IDENTIFY
-    if readable and language.code != "en" and language_of(translation) == language.code:
+    if sum(ch.isalpha() for ch in translation) < MIN_LETTERS_TO_IDENTIFY:
+        return None
+    if language.code != "en" and language.code in identifiable_languages() and language_of(translation) == language.code:
         return SOURCE_LANGUAGE
+    if language_gap(translation, "en") > PIVOT_MARGIN:
+        return NOT_PIVOT  # whatever other language it is in
     return None
 
 

@@ -164,3 +164,35 @@ def test_the_checks_keep_what_docs_say_of_the_release(release_dir: Path) -> None
         readers = {code: AnswerReader(code, checks) for code in ("de", "fr")}
         kept = sum(readers[c].refusal(t, readers[c].strip_decoration(t, d)) is None for c, t, d in rows)
         assert kept / len(rows) >= at_least, (checks, kept)
+
+
+CLOSE_NEIGHBOURS = [
+    # (target, a valid distractor the identifier files under the close neighbour)
+    ("id", "Pemerintah akan membangun jembatan baru di kota itu tahun depan.", "Kerajaan akan membina jalan baharu di kampung itu tahun hadapan."),
+    ("sr", "Vlada će sledeće godine izgraditi novi put u tom selu.", "Vlada će sledeće godine izgraditi novi most u tom gradu."),
+    ("da", "Regeringen vil bygge en ny vej i landsbyen næste år.", "Regjeringen skal bygge en ny bro i landsbyen neste år."),
+    ("sk", "Vláda budúci rok postaví v tej dedine novú cestu.", "Vláda příští rok postaví v té vesnici nový most."),
+]
+
+
+@pytest.mark.parametrize(("target", "original", "neighbour"), CLOSE_NEIGHBOURS, ids=[c[0] for c in CLOSE_NEIGHBOURS])
+def test_a_close_neighbour_of_the_target_is_not_the_wrong_language(target: str, original: str, neighbour: str) -> None:
+    from clsd_generation.checks.answers import language_of
+
+    assert language_of(neighbour) != target  # the identifier does confuse them
+    refusal = AnswerReader(target, ReadingChecks(max_unknown_share=1.0)).refusal(original, neighbour)
+    assert refusal is None or not refusal.startswith(WRONG_LANGUAGE), refusal
+    french = "Le gouvernement construira une nouvelle route dans ce village l'année prochaine."
+    assert (AnswerReader(target).refusal(original, french) or "").startswith(WRONG_LANGUAGE)
+
+
+def test_a_pivot_text_is_kept_only_in_english() -> None:
+    from clsd_generation.llm.translate import NOT_PIVOT, SOURCE_LANGUAGE, refusal_of
+
+    german = parse_language("de")
+    source = "Die Verhandlungen zwischen Berlin und Paris werden am Montag fortgesetzt."
+    assert refusal_of(german, source, "Les négociations entre Berlin et Paris reprendront lundi prochain.") == NOT_PIVOT
+    assert refusal_of(german, source, "柏林和巴黎之间的谈判将于周一继续进行。") == NOT_PIVOT
+    assert refusal_of(german, source, "Die Gespräche zwischen Berlin und Paris gehen am Montag weiter.") == SOURCE_LANGUAGE
+    for english in ("Negotiations between Berlin and Paris will resume on Monday.", "Merkel met Macron in Berlin on Tuesday."):
+        assert refusal_of(german, source, english) is None

@@ -71,7 +71,8 @@ def test_answers_from_files_are_judged_exactly_as_live_answers(tmp_path: Path, c
     assert stored(tmp_path / "files") == stored(tmp_path / "live")
     first = [json.loads(line) for line in (tmp_path / "requests-1.jsonl").read_text("utf-8").splitlines()]
     assert {(line["method"], line["url"]) for line in first} == {("POST", "/v1/chat/completions")}
-    assert json.loads(first[0]["custom_id"]) == ["row1", "de", 1] and first[0]["body"]["model"] == "fake-model"
+    pair_id, lang, round_number, digest = json.loads(first[0]["custom_id"])
+    assert (pair_id, lang, round_number) == ("row1", "de", 1) and len(digest) == 16 and first[0]["body"]["model"] == "fake-model"
 
 
 def answered_round(tmp_path: Path, corpus: ParallelCorpus) -> list[str]:
