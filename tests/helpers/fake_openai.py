@@ -384,7 +384,14 @@ def _handler(fake: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
                 self._send(200, {"object": "list", "data": list(fake.batches.values()), "has_more": False})
             elif path == "/v1/files":
                 listed = [
-                    {"id": i, "object": "file", "bytes": len(fake.files[i]), "created_at": 0, "filename": name, "purpose": "batch"}
+                    {
+                        "id": i,
+                        "object": "file",
+                        "bytes": len(fake.files[i]),
+                        "created_at": 0,
+                        "filename": name,
+                        "purpose": "batch",
+                    }
                     for i, name in fake.file_names.items()
                 ]
                 self._send(200, {"object": "list", "data": listed, "has_more": False})

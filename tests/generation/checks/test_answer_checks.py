@@ -168,7 +168,11 @@ def test_the_checks_keep_what_docs_say_of_the_release(release_dir: Path) -> None
 
 CLOSE_NEIGHBOURS = [
     # (target, a valid distractor the identifier files under the close neighbour)
-    ("id", "Pemerintah akan membangun jembatan baru di kota itu tahun depan.", "Kerajaan akan membina jalan baharu di kampung itu tahun hadapan."),
+    (
+        "id",
+        "Pemerintah akan membangun jembatan baru di kota itu tahun depan.",
+        "Kerajaan akan membina jalan baharu di kampung itu tahun hadapan.",
+    ),
     ("sr", "Vlada će sledeće godine izgraditi novi put u tom selu.", "Vlada će sledeće godine izgraditi novi most u tom gradu."),
     ("da", "Regeringen vil bygge en ny vej i landsbyen næste år.", "Regjeringen skal bygge en ny bro i landsbyen neste år."),
     ("sk", "Vláda budúci rok postaví v tej dedine novú cestu.", "Vláda příští rok postaví v té vesnici nový most."),
