@@ -41,7 +41,7 @@ def quoted_command(ctx: typer.Context) -> str:
         if param.name in NOT_QUOTED or value is None or value == [] or value == ():
             continue
         if param.param_type_name == "argument":
-            parts.append(str(value))
+            parts += [str(v) for v in (value if isinstance(value, list | tuple) else [value])]
         elif getattr(param, "is_flag", False):
             if value != param.default:
                 parts.append((param.opts if value else param.secondary_opts)[0])
@@ -52,7 +52,10 @@ def quoted_command(ctx: typer.Context) -> str:
 
 # The options of ``analyze``, declared once here so that the command's signature stays readable.
 ResultsDirArg = Annotated[
-    Path, typer.Argument(help="Folder written by `clsd evaluate --output` (holds results/ and predictions/).")
+    list[Path],
+    typer.Argument(
+        help="Folder(s) written by `clsd evaluate --output` (each holds results/ and predictions/); several are read as one."
+    ),
 ]
 OutOpt = Annotated[Path, typer.Option("--out", help="Report folder to write (report.md, tables/, figures/).")]
 DataDirOpt = Annotated[
@@ -137,7 +140,7 @@ def analyze(
     seed: SeedOpt = 0,
     focus: FocusOpt = None,
 ) -> None:
-    """Write a report of tables and figures for RESULTS_DIR.
+    """Write a report of tables and figures for RESULTS_DIR (one folder, or several read as one).
 
     A Markdown report with tables (Markdown, LaTeX, CSV) and figures (PNG, PDF), and the same report in one
     HTML file with a row explorer (report.html; opens from disk, no network).

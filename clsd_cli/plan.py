@@ -16,7 +16,11 @@ app = typer.Typer(add_completion=False)
 @app.command()
 def plan(
     results_dir: Annotated[
-        Path, typer.Argument(metavar="RESULTS_DIR", help="A results folder of `clsd evaluate --output`, with two or more models.")
+        list[Path],
+        typer.Argument(
+            metavar="RESULTS_DIR...",
+            help="Results folder(s) of `clsd evaluate --output` (several are read as one), with two or more models.",
+        ),
     ],
     difference: Annotated[
         list[float] | None,
@@ -29,17 +33,9 @@ def plan(
 
     For each difference D in P@1 points: the rows needed to tell apart two models differing by D.
 
-    The share of rows exactly one of two models gets right is measured on the folder's per-row predictions;
-    the sample size is that of the McNemar test (Connor 1987).
+    The share of rows exactly one of two models gets right is measured on the folders' per-row predictions,
+    on the same rows of the same data only; the sample size is that of the McNemar test (Connor 1987).
     """
-    from clsd_analysis.comparisons import hits_of
-    from clsd_analysis.results import load_results
-    from clsd_analysis.set_size import plan_lines, plan_set_size
-    from clsd_format.errors import CLSDError
+    from clsd_analysis.set_size import plan_for_folders
 
-    differences = difference or [1.0, 2.0, 3.0]
-    hits = hits_of(load_results(results_dir))
-    lines = plan_lines(plan_set_size(hits, differences, alpha, power), alpha, power)
-    if not lines:
-        raise CLSDError(f"{results_dir} holds per-row predictions of fewer than two models on a shared task; nothing to measure.")
-    typer.echo("\n".join(lines))
+    typer.echo("\n".join(plan_for_folders(results_dir, difference or [1.0, 2.0, 3.0], alpha, power)))

@@ -24,6 +24,7 @@ from mteb.abstasks.task_metadata import TaskMetadata
 from clsd_format import schema
 
 _TRIAL_SPLIT = re.compile(rf"{re.escape(schema.HUB_SPLIT)}_first_([1-9][0-9]*)")
+_TRIAL_REVISION = re.compile(r"-limit[1-9][0-9]*$")
 
 
 def trial_split(limit: int) -> str:
@@ -42,6 +43,11 @@ def trial_rows(split: str) -> int | None:
 def trial_of(splits: Iterable[str]) -> int | None:
     """The rows of the trial among a result's splits (``TaskResult.scores``), or None for a result on the whole task."""
     return next((rows for rows in map(trial_rows, splits) if rows is not None), None)
+
+
+def whole_task_revision(revision: str) -> str:
+    """The dataset revision of the data a trial was cut from: ``<revision>`` of ``<revision>-limit<N>`` (others as they are)."""
+    return _TRIAL_REVISION.sub("", revision)
 
 
 def trial_metadata(metadata: TaskMetadata, limit: int) -> TaskMetadata:

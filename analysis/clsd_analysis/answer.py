@@ -2,12 +2,14 @@
 
 Every number is one of the tables': a value and interval of Table 1 (each setting), the models Table 1
 marks as not significantly below the best, and the pooled (else the single) row of the pivot tests.
+A model whose results are not on the best's rows (a trial, another dataset of the same name) is said to be
+not compared with it, and why: never tied, never below.
 ``clsd evaluate`` prints these lines under its Table 1; the report opens with them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from clsd_analysis.comparisons import ALL_TASKS, PivotTest
 from clsd_analysis.tables import AVERAGE, Table1
@@ -35,8 +37,16 @@ def best_lines(table: Table1) -> list[str]:
             line = f"{name}, {setting}: best " + ", ".join(f"{m} {_value(table, m, column, setting)}" for m in best)
             if tied:
                 line += "; statistically tied with it: " + ", ".join(f"{m} {_value(table, m, column, setting)}" for m in tied)
-            else:
-                line += "; every other model is significantly below it"
+            uncompared = {m: why for (m, c, s), why in table.uncompared.items() if (c, s) == (column, setting)}
+            if uncompared:
+                line += "; not compared with it: " + ", ".join(f"{m} ({why})" for m, why in uncompared.items())
+            others = [
+                m
+                for m in table.models
+                if m not in best and m not in uncompared and table.values[m].get((column, setting)) is not None
+            ]
+            if not tied and others:
+                line += f"; every other {'compared ' if uncompared else ''}model is significantly below it"
             lines.append(line + ".")
     return lines
 
@@ -56,6 +66,13 @@ def pivot_lines(tests: Sequence[PivotTest]) -> list[str]:
     return lines
 
 
-def answer_lines(table: Table1, tests: Sequence[PivotTest]) -> list[str]:
-    """The answer: the best model per direction and over all, then pivot or not per model."""
-    return best_lines(table) + pivot_lines(tests)
+def pivot_left_out_lines(excluded: Mapping[tuple[str, str], str]) -> list[str]:
+    """Per model and task whose pivot result is not on its direct result's rows: not tested, and why."""
+    return [f"{model}: pivot and direct not compared on {short_task(task)}: {why}." for (model, task), why in excluded.items()]
+
+
+def answer_lines(
+    table: Table1, tests: Sequence[PivotTest], pivot_excluded: Mapping[tuple[str, str], str] | None = None
+) -> list[str]:
+    """The answer: the best model per direction and over all, then pivot or not per model (and where it was not tested)."""
+    return best_lines(table) + pivot_lines(tests) + pivot_left_out_lines(pivot_excluded or {})

@@ -12,6 +12,14 @@ the exact McNemar p-value, Holm-adjusted over the comparisons of one family (:mo
 
 P@1 and differences are in percentage points. :func:`mark_ties` puts the model comparisons into
 Table 1: every model not significantly below the best of a column (Holm-adjusted p >= 5%).
+
+Two results are paired only on the same rows of the same data: the same row ids (a trial on the first
+10 rows is never set against a run on all 40) and, for two models, the same dataset revision as their
+result files name it (two datasets of one name are not one set of rows). A pair that is not is left out,
+never paired on the rows it happens to share: :func:`left_out` and :func:`pivot_left_out` say why, and
+the report's notes and answer repeat it. A pooled row needs every task of its setting paired. A pivot
+task and its direct task are two data files whose revisions may differ by design (a local folder names
+each file by its digest): a pivot test asks for the same row ids.
 """
 
 from __future__ import annotations
@@ -34,9 +42,10 @@ from clsd_mteb.confidence import (
     pooled_difference_interval,
     pooled_mcnemar,
 )
-from clsd_mteb.naming import DIRECT, pivot_base, setting_of
+from clsd_mteb.naming import DIRECT, pivot_base, setting_of, short_task
 
 Hits = Mapping[str, Mapping[str, Mapping[str, bool]]]  # {model label: {task: {row id: hit}}}
+Revisions = Mapping[str, Mapping[str, str | None]]  # {model label: {task: dataset revision its result file names}}
 POOLED = {DIRECT: "direct (all)"}  # the pooled rows' task names; a pivot setting's is "<setting> (all)"
 ALL_TASKS = "all"
 
@@ -94,12 +103,59 @@ def hits_of(results: ResultsFolder) -> dict[str, dict[str, dict[str, bool]]]:
     return found
 
 
+def revisions_of(results: ResultsFolder) -> dict[str, dict[str, str | None]]:
+    """The dataset revision of every model and task with a prediction file (None without a result file)."""
+    found: dict[str, dict[str, str | None]] = {}
+    for run, task in sorted(results.prediction_paths):
+        found.setdefault(results.label(run), {})[task] = results.dataset_revision(run, task)
+    return found
+
+
 def pooled_name(setting: str) -> str:
     return POOLED.get(setting, f"{setting} (all)")
 
 
+def why_unpaired(a: Mapping[str, bool], b: Mapping[str, bool], revision_a: str | None, revision_b: str | None) -> str | None:
+    """Why two results cannot be paired (other data, other rows), or None when they are on the same rows."""
+    if revision_a != revision_b:
+        return f"other data (dataset revisions {revision_a or 'unknown'} and {revision_b or 'unknown'})"
+    if a.keys() != b.keys():
+        return f"other rows ({len(a):,} and {len(b):,} rows, {len(a.keys() & b.keys()):,} of them shared)"
+    return None
+
+
+def _revision(revisions: Revisions | None, model: str, task: str) -> str | None:
+    return None if revisions is None else revisions.get(model, {}).get(task)
+
+
+def left_out(hits: Hits, revisions: Revisions | None = None) -> dict[tuple[str, str, str], str]:
+    """(task or pooled row, model a, model b) -> why that pair is not compared; pairs in :func:`model_comparisons`' order."""
+    models = list(hits)
+    tasks = sorted({task for per_task in hits.values() for task in per_task})
+    found: dict[tuple[str, str, str], str] = {}
+    for task in tasks:
+        for a, b in itertools.combinations([m for m in models if task in hits[m]], 2):
+            why = why_unpaired(hits[a][task], hits[b][task], _revision(revisions, a, task), _revision(revisions, b, task))
+            if why is not None:
+                found[(task, a, b)] = why
+    for setting in sorted({setting_of(t) for t in tasks}):
+        block = [t for t in tasks if setting_of(t) == setting]
+        complete = [m for m in models if all(t in hits[m] for t in block)]
+        for a, b in itertools.combinations(complete, 2):
+            unpaired = [t for t in block if (t, a, b) in found]
+            if unpaired and len(block) > 1:
+                found[(pooled_name(setting), a, b)] = (
+                    f"{short_task(unpaired[0])} is not on the same rows: {found[(unpaired[0], a, b)]}"
+                )
+    return found
+
+
+def left_out_notes(excluded: Mapping[tuple[str, str, str], str]) -> list[str]:
+    return [f"`{a}` and `{b}` are not compared on `{task}`: {why}" for (task, a, b), why in excluded.items()]
+
+
 def _paired(a: Mapping[str, bool], b: Mapping[str, bool]) -> PairedCounts | None:
-    """The 2x2 table of two sides on the row ids they share (sorted: no file order matters), or None if none."""
+    """The 2x2 table of two sides on their rows (the same ids; sorted: no file order matters), or None if none."""
     shared = sorted(a.keys() & b.keys())
     if not shared:
         return None
@@ -122,15 +178,19 @@ def _with_holm(rows: list[PairedComparison]) -> list[PairedComparison]:
     return [replace(r, p_holm=p) for r, p in zip(rows, adjusted, strict=True)]
 
 
-def model_comparisons(hits: Hits) -> tuple[list[PairedComparison], list[str]]:
-    """Every pair of models on every task, then the pooled rows per setting; and notes on what could not be pooled."""
+def model_comparisons(hits: Hits, revisions: Revisions | None = None) -> tuple[list[PairedComparison], list[str]]:
+    """Every pair of models on every task, then the pooled rows per setting; and notes on what was not compared and why.
+
+    ``revisions``: each result's dataset revision; without it, pairs are checked by their row ids alone.
+    """
     models = list(hits)
     tasks = sorted({task for per_task in hits.values() for task in per_task})
+    excluded = left_out(hits, revisions)
     rows: list[PairedComparison] = []
     for task in tasks:
         family = []
         for a, b in itertools.combinations([m for m in models if task in hits[m]], 2):
-            counts = _paired(hits[a][task], hits[b][task])
+            counts = None if (task, a, b) in excluded else _paired(hits[a][task], hits[b][task])
             if counts is not None:
                 family.append(
                     PairedComparison(
@@ -156,6 +216,8 @@ def model_comparisons(hits: Hits) -> tuple[list[PairedComparison], list[str]]:
         ]
         family = []
         for a, b in itertools.combinations(complete, 2):
+            if (pooled_name(setting), a, b) in excluded:
+                continue
             tables = [c for t in block if (c := _paired(hits[a][t], hits[b][t])) is not None]
             if len(tables) == len(block) and len(block) > 1:
                 only_a, only_b = sum(t.only_a for t in tables), sum(t.only_b for t in tables)
@@ -165,17 +227,39 @@ def model_comparisons(hits: Hits) -> tuple[list[PairedComparison], list[str]]:
                     )
                 )
         rows += _with_holm(family)
-    return rows, notes
+    return rows, notes + left_out_notes(excluded)
+
+
+def pivot_left_out(hits: Hits) -> dict[tuple[str, str], str]:
+    """(model, direct task) -> why its pivot test is left out: the pivot task's rows are not the direct task's."""
+    found = {}
+    for model, per_task in hits.items():
+        for task in sorted(per_task):
+            base = pivot_base(task)
+            if base is not None and base in per_task and per_task[task].keys() != per_task[base].keys():
+                found[(model, base)] = why_unpaired(per_task[base], per_task[task], None, None) or ""
+    return found
+
+
+def pivot_notes(excluded: Mapping[tuple[str, str], str]) -> list[str]:
+    return [
+        f"No pivot test of `{model}` on `{task}`: its pivot and direct results are on {why}"
+        for (model, task), why in excluded.items()
+    ]
 
 
 def pivot_tests(hits: Hits) -> list[PivotTest]:
-    """Per model: pivot minus direct on each task's shared row ids (Holm over the model's tasks), then pooled."""
+    """Per model: pivot minus direct on each task's row ids (Holm over the model's tasks), then pooled.
+
+    A task whose pivot result is not on the direct result's rows is left out (:func:`pivot_left_out`).
+    """
+    excluded = pivot_left_out(hits)
     rows: list[PivotTest] = []
     for model, per_task in hits.items():
         found = []
         for task in sorted(per_task):
             base = pivot_base(task)
-            if base is None or base not in per_task:
+            if base is None or base not in per_task or (model, base) in excluded:
                 continue
             counts = _paired(per_task[task], per_task[base])  # a: pivot, b: direct
             if counts is not None:
@@ -196,12 +280,15 @@ def pivot_tests(hits: Hits) -> list[PivotTest]:
     return rows
 
 
-def mark_ties(table: Table1, comparisons: Sequence[PairedComparison]) -> None:
-    """Mark in ``table`` every model not significantly below its column's best (Holm-adjusted p >= :data:`ALPHA`)."""
+def mark_ties(
+    table: Table1, comparisons: Sequence[PairedComparison], excluded: Mapping[tuple[str, str, str], str] | None = None
+) -> None:
+    """Mark in ``table`` every model not significantly below its column's best (Holm-adjusted p >= :data:`ALPHA`),
+    and every model not compared with a best (``excluded`` says why; else: no paired result) in ``table.uncompared``."""
     by_pair = {(c.task, c.model_a, c.model_b): c.p_holm for c in comparisons}
     for column in [*table.columns, AVERAGE]:
         for setting in table.settings_of(column):
-            task = pooled_name(setting) if column == AVERAGE else _task_name(column, setting)
+            task = _compared_as(table, column, setting)
             best = [m for m in table.models if table.is_best(m, column, setting)]
             for model in table.models:
                 if model in best or table.values[model].get((column, setting)) is None:
@@ -209,6 +296,18 @@ def mark_ties(table: Table1, comparisons: Sequence[PairedComparison]) -> None:
                 p_values = [by_pair.get((task, b, model), by_pair.get((task, model, b))) for b in best]
                 if p_values and all(p is not None and p >= ALPHA for p in p_values):
                     table.tied.add((model, column, setting))
+                elif None in p_values:
+                    b = best[p_values.index(None)]
+                    why = (excluded or {}).get((task, b, model)) or (excluded or {}).get((task, model, b))
+                    table.uncompared[(model, column, setting)] = why or "no per-row predictions to pair"
+
+
+def _compared_as(table: Table1, column: str, setting: str) -> str:
+    """The comparisons' task of a Table 1 cell: its task, the pooled row of an average, or the one task an average is of."""
+    if column != AVERAGE:
+        return _task_name(column, setting)
+    block = [c for c in table.columns if setting in table.settings_of(c)]
+    return _task_name(block[0], setting) if len(block) == 1 else pooled_name(setting)
 
 
 def _task_name(column: str, setting: str) -> str:
@@ -216,4 +315,14 @@ def _task_name(column: str, setting: str) -> str:
     return column if setting == DIRECT else f"{column}-Pivot{setting.split()[-1]}"
 
 
-__all__ = ["PairedComparison", "PivotTest", "hits_of", "mark_ties", "model_comparisons", "pivot_tests"]
+__all__ = [
+    "PairedComparison",
+    "PivotTest",
+    "hits_of",
+    "left_out",
+    "mark_ties",
+    "model_comparisons",
+    "pivot_left_out",
+    "pivot_tests",
+    "revisions_of",
+]

@@ -1,4 +1,4 @@
-"""``clsd analyze``: every analysis over one results folder, written as a report with its files.
+"""``clsd analyze``: every analysis over one results folder (or several read as one), written as a report with its files.
 
 The report is a list of sections (:mod:`clsd_analysis.sections`), each an object holding its own
 options; the report numbers them in order, and every section reads the shared results, texts and
@@ -18,11 +18,12 @@ from pathlib import Path
 
 from clsd_analysis.report_context import ReportContext
 from clsd_analysis.report_writer import REPORT_FILE, ReportWriter
-from clsd_analysis.results import load_results
+from clsd_analysis.results import ResultsFolder, load_results
 from clsd_analysis.sections import Section, default_sections
 from clsd_analysis.task_data import TaskCatalog
 from clsd_format.errors import CLSDError
-from clsd_mteb.source_record import read_sources
+from clsd_mteb.source_record import RecordedSource, SourceKey, read_sources
+from clsd_mteb.trials import whole_task_revision
 
 HTML_FILE = "report.html"
 
@@ -53,7 +54,7 @@ def _check_target(out: Path, overwrite: bool) -> None:
         raise CLSDError(f"--out {out} exists and is not a folder.")
 
 
-def _header(report: ReportContext, results_dir: str | Path, options: AnalysisOptions) -> None:
+def _header(report: ReportContext, options: AnalysisOptions) -> None:
     writer, results = report.writer, report.results
     writer.add("# CLSD analysis report\n")
     if options.command:
@@ -62,7 +63,10 @@ def _header(report: ReportContext, results_dir: str | Path, options: AnalysisOpt
         f"| {report.styles[label].short} | `{run.name}` | `{run.revision}` |"
         for run, label in zip(results.runs, report.labels, strict=True)
     )
-    writer.add(f"Results folder: `{results_dir}`. Models, with the short labels the figures use:\n")
+    folders = ", ".join(f"`{root}`" for root in results.roots or [results.root])
+    writer.add(
+        f"Results folder{'s' if len(results.roots) > 1 else ''}: {folders}. Models, with the short labels the figures use:\n"
+    )
     writer.add(f"| label | model | revision |\n|---|---|---|\n{key}\n")
     chosen = "chosen with `--focus`" if options.focus else "the highest mean direct P@1; `--focus MODEL` chooses another"
     writer.add(f"The report is about `{report.focus}` ({chosen}): its examples come first.\n")
@@ -93,8 +97,13 @@ def _answer(report: ReportContext) -> None:
     from clsd_analysis.tables import comparison_table
 
     table = comparison_table(report.results)
-    mark_ties(table, report.comparisons)
-    lines = answer_lines(table, report.pivot_tests)
+    mark_ties(table, report.comparisons, report.left_out)
+    lines = answer_lines(table, report.pivot_tests, report.pivot_left_out)
+    if report.left_out:
+        lines.append(
+            f"{len(report.left_out)} pair(s) of results are not compared: they are not on the same rows of the same data "
+            "(a trial, or another dataset of the same name); section 1 and the notes say which and why."
+        )
     if lines:
         report.writer.add("## The answer\n")
         report.writer.add(
@@ -105,13 +114,29 @@ def _answer(report: ReportContext) -> None:
         report.writer.add("\n".join(f"- {line}" for line in lines) + "\n")
 
 
-def build_report(results_dir: str | Path, out: str | Path, options: AnalysisOptions | None = None) -> Path:
-    """Run every section and write the report; returns the path of ``report.md``."""
+def _recorded_sources(results: ResultsFolder) -> dict[SourceKey, RecordedSource]:
+    """What ``clsd evaluate`` recorded of the data sources in every folder read (the first folder's entry of a key wins)."""
+    found: dict[SourceKey, RecordedSource] = {}
+    for root in reversed(results.roots or [results.root]):
+        found.update(read_sources(root))
+    return found
+
+
+def _result_revisions(results: ResultsFolder) -> dict[str, set[str]]:
+    """Per task: the dataset revisions of the whole task the results were computed on (a trial's cut aside)."""
+    found: dict[str, set[str]] = {}
+    for (_, task), revision in results.dataset_revisions.items():
+        found.setdefault(task, set()).add(whole_task_revision(revision))
+    return found
+
+
+def build_report(results_dir: str | Path | Sequence[str | Path], out: str | Path, options: AnalysisOptions | None = None) -> Path:
+    """Run every section and write the report of one results folder, or several read as one; returns the path of ``report.md``."""
     options = options or AnalysisOptions()
     out = Path(out)
     _check_target(out, options.overwrite)
     results = load_results(results_dir)
-    catalog = TaskCatalog(options.data_dir, options.dataset_folders, read_sources(Path(results_dir)))
+    catalog = TaskCatalog(options.data_dir, options.dataset_folders, _recorded_sources(results), _result_revisions(results))
     _check_texts_found(catalog, results.task_names)
     report = ReportContext(
         results=results,
@@ -121,7 +146,7 @@ def build_report(results_dir: str | Path, out: str | Path, options: AnalysisOpti
         focus_request=options.focus,
         notes=[f"Skipped file {s}" for s in results.skipped],
     )
-    _header(report, results_dir, options)
+    _header(report, options)
     _answer(report)
     for number, section in enumerate(options.sections, start=1):
         report.writer.add(f"## {number}. {section.title}\n")

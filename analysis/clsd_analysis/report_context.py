@@ -14,7 +14,17 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from clsd_analysis.comparisons import PairedComparison, PivotTest, hits_of, model_comparisons, pivot_tests
+from clsd_analysis.comparisons import (
+    PairedComparison,
+    PivotTest,
+    hits_of,
+    left_out,
+    model_comparisons,
+    pivot_left_out,
+    pivot_notes,
+    pivot_tests,
+    revisions_of,
+)
 from clsd_analysis.distractor_types import DistractorTypes, distractor_types
 from clsd_analysis.edit_distance import distractor_table
 from clsd_analysis.edit_typing import TaggerFactory, offline_tagger
@@ -61,15 +71,31 @@ class ReportContext:
         return hits_of(self.results)
 
     @cached_property
+    def revisions(self) -> dict[str, dict[str, str | None]]:
+        """The dataset revision of each model's result on each task, by model label."""
+        return revisions_of(self.results)
+
+    @cached_property
+    def left_out(self) -> dict[tuple[str, str, str], str]:
+        """The pairs of models not compared, on other rows or other data, and why (:func:`clsd_analysis.comparisons.left_out`)."""
+        return left_out(self.hits, self.revisions)
+
+    @cached_property
     def comparisons(self) -> list[PairedComparison]:
-        """Every pair of models on every task, and pooled per setting (:mod:`clsd_analysis.comparisons`)."""
-        rows, notes = model_comparisons(self.hits)
+        """Every pair of models on the same rows of every task, and pooled per setting (:mod:`clsd_analysis.comparisons`)."""
+        rows, notes = model_comparisons(self.hits, self.revisions)
         self.notes += notes
         return rows
 
     @cached_property
+    def pivot_left_out(self) -> dict[tuple[str, str], str]:
+        """(model, direct task) whose pivot result is not on its direct result's rows, and why."""
+        return pivot_left_out(self.hits)
+
+    @cached_property
     def pivot_tests(self) -> list[PivotTest]:
         """Per model, pivot minus direct on the same rows (:mod:`clsd_analysis.comparisons`)."""
+        self.notes += pivot_notes(self.pivot_left_out)
         return pivot_tests(self.hits)
 
     @cached_property

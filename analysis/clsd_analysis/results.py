@@ -20,12 +20,20 @@ So no table or average ever holds an impossible number.
 A trial (a task cut to its first rows: ``limit``, ``clsd evaluate --limit``) files its scores and predictions
 under a split of its own, ``test_first_<N>`` (:mod:`clsd_mteb.trials`); it is read from there and listed in
 :attr:`ResultsFolder.trials`, which the report states at its top.
+
+Each result keeps the dataset revision its file names (:attr:`ResultsFolder.dataset_revisions`): two
+results are compared only on the same rows of the same data (:mod:`clsd_analysis.comparisons`).
+
+Several folders (one per machine or cluster job) are read as one by :func:`load_results`. A model, model
+revision and task held by two folders is read once when both hold the same numbers; two folders that
+hold it with other numbers, or of another dataset revision, are refused with one line naming both files:
+a report holds one result per model and task.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -97,6 +105,9 @@ class ResultsFolder:
     prediction_paths: dict[tuple[ModelRun, str], Path]
     skipped: list[str] = field(default_factory=list)  # files that are not CLSD results, with why
     trials: dict[tuple[ModelRun, str], int] = field(default_factory=dict)  # results of a trial: its first rows
+    dataset_revisions: dict[tuple[ModelRun, str], str] = field(default_factory=dict)  # as each result file names it
+    score_paths: dict[tuple[ModelRun, str], Path] = field(default_factory=dict)  # the result file of each score
+    roots: list[Path] = field(default_factory=list)  # every folder read (``root`` is the first)
 
     @property
     def runs(self) -> list[ModelRun]:
@@ -120,6 +131,10 @@ class ResultsFolder:
         rows = self.trials.get((run, task_name))
         split = SPLIT if rows is None else trial_split(rows)
         return None if path is None else read_predictions(path, run, task_name, split)
+
+    def dataset_revision(self, run: ModelRun, task_name: str) -> str | None:
+        """The dataset revision the result file names (a trial's ends in ``-limit<N>``); None without a result file."""
+        return self.dataset_revisions.get((run, task_name))
 
     def is_reranker(self, run: ModelRun) -> bool:
         """Whether the run is a cross-encoder's: its scores are relevance scores, not cosines of embeddings."""
@@ -149,8 +164,9 @@ def _model_identity(folder: Path, relative: str) -> tuple[str, str]:
     return name_as_path.replace("__", "/"), revision
 
 
-def _clsd_scores(path: Path) -> tuple[str, dict[str, Any], int | None] | str:
-    """(task name, scores of the default subset of the test split or a trial's, the trial's rows), or why the file is not used."""
+def _clsd_scores(path: Path) -> tuple[str, dict[str, Any], int | None, str] | str:
+    """(task name, scores of the default subset of the test split or a trial's, the trial's rows, the dataset revision),
+    or why the file is not used."""
     import mteb
 
     try:
@@ -165,12 +181,22 @@ def _clsd_scores(path: Path) -> tuple[str, dict[str, Any], int | None] | str:
     impossible = impossible_score(entry)
     if impossible is not None:
         return f"{path}: {impossible}"
-    return result.task_name, dict(entry), trial
+    return result.task_name, dict(entry), trial, str(result.dataset_revision)
 
 
-def load_results(root: str | Path) -> ResultsFolder:
-    """Index a results folder. Raises :class:`ResultsError` when it holds no CLSD result at all."""
-    root = Path(root)
+def load_results(roots: str | Path | Sequence[str | Path]) -> ResultsFolder:
+    """Index one results folder, or several read as one. Raises :class:`ResultsError` when one holds no CLSD
+    result at all, or when two hold one model's result on one task with other numbers or data."""
+    if isinstance(roots, str | Path):
+        return _load_folder(Path(roots))
+    folders = [_load_folder(Path(root)) for root in dict.fromkeys(Path(r) for r in roots)]
+    if not folders:
+        raise ResultsError("no results folder given.")
+    return folders[0] if len(folders) == 1 else _merged(folders)
+
+
+def _load_folder(root: Path) -> ResultsFolder:
+    """Index one results folder."""
     results_dir, predictions_dir = root / "results", root / "predictions"
     if not root.is_dir():
         raise ResultsError(f"results folder {root} does not exist.")
@@ -189,31 +215,83 @@ def load_results(root: str | Path) -> ResultsFolder:
             runs[relative] = ModelRun(name, revision, relative)
         return runs[relative]
 
-    scores: dict[tuple[ModelRun, str], dict[str, Any]] = {}
-    skipped: list[str] = []
-    trials: dict[tuple[ModelRun, str], int] = {}
+    folder = ResultsFolder(root=root, scores={}, prediction_paths={}, roots=[root])
     for path in sorted(results_dir.glob("*/*/*.json")) if results_dir.is_dir() else []:
         if path.name == "model_meta.json":
             continue
         found = _clsd_scores(path)
         if isinstance(found, str):
-            skipped.append(found)
+            folder.skipped.append(found)
             continue
-        task_name, entry, trial = found
+        task_name, entry, trial, dataset_revision = found
         key = (run_for(results_dir, path.parent), task_name)
-        scores[key] = entry
+        folder.scores[key], folder.score_paths[key], folder.dataset_revisions[key] = entry, path, dataset_revision
         if trial is not None:
-            trials[key] = trial
-
-    prediction_paths: dict[tuple[ModelRun, str], Path] = {}
+            folder.trials[key] = trial
     for path in sorted(predictions_dir.glob(f"*/*/*{PREDICTIONS_SUFFIX}")) if predictions_dir.is_dir() else []:
         task_name = path.name[: -len(PREDICTIONS_SUFFIX)]
-        prediction_paths[(run_for(predictions_dir, path.parent), task_name)] = path
-
-    if not scores and not prediction_paths:
-        hint = f" Skipped: {skipped[0]}" if skipped else ""
+        folder.prediction_paths[(run_for(predictions_dir, path.parent), task_name)] = path
+    if not folder.scores and not folder.prediction_paths:
+        hint = f" Skipped: {folder.skipped[0]}" if folder.skipped else ""
         raise ResultsError(f"no CLSD results under {root}.{hint}")
-    return ResultsFolder(root=root, scores=scores, prediction_paths=prediction_paths, skipped=skipped, trials=trials)
+    return folder
+
+
+def _merged(folders: Sequence[ResultsFolder]) -> ResultsFolder:
+    """Several folders as one: a result two of them hold is read once, if both hold the same numbers of the same data."""
+    merged = ResultsFolder(root=folders[0].root, scores={}, prediction_paths={}, roots=[f.root for f in folders])
+    for folder in folders:
+        merged.skipped += folder.skipped
+        for key, entry in folder.scores.items():
+            if key in merged.scores:
+                _check_same_result(merged, folder, key)
+                continue
+            merged.scores[key], merged.score_paths[key] = entry, folder.score_paths[key]
+            merged.dataset_revisions[key] = folder.dataset_revisions[key]
+            if key in folder.trials:
+                merged.trials[key] = folder.trials[key]
+        for key, path in folder.prediction_paths.items():
+            if key not in merged.prediction_paths:
+                merged.prediction_paths[key] = path
+            elif not _same_predictions(merged.predictions(*key), folder.predictions(*key)):
+                run, task = key
+                raise ResultsError(
+                    f"{merged.prediction_paths[key]} and {path} both hold `{run.name}` (revision {run.revision}) on "
+                    f"{task} with other per-row numbers: keep one of them (or evaluate again into one folder)."
+                )
+    return merged
+
+
+def _check_same_result(merged: ResultsFolder, folder: ResultsFolder, key: tuple[ModelRun, str]) -> None:
+    """A result already read from another folder: the same data and the same numbers, or one line naming both files."""
+    (run, task), first, second = key, merged.score_paths[key], folder.score_paths[key]
+    held = f"{first} and {second} both hold `{run.name}` (revision {run.revision}) on {task}"
+    if merged.dataset_revisions[key] != folder.dataset_revisions[key]:
+        raise ResultsError(
+            f"{held}, of different dataset revisions ({merged.dataset_revisions[key]}, {folder.dataset_revisions[key]}): "
+            "a report holds one result per model and task; analyse these folders apart."
+        )
+    if _numbers(merged.scores[key]) != _numbers(folder.scores[key]):
+        raise ResultsError(
+            f"{held} at dataset revision {folder.dataset_revisions[key]} with different numbers: keep one of them "
+            "(or evaluate again into one folder)."
+        )
+
+
+def _numbers(entry: dict[str, Any]) -> dict[str, float]:
+    """The scores of a result entry: its numbers, without the bookkeeping of how they were computed (``clsd_*``)."""
+    return {
+        key: float(value)
+        for key, value in entry.items()
+        if isinstance(value, int | float) and not isinstance(value, bool) and not key.startswith("clsd_")
+    }
+
+
+def _same_predictions(a: TaskPredictions | None, b: TaskPredictions | None) -> bool:
+    """The same rows with the same cosines (or scores): a copy of one file, not another run of the model."""
+    if a is None or b is None:
+        return a is b
+    return a.ids == b.ids and a.cosines.shape == b.cosines.shape and bool(np.array_equal(a.cosines, b.cosines, equal_nan=True))
 
 
 def read_predictions(path: Path, run: ModelRun, task_name: str, split: str = SPLIT) -> TaskPredictions:

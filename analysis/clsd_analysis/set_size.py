@@ -4,15 +4,21 @@ Two models whose P@1 differ by D points can only differ on the rows exactly one 
 discordant rows); the share of such rows, measured per pair of models over every task both have, sets
 how many rows a two-sided McNemar test needs to detect D at a given level and power (Connor 1987,
 :func:`clsd_mteb.confidence.mcnemar_sample_size`). The number of rows is what an LLM-made set costs.
+
+The discordance is measured only on the same rows of the same data (:func:`clsd_analysis.comparisons.why_unpaired`):
+a task on which two models' results are not (a trial against a full run, two datasets of one name) is left out,
+and the plan says so.
 """
 
 from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from pathlib import Path
 
-from clsd_analysis.comparisons import Hits
+from clsd_analysis.comparisons import Hits, Revisions, hits_of, revisions_of, why_unpaired
+from clsd_format.errors import CLSDError
 from clsd_mteb.confidence import ALPHA, POWER, mcnemar_sample_size
 
 
@@ -25,29 +31,45 @@ class SetSize:
     rows: int  # rows the discordance was measured on
     discordance: float  # share of rows exactly one of the two gets right
     needed: dict[float, int | None]  # difference in points -> rows needed; None where it exceeds the discordance
+    left_out: dict[str, str] = field(default_factory=dict)  # task -> why the two results on it are not paired
 
 
-def discordance(hits: Hits, a: str, b: str) -> tuple[int, float]:
-    """(rows, share of them exactly one of ``a`` and ``b`` gets right), over the row ids both have on every shared task."""
-    rows = disagree = 0
+def unpaired_tasks(hits: Hits, a: str, b: str, revisions: Revisions | None = None) -> dict[str, str]:
+    """The tasks both models have whose results are not on the same rows of the same data, and why."""
+    found = {}
     for task in sorted(hits[a].keys() & hits[b].keys()):
-        shared = hits[a][task].keys() & hits[b][task].keys()
-        rows += len(shared)
-        disagree += sum(hits[a][task][i] != hits[b][task][i] for i in shared)
+        revision_a, revision_b = (None if revisions is None else revisions.get(m, {}).get(task) for m in (a, b))
+        why = why_unpaired(hits[a][task], hits[b][task], revision_a, revision_b)
+        if why is not None:
+            found[task] = why
+    return found
+
+
+def discordance(hits: Hits, a: str, b: str, revisions: Revisions | None = None) -> tuple[int, float]:
+    """(rows, share of them exactly one of ``a`` and ``b`` gets right), over every task both have on the same rows."""
+    rows = disagree = 0
+    left_out = unpaired_tasks(hits, a, b, revisions)
+    for task in sorted(hits[a].keys() & hits[b].keys() - left_out.keys()):
+        rows += len(hits[a][task])
+        disagree += sum(hits[a][task][i] != hits[b][task][i] for i in hits[a][task])
     return rows, (disagree / rows if rows else 0.0)
 
 
-def plan_set_size(hits: Hits, differences: Sequence[float], alpha: float = ALPHA, power: float = POWER) -> list[SetSize]:
-    """Per pair of models with shared rows: the rows a set needs to tell apart each difference (in points)."""
+def plan_set_size(
+    hits: Hits, differences: Sequence[float], alpha: float = ALPHA, power: float = POWER, revisions: Revisions | None = None
+) -> list[SetSize]:
+    """Per pair of models with a shared task: the rows a set needs to tell apart each difference (in points);
+    a pair whose shared tasks are all on other rows or data has no rows measured, and says why."""
     found = []
     for a, b in itertools.combinations(sorted(hits), 2):
-        rows, share = discordance(hits, a, b)
-        if rows == 0:
+        rows, share = discordance(hits, a, b, revisions)
+        left_out = unpaired_tasks(hits, a, b, revisions)
+        if rows == 0 and not left_out:
             continue
         needed: dict[float, int | None] = {
-            d: mcnemar_sample_size(d / 100, share, alpha, power) if 0 < d / 100 < share else None for d in differences
+            d: mcnemar_sample_size(d / 100, share, alpha, power) if rows and 0 < d / 100 < share else None for d in differences
         }
-        found.append(SetSize(a, b, rows, share, needed))
+        found.append(SetSize(a, b, rows, share, needed, left_out))
     return found
 
 
@@ -55,12 +77,16 @@ def plan_lines(plans: Sequence[SetSize], alpha: float = ALPHA, power: float = PO
     """The plan as sentences, one per pair of models."""
     lines = []
     for plan in plans:
+        left_out = "".join(f" Left out: {task}, {why}." for task, why in plan.left_out.items())
+        if plan.rows == 0:
+            lines.append(f"{plan.model_a} vs {plan.model_b}: not measured, no task on the same rows of the same data.{left_out}")
+            continue
         sizes = "; ".join(
             f"{d:g} point{'s' if d != 1 else ''}: " + (f"{n:,} rows" if n is not None else "more than the discordance allows")
             for d, n in plan.needed.items()
         )
         lines.append(
-            f"{plan.model_a} vs {plan.model_b}: {100 * plan.discordance:.1f}% of {plan.rows:,} rows discordant -> {sizes}."
+            f"{plan.model_a} vs {plan.model_b}: {100 * plan.discordance:.1f}% of {plan.rows:,} rows discordant -> {sizes}.{left_out}"
         )
     head = (
         f"Rows a CLSD set needs to tell apart two models whose P@1 differ by D points (two-sided McNemar test at "
@@ -68,3 +94,23 @@ def plan_lines(plans: Sequence[SetSize], alpha: float = ALPHA, power: float = PO
         "the two models gets right:"
     )
     return [head, *lines] if lines else []
+
+
+def plan_for_folders(
+    folders: Sequence[Path], differences: Sequence[float], alpha: float = ALPHA, power: float = POWER
+) -> list[str]:
+    """``clsd plan``: the plan's sentences from one results folder or several read as one; refused when nothing can be measured."""
+    from clsd_analysis.results import load_results
+
+    results = load_results(folders)
+    hits = hits_of(results)
+    plans = plan_set_size(hits, differences, alpha, power, revisions_of(results))
+    if not any(plan.rows for plan in plans):
+        where = ", ".join(map(str, folders))
+        why = "; ".join(line for line in plan_lines(plans, alpha, power)[1:])
+        raise CLSDError(
+            f"{where} holds per-row predictions of fewer than two models on a shared task; nothing to measure."
+            if not plans
+            else f"{where}: no two models have results on the same rows of the same data; nothing to measure. {why}"
+        )
+    return plan_lines(plans, alpha, power)

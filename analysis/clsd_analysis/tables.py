@@ -9,7 +9,8 @@ subset would compare models on different data), and a missing result stays None,
 Given each result's number of rows, every value carries its 95% interval (:mod:`clsd_mteb.confidence`):
 a task's Wilson interval, recovered exactly from its P@1 and row count (P@1 is hits / rows), and for an
 average a bootstrap stratified by task, seeded. ``tied`` holds the cells that are not significantly
-below their column's best (set by :mod:`clsd_analysis.comparisons` from the per-row predictions).
+below their column's best (set by :mod:`clsd_analysis.comparisons` from the per-row predictions), and
+``uncompared`` the cells that could not be paired with the best (other rows or other data), with why.
 
 :mod:`clsd_analysis.render` writes the table as Markdown and LaTeX. For the CSV, :func:`comparison_frame`
 spreads it into one numeric column per (setting, task) plus each setting's average and, per pivot
@@ -63,6 +64,7 @@ class Table1:
     alignment: dict[str, Alignment] = field(default_factory=dict)
     intervals: dict[str, dict[Cell, Interval]] = field(default_factory=dict)  # 95%, in percent; empty: rows unknown
     tied: set[tuple[str, str, str]] = field(default_factory=set)  # (model, column, setting) not significantly below the best
+    uncompared: dict[tuple[str, str, str], str] = field(default_factory=dict)  # not paired with the best, and why
 
     def interval(self, model: str, column: str, setting: str) -> Interval | None:
         return self.intervals.get(model, {}).get((column, setting))

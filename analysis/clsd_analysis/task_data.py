@@ -6,11 +6,17 @@ output), then the source ``clsd evaluate`` recorded beside the results for a dat
 release (:mod:`clsd_mteb.source_record`), then the released tasks read from ``data_dir`` (its source
 decided once). Every task is made by :func:`clsd_mteb.get_tasks`. :meth:`TaskCatalog.unlocated` names
 the tasks none of these can find, so that ``clsd analyze`` stops before writing a report without texts.
+
+Texts are only used for the data the results were computed on. Given the dataset revisions the results
+name (``revisions``), the record's entry of that revision is chosen, and the data found is checked: texts
+of another revision (another dataset of the same name, a folder changed since) are left out, and so are
+the texts of a task the results hold at several revisions (one set of texts cannot be all of them); the
+report's notes say so (:attr:`TaskCatalog.problems`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -25,7 +31,7 @@ if TYPE_CHECKING:
     from mteb.abstasks.task_metadata import TaskMetadata
 
     from clsd_mteb.abstask import AbsTaskCLSD
-    from clsd_mteb.source_record import RecordedSource
+    from clsd_mteb.source_record import RecordedSource, SourceKey
 
 
 @dataclass
@@ -57,17 +63,19 @@ class TaskData:
 
 
 class TaskCatalog:
-    """Find task data by name; remember what could not be found and why."""
+    """Find task data by name; remember what could not be found (or was of other data) and why."""
 
     def __init__(
         self,
         data_dir: str | Path | None = None,
         dataset_folders: Sequence[str | Path] = (),
-        recorded: Mapping[str, RecordedSource] | None = None,
+        recorded: Mapping[SourceKey, RecordedSource] | None = None,
+        revisions: Mapping[str, Collection[str]] | None = None,
     ) -> None:
         self.data_dir = data_dir
         self.dataset_folders = [Path(f) for f in dataset_folders]
         self.recorded = dict(recorded or {})
+        self.revisions = {name: set(found) for name, found in (revisions or {}).items()}  # whole-task revisions
         self._cache: dict[str, TaskData | None] = {}
         self.problems: dict[str, str] = {}
 
@@ -96,17 +104,24 @@ class TaskCatalog:
             for name in names
             if name not in RELEASE_TASK_NAMES
             and name not in self._folder_tasks
-            and not (name in self.recorded and self._record_usable(self.recorded[name]))
+            and not any(n == name and self._record_usable(record) for (n, _), record in self.recorded.items())
         ]
 
     @staticmethod
     def _record_usable(record: RecordedSource) -> bool:
         return record.kind != "hub-folder" or Path(record.location).is_dir()
 
-    def _recorded_task(self, name: str) -> AbsTaskCLSD:
+    def _record_for(self, name: str) -> tuple[RecordedSource | None, bool]:
+        """The recorded source of ``name`` for the results' revision (True), else one of unknown or other revision (False)."""
+        entries = {revision: record for (n, revision), record in self.recorded.items() if n == name}
+        for revision in self.revisions.get(name, ()):
+            if revision in entries:
+                return entries[revision], True
+        return entries.get(None) or next(iter(entries.values()), None), False
+
+    def _recorded_task(self, name: str, record: RecordedSource) -> AbsTaskCLSD:
         import clsd_mteb
 
-        record = self.recorded[name]
         if record.kind == "hub-folder":
             (task,) = clsd_mteb.get_tasks([name], data_dir=record.location)
         else:
@@ -119,24 +134,51 @@ class TaskCatalog:
         return self._cache[name]
 
     def _resolve(self, name: str) -> TaskData | None:
-        import clsd_mteb
-
+        wanted = sorted(self.revisions.get(name, ()))
+        if len(wanted) > 1:
+            self.problems[name] = (
+                f"the results hold it at {len(wanted)} dataset revisions ({', '.join(wanted)}): two datasets of one name, "
+                "which no one set of texts fits; its texts are left out (analyse each dataset's results apart)"
+            )
+            return None
         try:
-            if name in self._folder_tasks:
-                data = TaskData(name, self._folder_tasks[name])
-            elif name in self.recorded and name not in RELEASE_TASK_NAMES:
-                data = TaskData(name, self._recorded_task(name))
-            elif name in RELEASE_TASK_NAMES:
-                (task,) = clsd_mteb.get_tasks([name], source=self._release_source)
-                data = TaskData(name, task)
-            else:
-                self.problems[name] = (
-                    "not a released CLSD task and not in any --dataset folder; pass the folder the "
-                    "generation module wrote with --dataset to analyse its texts"
-                )
+            found = self._find(name)
+            if found is None:
                 return None
+            data, where = found
             _ = data.rows  # load now, so a broken source is reported here, once
         except CLSDError as exc:
             self.problems[name] = str(exc)
             return None
-        return data
+        return data if self._same_data(data, where, wanted) else None
+
+    def _find(self, name: str) -> tuple[TaskData, str] | None:
+        """The task's data and where it was found, or None (with why in ``problems``)."""
+        import clsd_mteb
+
+        record, exact = self._record_for(name)
+        if name in self._folder_tasks:
+            return TaskData(name, self._folder_tasks[name]), "its --dataset folder"
+        if record is not None and (exact or name not in RELEASE_TASK_NAMES):
+            return TaskData(name, self._recorded_task(name, record)), f"{record.location}, as data_sources.json records it"
+        if name in RELEASE_TASK_NAMES:
+            (task,) = clsd_mteb.get_tasks([name], source=self._release_source)
+            return TaskData(name, task), self._release_source.describe()
+        self.problems[name] = (
+            "not a released CLSD task and not in any --dataset folder; pass the folder the "
+            "generation module wrote with --dataset to analyse its texts"
+        )
+        return None
+
+    def _same_data(self, data: TaskData, where: str, wanted: Sequence[str]) -> bool:
+        """Whether the data found is the data the results were computed on (their dataset revision, a trial's cut aside)."""
+        from clsd_mteb.trials import whole_task_revision
+
+        found = whole_task_revision(str(data.metadata.dataset["revision"]))
+        if wanted and found not in wanted:
+            self.problems[data.name] = (
+                f"the texts found ({where}) are of dataset revision {found}, the results of {wanted[0]}: another "
+                "dataset of this name, so its texts are left out (pass the dataset the results were computed on with --dataset)"
+            )
+            return False
+        return True

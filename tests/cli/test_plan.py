@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
@@ -10,20 +9,19 @@ from pathlib import Path
 
 import pytest
 
-from clsd_analysis.set_size import discordance, plan_set_size
+from clsd_analysis.set_size import discordance, plan_for_folders, plan_set_size
+from clsd_format.errors import CLSDError
 from clsd_mteb.confidence import mcnemar_sample_size
+from tests.helpers.cli_runner import invoke
+from tests.helpers.results_folders import write_predictions, write_result
 
 TASK = "CLSD-WMT19-DE-FR"
+OTHER_TASK = "CLSD-WMT21-DE-FR"
+GOOD, CLOSE = "1111111111111111110", "1111111111111111100"  # 19 rows, one of them discordant
 
 
 def _write_predictions(root: Path, model: str, pattern: str) -> None:
-    """A prediction file whose row i is a hit where ``pattern[i]`` is 1 (a miss is a tie: a miss, as always)."""
-    folder = root / "predictions" / model.replace("/", "__") / "rev"
-    folder.mkdir(parents=True)
-    records = [
-        {"id": f"r{i}", "cosines": [0.9, 0.1 if c == "1" else 0.9], "rank": 1 if c == "1" else 2} for i, c in enumerate(pattern)
-    ]
-    (folder / f"{TASK}_predictions.json").write_text(json.dumps({"default": {"test": records}}))
+    write_predictions(root, model, TASK, pattern)
 
 
 def test_discordance_and_rows_needed_by_hand():
@@ -60,3 +58,24 @@ def test_clsd_plan_answers_for_each_difference(tmp_path: Path):
         [sys.executable, "-m", "clsd_cli", "plan", str(lonely)], capture_output=True, text=True, env=os.environ
     )
     assert refused.returncode == 2 and "fewer than two models" in refused.stderr
+
+
+def test_the_plan_measures_only_results_on_the_same_rows_of_the_same_data(tmp_path: Path):
+    write_result(tmp_path, "org/a", TASK, GOOD)
+    write_result(tmp_path, "org/b", TASK, CLOSE, dataset_revision="other-rev")  # another dataset of the same name
+    with pytest.raises(CLSDError, match="no two models have results on the same rows of the same data") as raised:
+        plan_for_folders([tmp_path], [1.0])
+    assert "Left out: CLSD-WMT19-DE-FR, other data (dataset revisions data-rev and other-rev)." in str(raised.value)
+    write_result(tmp_path, "org/a", OTHER_TASK, GOOD)
+    write_result(tmp_path, "org/b", OTHER_TASK, CLOSE[:10], trial=10)  # a trial is not the full run's rows
+    write_result(tmp_path, "org/c", OTHER_TASK, CLOSE)
+    lines = plan_for_folders([tmp_path], [1.0])
+    assert lines[1].startswith("org/a vs org/b: not measured") and "Left out: CLSD-WMT21-DE-FR, other data" in lines[1]
+    assert lines[2].startswith("org/a vs org/c: 5.3% of 19 rows discordant")  # on the one task they share
+
+
+def test_clsd_plan_reads_several_folders_as_one(tmp_path: Path):
+    write_result(tmp_path / "job-1", "org/a", TASK, GOOD)
+    write_result(tmp_path / "job-2", "org/b", TASK, CLOSE)
+    output = invoke("plan", str(tmp_path / "job-1"), str(tmp_path / "job-2"), "-d", "1")
+    assert "org/a vs org/b: 5.3% of 19 rows discordant" in output

@@ -23,8 +23,11 @@ def write_parallel_csv(path: Path, rows: Sequence[tuple[str, str]]) -> Path:
     return path
 
 
-def toy_hub_folder(folder: Path) -> Path:
-    """A two-row Hub-format dataset of a task the release does not have, as `clsd build` would write one."""
+def toy_hub_folder(folder: Path, *, other: bool = False) -> Path:
+    """A two-row Hub-format dataset of a task the release does not have, as `clsd build` would write one.
+
+    ``other``: another dataset of the same name and row ids, whose second row speaks of red apples.
+    """
     spec = hub.DirectionSpec("en-de", "CLSD-TOY-EN-DE", "eng-Latn", "deu-Latn")
     rows = [
         {"id": f"toy-{i}", "source": s, "target": t, "distractors": d, "source_lang": "eng-Latn", "target_lang": "deu-Latn"}
@@ -35,6 +38,12 @@ def toy_hub_folder(folder: Path) -> Path:
                     "I bought three apples.",
                     "Ich habe drei Äpfel gekauft.",
                     ["Ich habe drei Birnen gekauft.", "Ich habe vier Äpfel gekauft."],
+                )
+                if not other
+                else (
+                    "I bought three red apples.",
+                    "Ich habe drei rote Äpfel gekauft.",
+                    ["Ich habe drei rote Birnen gekauft.", "Ich habe vier rote Äpfel gekauft."],
                 ),
             ]
         )

@@ -56,7 +56,7 @@ class Comparison(Section):
             "holds each interval's bounds and, per pivot setting, Δ = pivot average minus direct average over the same tasks.\n"
         )
         table = comparison_table(report.results, self.alignment)
-        mark_ties(table, report.comparisons)
+        mark_ties(table, report.comparisons, report.left_out)
         report.writer.table1("comparison", table, caption="Precision@1 (%) per task, direct / pivot, with 95% intervals.")
         self._paired_tests(report)
         report.writer.figure(
@@ -81,6 +81,13 @@ class Comparison(Section):
                 fmt=statistic_format,
                 embed=False,
                 column_formats=P_COLUMNS,
+            )
+        if report.left_out:
+            report.writer.add(
+                "Not compared, since their results are not on the same rows of the same data (a trial, or another "
+                "dataset of the same name): "
+                + "; ".join(f"`{a}` and `{b}` on `{task}` ({why})" for (task, a, b), why in report.left_out.items())
+                + ".\n"
             )
         if report.pivot_tests:
             report.writer.add(

@@ -1,0 +1,102 @@
+"""Results are compared only on the same rows of the same data, and several results folders are read as one.
+
+Hand-made results folders (tests.helpers.results_folders): a trial on the first rows is never set against a
+full run, two datasets of one name (other dataset revisions) are never paired, and a model held by two
+folders with other numbers is refused with both files named.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from clsd_analysis.answer import answer_lines
+from clsd_analysis.comparisons import (
+    hits_of,
+    left_out,
+    mark_ties,
+    model_comparisons,
+    pivot_left_out,
+    pivot_tests,
+    revisions_of,
+)
+from clsd_analysis.results import ResultsError, load_results
+from clsd_analysis.tables import comparison_table
+from tests.helpers.results_folders import write_result
+
+A, B = "CLSD-WMT19-DE-FR", "CLSD-WMT21-DE-FR"
+PA = f"{A}-PivotEN"
+GOOD, CLOSE = "1111111111111111110", "1111111111111111100"  # 19 rows; close gets one row fewer right
+
+
+def _answer(root: Path | list[Path]) -> list[str]:
+    results = load_results(root)
+    hits, revisions = hits_of(results), revisions_of(results)
+    table = comparison_table(results)
+    mark_ties(table, model_comparisons(hits, revisions)[0], left_out(hits, revisions))
+    return answer_lines(table, pivot_tests(hits), pivot_left_out(hits))
+
+
+def test_a_trial_is_never_tied_with_a_full_run(tmp_path: Path) -> None:
+    write_result(tmp_path, "org/full", A, GOOD)
+    write_result(tmp_path, "org/trial", A, CLOSE[:10], trial=10)  # its first 10 rows: all right, as full's
+    hits, revisions = hits_of(load_results(tmp_path)), revisions_of(load_results(tmp_path))
+    rows, notes = model_comparisons(hits, revisions)
+    assert rows == []  # never paired on the 10 rows both happen to have
+    assert any("`org/full` and `org/trial` are not compared on `CLSD-WMT19-DE-FR`: other data" in n for n in notes)
+    rows, notes = model_comparisons(hits)  # without revisions (as `clsd evaluate` calls it): the rows tell
+    assert rows == [] and any("other rows (19 and 10 rows, 10 of them shared)" in n for n in notes)
+    (line,) = [line for line in _answer(tmp_path) if line.startswith("WMT19 DE→FR")]
+    assert "statistically tied" not in line and "significantly below" not in line
+    assert "not compared with it: org/full (other data (dataset revisions data-rev and data-rev-limit10))" in line
+
+
+def test_two_datasets_of_one_name_are_not_paired_nor_pooled(tmp_path: Path) -> None:
+    for task in (A, B):
+        write_result(tmp_path, "org/a", task, GOOD)
+        write_result(tmp_path, "org/b", task, CLOSE, dataset_revision="data-rev" if task == B else "other-rev")
+    results = load_results(tmp_path)
+    rows, notes = model_comparisons(hits_of(results), revisions_of(results))
+    assert [(r.task, r.model_a, r.model_b) for r in rows] == [(B, "org/a", "org/b")]  # A's pair and the pooled row left out
+    assert any("not compared on `CLSD-WMT19-DE-FR`: other data (dataset revisions data-rev and other-rev)" in n for n in notes)
+    assert any("not compared on `direct (all)`: WMT19 DE→FR is not on the same rows" in n for n in notes)
+    answer = "\n".join(_answer(tmp_path))
+    assert "WMT21 DE→FR, direct: best org/a" in answer and "statistically tied with it: org/b" in answer
+    assert "WMT19 DE→FR, direct: best org/a" in answer and "not compared with it: org/b (other data" in answer
+
+
+def test_a_pivot_result_on_other_rows_is_not_tested(tmp_path: Path) -> None:
+    write_result(tmp_path, "org/a", A, GOOD)
+    write_result(tmp_path, "org/a", PA, "1111", trial=4)
+    hits = hits_of(load_results(tmp_path))
+    assert pivot_tests(hits) == []
+    assert pivot_left_out(hits) == {("org/a", A): "other rows (19 and 4 rows, 4 of them shared)"}
+    assert "org/a: pivot and direct not compared on WMT19 DE→FR: other rows (19 and 4 rows, 4 of them shared)." in _answer(
+        tmp_path
+    )
+
+
+def test_several_folders_are_read_as_one(tmp_path: Path) -> None:
+    first, second = tmp_path / "job-1", tmp_path / "job-2"
+    write_result(first, "org/a", A, GOOD)
+    write_result(second, "org/b", A, CLOSE)
+    copy = Path(shutil.copytree(first, tmp_path / "job-1-copy"))  # the same results twice: read once
+    results = load_results([first, second, copy])
+    assert [run.name for run in results.runs] == ["org/a", "org/b"] and results.roots == [first, second, copy]
+    rows, _ = model_comparisons(hits_of(results), revisions_of(results))
+    assert [(r.model_a, r.model_b, r.only_a, r.only_b) for r in rows] == [("org/a", "org/b", 1, 0)]
+
+
+def test_two_folders_with_other_numbers_for_one_result_are_refused_naming_both(tmp_path: Path) -> None:
+    first = write_result(tmp_path / "job-1", "org/a", A, GOOD)
+    second = write_result(tmp_path / "job-2", "org/a", A, CLOSE)
+    with pytest.raises(ResultsError, match="with different numbers") as raised:
+        load_results([tmp_path / "job-1", tmp_path / "job-2"])
+    assert f"{first} and {second} both hold `org/a` (revision rev) on {A}" in str(raised.value)
+    third = write_result(tmp_path / "job-3", "org/a", A, GOOD, dataset_revision="other-rev")
+    with pytest.raises(ResultsError, match=r"of different dataset revisions \(data-rev, other-rev\)") as raised:
+        load_results([tmp_path / "job-1", tmp_path / "job-3"])
+    assert str(first) in str(raised.value) and str(third) in str(raised.value)
+    assert "\n" not in str(raised.value)
