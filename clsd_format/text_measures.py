@@ -4,9 +4,13 @@ Both are defined as the paper's authors computed them (their notebook, read for 
 
 * **Words** are scikit-learn ``CountVectorizer``'s default tokens: the text lower-cased, then every
   run of two or more word characters (regex ``(?u)\\b\\w\\w+\\b``). One-character words ("a", "à",
-  "3") and punctuation are not words. The regex is used directly so that this dependency-light
+  "3") and punctuation are not words. The pattern is used directly so that this dependency-light
   package does not need scikit-learn; a test checks it against ``CountVectorizer(binary=True)``'s
-  vocabulary on the whole release.
+  vocabulary on the whole release. It runs on the ``regex`` module, whose ``\\w`` keeps a word's
+  combining marks (Hindi vowel signs, Arabic harakat), where ``re``'s cuts the word there; and given
+  the language (any code :mod:`clsd_format.languages` reads), a text of a script without spaces
+  (Chinese, Japanese, Thai, ...) is cut by its segmenter, every word it finds counting
+  (:func:`clsd_format.words.paper_words`). Without a language, a text is read as written with spaces.
 * **Jaccard** is the size of the intersection of the two word sets over the size of their union
   (``CountVectorizer(binary=True)`` plus scikit-learn's Jaccard metric). Two texts without any word count as identical (1.0).
 * **Edit similarity** is python-Levenshtein's ``ratio``: the normalised *indel* similarity
@@ -23,14 +27,14 @@ both import from here, so the same pair gets the same number everywhere.
 from __future__ import annotations
 
 import itertools
-import re
 from collections.abc import Iterable, Sequence
 
 from rapidfuzz.distance import Indel
 
+from clsd_format.words import paper_words
+
 # CountVectorizer's default token_pattern, applied after lower-casing (its default lowercase=True).
 WORD_PATTERN = r"(?u)\b\w\w+\b"
-_WORD = re.compile(WORD_PATTERN)
 
 # (label, lower edge inclusive, upper edge exclusive); the top bin also holds 1.0.
 SIMILARITY_BINS: tuple[tuple[str, float, float], ...] = (
@@ -45,31 +49,31 @@ PAPER_BIN_LABELS: tuple[str, ...] = tuple(label for label, _, _ in SIMILARITY_BI
 LOW_BIN_LABEL = SIMILARITY_BINS[5][0]
 
 
-def words(text: str) -> list[str]:
-    """The text's words in order (lower-cased, two or more word characters each)."""
-    return _WORD.findall(text.lower())
+# The text's words in order (lower-cased; two or more word characters each, or a segmenter's words for a
+# language written without spaces): the function itself, so the hot path is one call.
+words = paper_words
 
 
-def word_set(text: str) -> set[str]:
+def word_set(text: str, language: str | None = None) -> set[str]:
     """The text's distinct words: the unit of Jaccard similarity."""
-    return set(words(text))
+    return set(paper_words(text, language))
 
 
-def jaccard(a: str, b: str) -> float:
-    """Word-level Jaccard similarity of two texts; 1.0 when neither has a word."""
-    first, second = word_set(a), word_set(b)
+def jaccard(a: str, b: str, language: str | None = None) -> float:
+    """Word-level Jaccard similarity of two texts (in ``language``); 1.0 when neither has a word."""
+    first, second = word_set(a, language), word_set(b, language)
     union = first | second
     return len(first & second) / len(union) if union else 1.0
 
 
-def mean_jaccard_to_others(texts: Sequence[str]) -> list[float]:
+def mean_jaccard_to_others(texts: Sequence[str], language: str | None = None) -> list[float]:
     """For each text, its mean Jaccard to every other text of the group (the paper's intra-distractor measure).
 
     Groups of fewer than two texts have no "others": an empty list.
     """
     if len(texts) < 2:
         return []
-    sets = [word_set(t) for t in texts]
+    sets = [word_set(t, language) for t in texts]
     pair = {}
     for i, j in itertools.combinations(range(len(sets)), 2):
         union = sets[i] | sets[j]

@@ -6,7 +6,8 @@ vocabulary (:mod:`clsd_format.edit_types`). T and the distractor d are tagged by
 :mod:`clsd_format.tagging` (German and English HanTa, French spaCy), and their words compared:
 
 1. Words are the tagger's tokens with a letter or digit, compared case- and accent-blind (so "A Paris" and
-   "À Paris" are one word). Punctuation never counts as an edit.
+   "À Paris" are one word; Arabic harakat and Hebrew niqqud are dropped the same way, while the vowel signs
+   of Indic scripts stay: they are letters of the word). Punctuation never counts as an edit.
 2. **word order**: d holds exactly T's words (in another order, or with punctuation changed only).
 3. **rewritten**: under half of T's words stay in place (the longest matching blocks of words, difflib's).
 4. Otherwise every changed stretch (a run of words replaced, added or removed) is classified:
@@ -22,19 +23,24 @@ vocabulary (:mod:`clsd_format.edit_types`). T and the distractor d are tagged by
    speech of T's word (of the added word for an addition); **several edits** for anything else.
 
 Where no tagger exists for a language, the same steps run without part of speech: no names are found
-and numbers are digits, months and weekdays only.
+and numbers are digits, months and weekdays only. Its words are then :mod:`clsd_format.words`'s (combining
+marks kept inside a word, scripts without spaces cut by their segmenter), so a one-word change in Hindi or
+Chinese is one changed word; where no segmenter reads a language (Khmer, Lao, Burmese),
+:func:`clsd_format.words.word_reading` says what is off.
 """
 
 from __future__ import annotations
 
 import difflib
-import re
 import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+import regex
+
 from clsd_format import edit_types
 from clsd_format.tagging import TAGGED_LANGUAGES, TaggedSentence, Tagger, Token, tagger_for
+from clsd_format.words import token_spans
 
 REWRITE_THRESHOLD = 0.5  # below this share of T's words kept in place, a distractor is rewritten
 FUNCTION_POS = frozenset({"ADP", "AUX", "CCONJ", "DET", "PART", "PRON", "SCONJ", "PUNCT", "SYM", "X", "INTJ"})
@@ -60,9 +66,13 @@ CALENDAR_WORDS: dict[str, frozenset[str]] = {
         "monday tuesday wednesday thursday friday saturday sunday".split()
     ),
 }
-_WORD = re.compile(r"\w")
-_DIGIT = re.compile(r"\d")
-_ENGLISH_NOT = re.compile(r"\w+n['’]t$")
+_WORD = regex.compile(r"\w")
+_DIGIT = regex.compile(r"\d")
+_ENGLISH_NOT = regex.compile(r"\w+n['’]t$")
+# Marks dropped when words are compared: accents on Latin, Greek and Cyrillic letters, Arabic harakat and
+# Hebrew niqqud (all optional in writing). Other scripts' marks (Indic vowel signs, viramas) are letters.
+_OPTIONAL_MARKS = regex.compile(r"(?<=[\p{Latin}\p{Greek}\p{Cyrillic}\p{Arabic}\p{Hebrew}]\p{M}*)\p{Mn}")
+JOINERS = "-'’.,"  # characters that join two runs of word characters into one word ("7,2", "l'Union")
 
 TaggerFactory = Callable[[str], "Tagger | None"]
 
@@ -81,19 +91,23 @@ def offline_tagger(language: str) -> Tagger | None:
     return tagger_for(language) if language in TAGGED_LANGUAGES else None
 
 
-def untagged(text: str) -> TaggedSentence:
-    """A sentence split into words and symbols, without part of speech (for a language with no tagger)."""
+def untagged(text: str, language: str | None = None) -> TaggedSentence:
+    """A sentence split into words and symbols, without part of speech (for a language with no tagger).
+
+    Words are :func:`clsd_format.words.token_spans`'s for ``language`` (any code; None: written with spaces).
+    """
     tokens = tuple(
-        Token(m.group(), m.start(), m.end(), "", "", m.group().casefold(), "")
-        for m in re.finditer(r"\w+(?:[-'’.,]\w+)*|[^\w\s]", text)
+        Token(text[start:end], start, end, "", "", text[start:end].casefold(), "")
+        for start, end in token_spans(text, language, JOINERS)
     )
     return TaggedSentence(text, tokens, ())
 
 
 def word_key(text: str) -> str:
-    """A word as compared: case-folded, accents dropped, typographic apostrophes made plain."""
+    """A word as compared: case-folded, optional marks dropped (accents, harakat, niqqud), typographic apostrophes
+    made plain; an Indic word keeps its vowel signs."""
     folded = unicodedata.normalize("NFKD", text.casefold().replace("’", "'"))
-    return "".join(ch for ch in folded if not unicodedata.combining(ch))
+    return unicodedata.normalize("NFC", _OPTIONAL_MARKS.sub("", folded))
 
 
 # The word lists as words are compared.
@@ -205,7 +219,7 @@ def type_edits(
 ) -> list[list[TypedEdit]]:
     """Type every distractor of every row: ``distractors[i]`` against ``targets[i]``, all in ``language``."""
     texts = list(dict.fromkeys([*targets, *(d for row in distractors for d in row)]))
-    tagged = dict(zip(texts, tagger.tag(texts) if tagger is not None else [untagged(t) for t in texts], strict=True))
+    tagged = dict(zip(texts, tagger.tag(texts) if tagger is not None else [untagged(t, language) for t in texts], strict=True))
     return [
         [type_edit(tagged[target], tagged[text], language) for text in row]
         for target, row in zip(targets, distractors, strict=True)

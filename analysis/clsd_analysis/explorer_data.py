@@ -8,6 +8,7 @@ One JSON document (``explorer.js`` reads it)::
                                                       # "score" for a reranker (its own relevance scores)
      "focus": index of the report's model,
      "tasks": [{"name", "short", "setting",
+                "lang": [S's BCP 47 tag, T's], "dir": [S's writing direction, T's],   # "ltr" or "rtl"
                 "rows": [[id, S, T, [d, ...], [[start, end, ...] per d], [type index per d], [POS or "" per d],
                           [rule or "" per d]], ...],          # S, T and each d: an index into "texts"
                 "cos": [per model: null, or per row null / [cos(S,T), cos(S,d1), ...] x 10^4 as integers;
@@ -19,7 +20,10 @@ One JSON document (``explorer.js`` reads it)::
 Rows are in the data's order (stable from run to run); a task's rows are those some model was scored on.
 Each text is stored once (the two directions of a dataset share their sentence pairs), which keeps the
 report about a seventh smaller.
-Character offsets of the marked (changed) words are in UTF-16 code units, as JavaScript indexes strings.
+Character offsets of the marked (changed) words are in UTF-16 code units, as JavaScript indexes strings; the
+words are those of the target language (:mod:`clsd_format.words`: a Chinese or Thai word is marked alone, a
+Hindi word with its vowel signs). Each task's languages and writing directions let the explorer set ``lang``
+and ``dir`` on its texts, so Arabic and Hebrew read right to left.
 Cosines keep four decimals (what the explorer shows and sorts by); whether a distractor beats T comes from
 the full-precision cosines, so a tie is a miss exactly as in scoring. A reranker (cross-encoder) gives no
 cosines: its five scores per row are stored the same way, and ``unit`` tells the explorer to call them and
@@ -40,6 +44,8 @@ from clsd_analysis.model_style import ModelStyle
 from clsd_analysis.results import ResultsFolder, TaskPredictions
 from clsd_analysis.task_data import TaskData
 from clsd_format import edit_types
+from clsd_format.errors import CLSDError
+from clsd_format.languages import parse_language, script_direction
 from clsd_mteb.confidence import hit_interval
 from clsd_mteb.naming import setting_of, short_task
 
@@ -52,8 +58,22 @@ def utf16_offset(text: str, index: int) -> int:
     return len(text[:index].encode("utf-16-le")) // 2
 
 
-def _marks(target: str, distractor: str) -> list[int]:
-    return [utf16_offset(distractor, i) for span in changed_spans(target, distractor) for i in span]
+def _marks(target: str, distractor: str, language: str | None) -> list[int]:
+    return [utf16_offset(distractor, i) for span in changed_spans(target, distractor, language) for i in span]
+
+
+def language_tag(mteb_code: str) -> str:
+    """The BCP 47 tag of an mteb code for a ``lang`` attribute ("zho-Hant" -> "zh-Hant"); "" where none is known."""
+    try:
+        return parse_language(mteb_code).code
+    except CLSDError:
+        return ""
+
+
+def _languages(data: TaskData) -> dict[str, list[str]]:
+    """A task's ``lang`` and ``dir`` entries: source, target."""
+    codes = list(data.languages)
+    return {"lang": [language_tag(code) for code in codes], "dir": [script_direction(code.split("-")[-1]) for code in codes]}
 
 
 def _p1(pred: TaskPredictions | None) -> list[float] | None:
@@ -110,6 +130,7 @@ def task_record(
     if not ids:
         return None
     index = {t: i for i, t in enumerate(edit_types.EDIT_TYPES)}
+    target_language = data.languages[1]
     rows = []
     for row_id in ids:
         row = data.rows[row_id]
@@ -121,7 +142,7 @@ def task_record(
                 texts.index(row["source"]),
                 texts.index(row["target"]),
                 [texts.index(d) for d in row["distractors"]],
-                [_marks(row["target"], d) for d in row["distractors"]],
+                [_marks(row["target"], d, target_language) for d in row["distractors"]],
                 [index.get(t.edit_type, -1) if t is not None else -1 for t in typed],
                 [(t.pos or "") if t is not None else "" for t in typed],
                 [rules.get(key, "") for key in keys],
@@ -132,6 +153,7 @@ def task_record(
         "name": name,
         "short": short_task(name),
         "setting": setting_of(name),
+        **_languages(data),
         "rows": rows,
         **{key: [c[key] for c in cells] for key in ("cos", "beat", "top")},
         "p1": [_p1(pred) for pred in predictions],

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import csv
 import math
+import unicodedata
 from pathlib import Path
 
 import pytest
@@ -50,7 +51,12 @@ def test_words_are_countvectorizer_tokens_on_every_text(any_data_dir: Path, requ
     pairs = 2366 if request.node.get_closest_marker("release") else 24 + 20  # the release's, the fixture files'
     assert len(texts) == pairs * 2 * 5
     mismatched = [t for t in texts if set(analyzer(t)) != word_set(t)]
-    assert mismatched == []
+    # Only where accents stand apart from their letters (one distractor of the release is decomposed, NFD):
+    # scikit-learn's re cuts "pe\u0301rtinente" at the accent, clsd_format reads the composed text, as CountVectorizer
+    # reads the same text typed composed.
+    assert all(not unicodedata.is_normalized("NFC", t) for t in mismatched)
+    assert all(set(analyzer(unicodedata.normalize("NFC", t))) == word_set(t) for t in mismatched)
+    assert len(mismatched) == (1 if request.node.get_closest_marker("release") else 0)
 
 
 def test_jaccard_is_the_notebooks_countvectorizer_jaccard() -> None:

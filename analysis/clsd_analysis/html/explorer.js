@@ -49,6 +49,13 @@ window.clsdExplorerReady = (async () => {
     return typeName(row, slot) + pos + rule;
   }
 
+  // a text in its language and direction: right to left for Arabic or Hebrew, else as its letters say
+  function written(node, task, side) {
+    if (task.lang && task.lang[side]) node.lang = task.lang[side];
+    node.dir = task.dir && task.dir[side] === "rtl" ? "rtl" : "auto";
+    return node;
+  }
+
   function marked(value, offsets) {
     const out = element("span", "text");
     let at = 0;
@@ -99,15 +106,15 @@ window.clsdExplorerReady = (async () => {
       element("span", "", `strongest distractor: ${typeName(row, top)}`),
     );
     const source = element("p", "source");
-    source.append(element("span", "who", "S"), element("span", "text", text(row[1])));
+    source.append(element("span", "who", "S"), written(element("span", "text", text(row[1])), task, 0));
     const target = element("p", "target");
-    target.append(element("span", "who", "T"), element("span", "text", text(row[2])), element("span", "cos", cosine(cos[0])));
+    target.append(element("span", "who", "T"), written(element("span", "text", text(row[2])), task, 1), element("span", "cos", cosine(cos[0])));
     const list = element("ol", "distractors");
     row[3].forEach((index, slot) => {
       const item = element("li", (beat >> slot) & 1 ? "beats" : "");
       item.dataset.type = typeName(row, slot);
       const value = cos[slot + 1] === null ? "—" : cosine(cos[slot + 1]);
-      item.append(marked(text(index), row[4][slot]), element("span", "cos", value), element("span", "type", typeLabel(row, slot)));
+      item.append(written(marked(text(index), row[4][slot]), task, 1), element("span", "cos", value), element("span", "type", typeLabel(row, slot)));
       list.append(item);
     });
     article.append(header, source, target, list);
