@@ -1,31 +1,22 @@
 """The languages of a generation run: as the user names them, and as a run's checkpoint records them.
 
-The table itself is :mod:`clsd_format.languages` (shared with the plugin and the analyses). A
-language missing from it is given in full as ``code:Name:mteb-code`` (e.g. ``gsw:Swiss German:gsw-Latn``).
+The language facts come from :func:`clsd_format.languages.parse_language` (shared with the plugin and the
+analyses): any ISO 639-1 or 639-3 code, or a BCP 47 tag with a script, read through a library of language data; a
+language no library knows is given in full as ``code:Name:mteb-code`` (e.g. ``gsw:Swiss German:gsw-Latn``).
 """
 
 from __future__ import annotations
 
 from clsd_format.errors import CLSDError
-from clsd_format.languages import KNOWN_LANGUAGES, Language
+from clsd_format.languages import Language
+from clsd_format.languages import parse_language as read_language
 from clsd_generation.core.checkpoint import GENERATION_KEY, Checkpoint
 
 
 def parse_language(text: str) -> Language:
-    """A known short code (``de``) or a full ``code:Name:mteb-code`` triple."""
-    text = text.strip()
-    if ":" in text:
-        parts = [p.strip() for p in text.split(":")]
-        if len(parts) != 3 or not all(parts) or "-" not in parts[2]:
-            raise CLSDError(f"language {text!r}: write a full language as code:Name:mteb-code, e.g. 'gsw:Swiss German:gsw-Latn'.")
-        return Language(*parts)
-    spec = KNOWN_LANGUAGES.get(text.lower())
-    if spec is None:
-        raise CLSDError(
-            f"unknown language code {text!r}; known: {', '.join(sorted(KNOWN_LANGUAGES))}. "
-            "For another language write code:Name:mteb-code, e.g. 'gsw:Swiss German:gsw-Latn'."
-        )
-    return spec
+    """The language the user named (``de``, ``deu``, ``sr-Latn``, or ``code:Name:mteb-code``); one line for a code no
+    library knows."""
+    return read_language(text)
 
 
 def languages_of(checkpoint: Checkpoint) -> tuple[Language, Language]:
