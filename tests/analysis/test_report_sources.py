@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from clsd_analysis.cli import app
 from clsd_analysis.report import AnalysisOptions, build_report
 from clsd_analysis.sections import PosShift, with_options
+from clsd_cli.app import app
 from clsd_mteb.baselines import CHAR_NGRAM_NAME, RANDOM_NAME
 from clsd_mteb.source_record import SOURCES_FILE, read_sources
 from tests.helpers.corpora import toy_hub_folder
