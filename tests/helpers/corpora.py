@@ -51,3 +51,16 @@ def toy_hub_folder(folder: Path, *, other: bool = False) -> Path:
     hub.write_config(folder, spec, rows)
     (folder / hub.CARD_FILE).write_text(hub.render_card(hub.front_matter([spec], pretty_name="toy"), "toy\n"), encoding="utf-8")
     return folder
+
+
+SCRIPTS_TSV = Path(__file__).resolve().parents[1] / "data" / "scripts" / "sentences.tsv"
+
+
+def script_sentences() -> dict[str, list[str]]:
+    """The project's own six sentences in eleven languages over eleven scripts (tests/data/scripts), by language code."""
+    import csv
+
+    with SCRIPTS_TSV.open(encoding="utf-8", newline="") as handle:
+        rows = [row for row in csv.reader(handle, delimiter="\t") if row and not row[0].startswith("#")]
+    header, *body = rows
+    return {code: [row[i] for row in body] for i, code in enumerate(header)}

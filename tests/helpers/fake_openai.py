@@ -38,6 +38,8 @@ its form is in ``refused_formats`` (then ``refusal_status``, 400 by default, as 
 llama-cpp-python's server answers 500). Every request
 body is kept in ``requests``.
 
+With ``swaps`` (a language's name as the prompt writes it -> its code and sentences), ``good`` answers in that
+language swap one real word of the sentence for another of the same language (:func:`swapped_words`), in any script.
 After its script a sentence gets ``good``. Every request is logged as (sentence, action).
 Also usable as a plain server for the throughput benchmark (``delay`` before every answer).
 """
@@ -48,11 +50,12 @@ import email.parser
 import email.policy
 import hashlib
 import json
+import re
 import socket
 import threading
 import time
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from http.server import BaseHTTPRequestHandler
 from typing import Any
 
@@ -64,6 +67,26 @@ FILLERS = ("heute", "gestern", "morgen", "dort")
 def good_distractors(sentence: str) -> list[str]:
     """Four distinct variants, each one word added: valid under the default bounds for 4+ word sentences."""
     return [f"{sentence.rstrip('.!?')} {filler}." for filler in FILLERS]
+
+
+def swapped_words(sentence: str, code: str, pool: Sequence[str]) -> list[str]:
+    """Four distractors the way a careful writer of any language makes them: one word of the sentence replaced by a
+    real word of the same language (taken from ``pool``, other sentences of it), a different word each time.
+
+    Words are found as the generator finds them (clsd_format.words), so scripts without spaces are cut into words.
+    """
+    from clsd_format.words import find_words, word_spans
+
+    spans = word_spans(sentence, code)
+    own = set(find_words(sentence, code))
+    others = sorted({w for text in pool for w in find_words(text, code) if w not in own and len(w) > 1})
+    ranked = sorted(range(len(spans)), key=lambda i: -(spans[i][1] - spans[i][0]))  # the longest words first
+    out: list[str] = []
+    for n, index in enumerate(ranked[:4]):
+        start, end = spans[index]
+        replacement = others[(int(hashlib.sha256(sentence.encode()).hexdigest(), 16) + 7 * n) % len(others)]
+        out.append(sentence[:start] + replacement + sentence[end:])
+    return out
 
 
 def markup_items(sentence: str) -> list[str]:
@@ -131,8 +154,17 @@ HOSTILE_JSON = {  # structured answers that are not the schema's JSON
 JUDGE_PROMPTS = ("Is the following", "Sentence A is", "Is sentence B")  # the judge's three questions, as they start
 
 
-def completion(model: str, sentence: str, action: str, prompt: str, structured: bool = False, key: str = "") -> dict[str, Any]:
+def completion(
+    model: str,
+    sentence: str,
+    action: str,
+    prompt: str,
+    structured: bool = False,
+    key: str = "",
+    swaps: Mapping[str, tuple[str, Sequence[str]]] | None = None,
+) -> dict[str, Any]:
     echoed = f" token {key}" if action == "echo" else ""
+    asked = re.search(r"Answer in ([^!\n]+)!", prompt)
     if prompt.startswith("Translate this"):
         text = f'Translation: "{english_of(sentence)}{echoed}"\n\nNote: a literal translation.'
         text = {"copy": f'Translation: "{sentence}"', "german": 'Translation: "Der Hund schläft heute im Garten."'}.get(
@@ -146,6 +178,9 @@ def completion(model: str, sentence: str, action: str, prompt: str, structured: 
         text = (
             HOSTILE_JSON[action](sentence) if action in HOSTILE_JSON else json.dumps({"distractors": good_distractors(sentence)})
         )
+    elif action == "good" and swaps and asked and asked.group(1) in swaps:
+        code, pool = swaps[asked.group(1)]
+        text = "\n".join(f"{n}. {item}" for n, item in enumerate(swapped_words(sentence, code, pool), 1))
     else:
         text = render_answer(sentence, action)
     if action == "huge":
@@ -182,12 +217,15 @@ class FakeOpenAI(LocalServer):
         batch_polls_before_done: int = 1,
         refused_formats: Iterable[str] = (),
         refusal_status: int = 400,
+        swaps: Mapping[str, tuple[str, Sequence[str]]] | None = None,
     ) -> None:
         self.scripts = {key: list(actions) for key, actions in (scripts or {}).items()}
         self.delay, self.slow_seconds, self.retry_after = delay, slow_seconds, retry_after
         self.batch_polls_before_done = batch_polls_before_done
         self.refused_formats = set(refused_formats)
         self.refusal_status = refusal_status
+        # Language name as the prompt writes it -> (its code, sentences of it): "good" answers swap one real word.
+        self.swaps = dict(swaps or {})
         self.requests: list[dict[str, Any]] = []
         self.key = ""  # the bare API key of the latest request (what ``echo`` sends back)
         self.calls: dict[str, int] = defaultdict(int)
@@ -325,7 +363,8 @@ def _handler(fake: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
                 else:
                     if action == "slow":
                         time.sleep(fake.slow_seconds)
-                    self._send(200, completion(request["model"], sentence, action, prompt, bool(response_format), fake.key))
+                    answer = completion(request["model"], sentence, action, prompt, bool(response_format), fake.key, fake.swaps)
+                    self._send(200, answer)
             elif self.path == "/v1/files":
                 message = email.parser.BytesParser(policy=email.policy.HTTP).parsebytes(
                     f"Content-Type: {self.headers['Content-Type']}\r\n\r\n".encode() + body
