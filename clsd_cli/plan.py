@@ -20,7 +20,12 @@ def plan(
     ],
     difference: Annotated[
         list[float] | None,
-        typer.Option("--difference", "-d", metavar="POINTS", help="P@1 difference(s) in points to detect (repeat for several)."),
+        typer.Option(
+            "--difference",
+            "-d",
+            metavar="POINTS",
+            help="P@1 difference(s) in points to detect, above 0 and below 100 (repeat for several).",
+        ),
     ] = None,
     alpha: Annotated[float, typer.Option(min=0.0001, max=0.5, metavar="LEVEL", help="Significance level.")] = 0.05,
     power: Annotated[float, typer.Option(min=0.5, max=0.9999, metavar="SHARE", help="Power.")] = 0.8,
@@ -38,6 +43,9 @@ def plan(
     from clsd_format.errors import CLSDError
 
     differences = difference or [1.0, 2.0, 3.0]
+    for points in differences:  # nan passes every comparison but this one
+        if not 0 < points < 100:
+            raise CLSDError(f"--difference {points:g}: a difference in P@1 is a number of points above 0 and below 100")
     hits = hits_of(load_results(results_dir))
     lines = plan_lines(plan_set_size(hits, differences, alpha, power), alpha, power)
     if not lines:

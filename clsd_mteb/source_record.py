@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from clsd_format.errors import DataError
 from clsd_format.files import new_temp_file, writing
+from clsd_format.json_files import read_json
 
 if TYPE_CHECKING:
     from mteb.abstasks.abstask import AbsTask
@@ -41,9 +42,9 @@ def read_sources(results_dir: Path) -> dict[str, RecordedSource]:
     if not path.is_file():
         return {}
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise DataError(f"{path} is not readable as JSON ({exc}); delete it or pass the data with --dataset") from exc
+        data = read_json(path, "record of where the rows were read")
+    except DataError as exc:
+        raise DataError(f"{exc}; delete it or pass the data with --dataset") from exc
     if not isinstance(data, dict):
         raise DataError(f"{path}: expected an object of task names, found {type(data).__name__}")
     found = {}
