@@ -10,7 +10,7 @@ from __future__ import annotations
 import sys
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 import typer
 
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from clsd_analysis.tables import Table1
     from clsd_cli.progress import ConsoleProgress
     from clsd_format.data_source import DataSource
-    from clsd_mteb.encoders.openai_endpoint import EndpointConfig
+    from clsd_mteb.encoders.served import ServedConfig
 
 app = typer.Typer(add_completion=False)
 
@@ -40,7 +40,7 @@ ModelOption = Annotated[
         metavar="NAME",
         help=f"Model: an embedded one ({', '.join(defaults.EMBEDDED_MODELS)}), a clsd baseline "
         f"({', '.join(defaults.BASELINE_MODELS)}), a local sentence-transformers folder, any name mteb.get_model "
-        "knows, or endpoint:MODEL@BASE_URL. Default: the embedded multilingual USE v3, shown beside the character n-gram baseline.",
+        "knows, endpoint:MODEL@BASE_URL (an embeddings endpoint) or rerank:MODEL@BASE_URL (a rerank server). Default: the embedded multilingual USE v3, shown beside the character n-gram baseline.",
     ),
 ]
 TasksOption = Annotated[
@@ -114,27 +114,60 @@ FormatOption = Annotated[
         "terminal. With --format only the table goes to stdout; the progress lines go to stderr.",
     ),
 ]
-EndpointKeyEnvOption = Annotated[str, typer.Option(metavar="VAR", help="Environment variable that holds the endpoint's API key.")]
+EndpointKeyEnvOption = Annotated[
+    str | None,
+    typer.Option(
+        metavar="VAR",
+        help=f"Environment variable that holds a served model's API key (endpoint or rerank). Default: {defaults.ENDPOINT_KEY_ENV}.",
+    ),
+]
 EndpointDimOption = Annotated[
-    int | None, typer.Option(min=1, metavar="N", help="Expected embedding size; checked against the endpoint's first answer.")
+    int | None,
+    typer.Option(min=1, metavar="N", help="Expected embedding size; checked against the embeddings endpoint's first answer."),
 ]
 EndpointConcurrencyOption = Annotated[
-    int, typer.Option(min=1, metavar="N", help="Requests in flight at once (each one --batch-size texts).")
+    int | None,
+    typer.Option(
+        min=1,
+        metavar="N",
+        help="Requests in flight at once to a served model (each one --batch-size texts or pairs). "
+        f"Default: {defaults.ENDPOINT_CONCURRENCY}.",
+    ),
 ]
 EndpointPrefixOption = Annotated[
     str,
     typer.Option(
         metavar="TEXT",
-        help="Text put before every sentence, for a model whose server does not add its prompt (e.g. 'query: ').",
+        help="Text put before every sentence sent to an embeddings endpoint, for a model whose server does not add "
+        "its prompt (e.g. 'query: ').",
     ),
 ]
 EndpointRetriesOption = Annotated[
-    int, typer.Option(min=0, metavar="N", help="Retries per failed request (the openai client's back-off).")
+    int | None,
+    typer.Option(
+        min=0,
+        metavar="N",
+        help=f"Retries per failed request to a served model (the openai client's back-off). Default: {defaults.ENDPOINT_RETRIES}.",
+    ),
 ]
 EndpointTimeoutOption = Annotated[
-    float,
-    typer.Option(min=0.001, metavar="SECONDS", help="Seconds one request attempt may take before it is abandoned (and retried)."),
+    float | None,
+    typer.Option(
+        min=0.001,
+        metavar="SECONDS",
+        help="Seconds one request attempt to a served model may take before it is abandoned (and retried). "
+        f"Default: {defaults.ENDPOINT_TIMEOUT_S:g}.",
+    ),
 ]
+# The options every served model takes (an embeddings endpoint or a rerank server), by the setting each one sets.
+SERVED_OPTIONS = {
+    "--endpoint-key-env": "key_env",
+    "--endpoint-concurrency": "concurrency",
+    "--endpoint-retries": "max_retries",
+    "--endpoint-timeout": "timeout_s",
+}
+# The options only an embeddings endpoint takes.
+EMBEDDING_OPTIONS = {"--endpoint-dim": "dimensions", "--endpoint-prefix": "prefix"}
 
 
 def _task_list(names: Sequence[str], per_line: int = 2) -> str:
@@ -166,12 +199,12 @@ def evaluate(
     table_format: FormatOption = None,
     endpoint_url: EndpointUrlOption = None,
     endpoint_model: EndpointModelOption = None,
-    endpoint_key_env: EndpointKeyEnvOption = defaults.ENDPOINT_KEY_ENV,
+    endpoint_key_env: EndpointKeyEnvOption = None,
     endpoint_dim: EndpointDimOption = None,
-    endpoint_concurrency: EndpointConcurrencyOption = defaults.ENDPOINT_CONCURRENCY,
+    endpoint_concurrency: EndpointConcurrencyOption = None,
     endpoint_prefix: EndpointPrefixOption = "",
-    endpoint_retries: EndpointRetriesOption = defaults.ENDPOINT_RETRIES,
-    endpoint_timeout: EndpointTimeoutOption = defaults.ENDPOINT_TIMEOUT_S,
+    endpoint_retries: EndpointRetriesOption = None,
+    endpoint_timeout: EndpointTimeoutOption = None,
 ) -> None:
     """Evaluate a model and print the paper's Table 1 for it.
 
@@ -183,26 +216,22 @@ def evaluate(
     # Mistakes in the arguments answer here, before mteb is imported (seconds) or a model loads.
     if (endpoint_url or endpoint_model) and (model or not (endpoint_url and endpoint_model)):
         raise CLSDError("an endpoint needs both --endpoint-url and --endpoint-model, and no --model")
+    given = {
+        "--endpoint-key-env": endpoint_key_env,
+        "--endpoint-concurrency": endpoint_concurrency,
+        "--endpoint-retries": endpoint_retries,
+        "--endpoint-timeout": endpoint_timeout,
+        "--endpoint-dim": endpoint_dim,
+        "--endpoint-prefix": endpoint_prefix or None,
+    }
+    served = served_config(model, endpoint_url, endpoint_model, {k: v for k, v in given.items() if v is not None})
     source = resolve_data_source(data_dir, hub_dataset)
     names = source.check_task_names(split_names(tasks))
     from clsd_cli.progress import ConsoleProgress
-    from clsd_mteb.encoders.openai_endpoint import EndpointConfig
 
     err = table_format is not None  # a format asked for: stdout holds the table alone, for a file or a script
     watched = (sys.stderr if err else sys.stdout).isatty()  # a person reads the progress lines as they come
-    endpoint = None
-    if endpoint_url and endpoint_model:
-        endpoint = EndpointConfig(
-            base_url=endpoint_url,
-            model=endpoint_model,
-            key_env=endpoint_key_env,
-            dimensions=endpoint_dim,
-            concurrency=endpoint_concurrency,
-            prefix=endpoint_prefix,
-            max_retries=endpoint_retries,
-            timeout_s=endpoint_timeout,
-        )
-    encoders = _encoders(model, device, endpoint)  # a model that cannot load stops the run before the data is read
+    encoders = _encoders(model, device, served)  # a model that cannot load stops the run before the data is read
     selected = _load_tasks(source, names, limit=limit, exact=exact, err=err)
     scored: dict[str, dict[str, tuple[float, int]]] = {}
     with ConsoleProgress(watched=watched, err=err) as progress:
@@ -212,6 +241,39 @@ def evaluate(
     _print_table(table, table_format, drawn=table_format is None and sys.stdout.isatty())
     _print_answer(answer, err=err)
     typer.echo(f"\nResults: {output / 'results'}", err=err)
+
+
+def served_config(
+    model: str | None, endpoint_url: str | None, endpoint_model: str | None, options: dict[str, Any]
+) -> ServedConfig | None:
+    """The served model of the run, with the ``--endpoint-*`` options given (``options``, by option name) set on it;
+    None for a model that runs in this process. An option that cannot apply to the model's kind is refused with one
+    line, never ignored: a timeout given for a local model, a dimension for a rerank server."""
+    from dataclasses import replace
+
+    from clsd_format.errors import CLSDError
+    from clsd_mteb.encoders.openai_endpoint import SPEC_PREFIX, EndpointConfig
+    from clsd_mteb.encoders.rerank_endpoint import SPEC_PREFIX as RERANK_PREFIX
+    from clsd_mteb.encoders.rerank_endpoint import RerankConfig
+
+    config: ServedConfig
+    if endpoint_url and endpoint_model:
+        config, takes = EndpointConfig(base_url=endpoint_url, model=endpoint_model), SERVED_OPTIONS | EMBEDDING_OPTIONS
+    elif model and model.startswith(SPEC_PREFIX):
+        config, takes = EndpointConfig.from_spec(model), SERVED_OPTIONS | EMBEDDING_OPTIONS
+    elif model and model.startswith(RERANK_PREFIX):
+        config, takes = RerankConfig.from_spec(model), SERVED_OPTIONS
+    else:
+        if options:
+            raise CLSDError(
+                f"{next(iter(options))} applies to served models (endpoint:MODEL@URL, rerank:MODEL@URL, --endpoint-url); "
+                f"{model or 'the default model'} runs in this process"
+            )
+        return None
+    for option in options:
+        if option not in takes:
+            raise CLSDError(f"{option} applies to embeddings endpoints only, not to the {config.kind} {model}")
+    return replace(config, **{takes[option]: value for option, value in options.items()})
 
 
 def _load_tasks(source: DataSource, names: list[str] | None, *, limit: int | None, exact: bool, err: bool) -> list[AbsTask]:
@@ -300,19 +362,17 @@ def _print_table(table: Table1, table_format: TableFormat | None, *, drawn: bool
             typer.echo("\n" + render.INTERVAL_LEGEND)
 
 
-def _encoders(
-    model: str | None, device: str | None, endpoint: EndpointConfig | None
-) -> list[EncoderProtocol | CrossEncoderProtocol]:
-    """The endpoint, or the model asked for; without either, the default model beside the n-gram baseline.
+def _encoders(model: str | None, device: str | None, served: ServedConfig | None) -> list[EncoderProtocol | CrossEncoderProtocol]:
+    """The served model, or the model asked for; without either, the default model beside the n-gram baseline.
 
     The baseline takes seconds, and the first table a user sees then already says how far the model
     is above surface overlap.
     """
     from clsd_mteb.baselines import CHAR_NGRAM_NAME
-    from clsd_mteb.models import load_endpoint, load_model
+    from clsd_mteb.models import load_model, load_served
 
-    if endpoint is not None:
-        return [load_endpoint(endpoint)]
+    if served is not None:
+        return [load_served(served)]
     return [load_model(model, device=device)] + ([load_model(CHAR_NGRAM_NAME)] if model is None else [])
 
 

@@ -24,7 +24,12 @@ def plan(
     ],
     difference: Annotated[
         list[float] | None,
-        typer.Option("--difference", "-d", metavar="POINTS", help="P@1 difference(s) in points to detect (repeat for several)."),
+        typer.Option(
+            "--difference",
+            "-d",
+            metavar="POINTS",
+            help="P@1 difference(s) in points to detect, above 0 and below 100 (repeat for several).",
+        ),
     ] = None,
     alpha: Annotated[float, typer.Option(min=0.0001, max=0.5, metavar="LEVEL", help="Significance level.")] = 0.05,
     power: Annotated[float, typer.Option(min=0.5, max=0.9999, metavar="SHARE", help="Power.")] = 0.8,
@@ -37,5 +42,10 @@ def plan(
     on the same rows of the same data only; the sample size is that of the McNemar test (Connor 1987).
     """
     from clsd_analysis.set_size import plan_for_folders
+    from clsd_format.errors import CLSDError
 
-    typer.echo("\n".join(plan_for_folders(results_dir, difference or [1.0, 2.0, 3.0], alpha, power)))
+    differences = difference or [1.0, 2.0, 3.0]
+    for points in differences:  # nan passes every comparison but this one
+        if not 0 < points < 100:
+            raise CLSDError(f"--difference {points:g}: a difference in P@1 is a number of points above 0 and below 100")
+    typer.echo("\n".join(plan_for_folders(results_dir, differences, alpha, power)))

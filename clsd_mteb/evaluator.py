@@ -144,7 +144,8 @@ class CLSDEvaluator:
                 encode_kwargs=encode_kwargs,
                 exact=self.exact,
             )
-        scores = score_matrix(dict(zip(pairs, values.tolist(), strict=True)), sources, targets, distractor_lists)
+        where = f"{self.task_metadata.name} ({self.hf_subset}/{self.hf_split})"
+        scores = score_matrix(dict(zip(pairs, values.tolist(), strict=True)), sources, targets, distractor_lists, where)
         return CLSDPredictions(ids=list(self.dataset[schema.ID]), cosines=scores, score_name="scores")
 
 

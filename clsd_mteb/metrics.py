@@ -59,8 +59,17 @@ def target_ranks(cosines: np.ndarray) -> np.ndarray:
 
 
 def _exact_mean(values: np.ndarray) -> float:
-    """Mean by an exactly rounded sum (``math.fsum``): the same bits in any row order, unlike a float sum."""
-    return math.fsum(values.astype(np.float64).tolist()) / len(values)
+    """Mean by an exactly rounded sum (``math.fsum``): the same bits in any row order, unlike a float sum.
+
+    Finite values always have a finite mean, but their sum may be beyond float64 (two margins of 1e308):
+    then the sum is taken at a power-of-two scale, which is exact, and the mean scaled back.
+    """
+    floats = values.astype(np.float64).tolist()
+    try:
+        return math.fsum(floats) / len(floats)
+    except OverflowError:
+        shift = len(floats).bit_length()
+        return math.ldexp(math.fsum(math.ldexp(v, -shift) for v in floats) / len(floats), shift)
 
 
 def clsd_metrics(cosines: np.ndarray, pooled_hits: np.ndarray | None = None) -> dict[str, float]:
@@ -85,11 +94,14 @@ def clsd_metrics(cosines: np.ndarray, pooled_hits: np.ndarray | None = None) -> 
             raise ValueError(f"pooled_hits has shape {pooled_hits.shape}, expected ({cosines.shape[0]},)")
         scores["pooled_recall_at_1"] = _exact_mean(pooled_hits)
     scores["num_rows"] = int(cosines.shape[0])
+    for key, value in scores.items():  # what is stored is a number JSON holds: never NaN or an infinity
+        if not math.isfinite(value):
+            raise EmbeddingError(f"CLSD metric {key} came out as {value}; refusing to store it (are the scores finite?)")
     return scores
 
 
-def check_scorable(embeddings: np.ndarray, texts: Sequence[str], where: str) -> np.ndarray:
-    """The norms of ``embeddings`` ((len(texts), dim), checked by the caller); raises on unscorable vectors."""
+def check_scorable(embeddings: np.ndarray, texts: Sequence[str], where: str) -> None:
+    """Raises on unscorable vectors of ``embeddings`` ((len(texts), dim), checked by the caller): NaN, inf, all zero."""
     finite = np.isfinite(embeddings).all(axis=1)
     if not finite.all():
         bad = int(np.flatnonzero(~finite)[0])
@@ -97,20 +109,31 @@ def check_scorable(embeddings: np.ndarray, texts: Sequence[str], where: str) -> 
             f"{where}: model returned NaN or inf for {int((~finite).sum())} of {len(texts)} texts, "
             f"e.g. {texts[bad]!r}; refusing to score."
         )
-    norms = np.linalg.norm(embeddings, axis=1)
-    zero = norms == 0
+    zero = ~(embeddings != 0).any(axis=1)
     if zero.any():
         bad = int(np.flatnonzero(zero)[0])
         raise EmbeddingError(
             f"{where}: model returned an all-zero vector for {int(zero.sum())} of {len(texts)} texts, "
             f"e.g. {texts[bad]!r}; cosine is undefined, refusing to score."
         )
-    return norms
+
+
+def _scaled_rows(embeddings: np.ndarray) -> np.ndarray:
+    """Each row times the power of two that brings its largest entry into [0.5, 1): exact (``ldexp``, even for a
+    subnormal row, whose factor float64 cannot hold), and every row's length then fits float64."""
+    _, exponents = np.frexp(np.abs(embeddings).max(axis=1, initial=0.0))
+    return np.ldexp(embeddings, -exponents[:, None])
 
 
 def unit_rows(embeddings: np.ndarray, texts: Sequence[str], where: str) -> np.ndarray:
-    """Unit rows; ``embeddings`` is already (len(texts), dim), checked by the caller."""
-    return embeddings / check_scorable(embeddings, texts, where)[:, None]
+    """Unit rows; ``embeddings`` is already (len(texts), dim), checked by the caller.
+
+    Lengths are taken of scaled rows (:func:`_scaled_rows`): ``[1e200, 1e200]`` and ``[1e-200, 1e-200]`` have unit
+    vectors too, and an ordinary row's unit vector keeps the bits it has without the scaling.
+    """
+    check_scorable(embeddings, texts, where)
+    scaled = _scaled_rows(embeddings)
+    return scaled / np.linalg.norm(scaled, axis=1)[:, None]
 
 
 def distinct_unit_vectors(raw: np.ndarray, texts: Sequence[str], where: str) -> tuple[np.ndarray, np.ndarray]:

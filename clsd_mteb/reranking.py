@@ -75,13 +75,28 @@ def score_matrix(
     sources: Sequence[str],
     targets: Sequence[str],
     distractor_lists: Sequence[Sequence[str]],
+    where: str = "cross-encoder",
 ) -> np.ndarray:
-    """(n_rows, 1 + n_slots) scores: T first, then the distractor slots, NaN where a row has fewer."""
+    """(n_rows, 1 + n_slots) scores: T first, then the distractor slots, NaN where a row has fewer.
+
+    Scores are finite, but a server may answer 1e308 for one candidate and -1e308 for another: their
+    difference, the row's margin, is beyond float64. Such a row is refused here (naming its source),
+    so no metric is ever stored as infinity.
+    """
     n_slots = max(len(ds) for ds in distractor_lists)
     scores = np.full((len(sources), 1 + n_slots), np.nan)
     for row, (s, t, ds) in enumerate(zip(sources, targets, distractor_lists, strict=True)):
         scores[row, 0] = pair_score[(s, t)]
         scores[row, 1 : 1 + len(ds)] = [pair_score[(s, d)] for d in ds]
+    with np.errstate(over="ignore", invalid="ignore"):
+        spread = np.nanmax(scores, axis=1) - np.nanmin(scores, axis=1)
+    beyond = ~np.isfinite(spread)
+    if beyond.any():
+        row = int(np.flatnonzero(beyond)[0])
+        raise EmbeddingError(
+            f"{where}: cross-encoder scores of {int(beyond.sum())} of {len(sources)} rows differ by more than float64 "
+            f"holds, e.g. {scores[row, 0]:g} for the target of {sources[row]!r}; refusing to score."
+        )
     return scores
 
 

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from clsd_format.errors import DataError
 from clsd_format.files import new_temp_file, writing
+from clsd_format.json_files import read_json
 
 if TYPE_CHECKING:
     from mteb.abstasks.abstask import AbsTask
@@ -85,9 +86,9 @@ def read_sources(results_dir: Path) -> dict[SourceKey, RecordedSource]:
     if not path.is_file():
         return {}
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise DataError(f"{path} is not readable as JSON ({exc}); delete it or pass the data with --dataset") from exc
+        data = read_json(path, "record of where the rows were read")
+    except DataError as exc:
+        raise DataError(f"{exc}; delete it or pass the data with --dataset") from exc
     return _entries(path, data)
 
 

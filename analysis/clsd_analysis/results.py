@@ -32,7 +32,6 @@ a report holds one result per model and task.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -42,6 +41,7 @@ from typing import Any
 import numpy as np
 
 from clsd_format.errors import CLSDError, DataError
+from clsd_format.json_files import read_json
 from clsd_mteb.result_checks import impossible_score  # the check every command that reads results shares
 from clsd_mteb.trials import trial_of, trial_split
 
@@ -147,10 +147,7 @@ class ResultsFolder:
 
 
 def _read_json(path: Path) -> Any:
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise DataError(f"not readable JSON: {exc}", file=str(path)) from exc
+    return read_json(path)
 
 
 def _model_identity(folder: Path, relative: str) -> tuple[str, str]:

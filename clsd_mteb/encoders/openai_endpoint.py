@@ -28,7 +28,15 @@ from mteb.models.model_meta import ScoringFunction
 
 from clsd_format.errors import CLSDError
 from clsd_mteb.encoders.common import TextBatchEncoder
-from clsd_mteb.encoders.served import ServedConfig, in_flight, one_line, openai_client, served_call, served_meta
+from clsd_mteb.encoders.served import (
+    ServedConfig,
+    finite_number,
+    in_flight,
+    one_line,
+    openai_client,
+    served_meta,
+    served_post,
+)
 
 if TYPE_CHECKING:
     from mteb.abstasks.task_metadata import TaskMetadata
@@ -62,6 +70,18 @@ def endpoint_meta(config: EndpointConfig, dim: int) -> ModelMeta:
     )
 
 
+def _index(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"index {value!r} is not an integer"[:120])
+    return value
+
+
+def _numbers(value: Any) -> list[Any]:
+    if not isinstance(value, list):
+        raise ValueError(f"embedding {value!r} is not a list of numbers"[:120])
+    return value
+
+
 class EndpointEncoder(TextBatchEncoder):
     """mteb encoder that sends each loader batch to an OpenAI-compatible ``/embeddings`` route."""
 
@@ -79,21 +99,18 @@ class EndpointEncoder(TextBatchEncoder):
     def request(self, texts: list[str]) -> np.ndarray:
         """One request: the (len(texts), dim) vectors, in input order, or a one-line CLSDError."""
         config = self.config
-        answer = served_call(
-            config,
-            lambda: self.model.embeddings.create(
-                model=config.model, input=[config.prefix + t for t in texts], encoding_format="float"
-            ),
-        )
-        return self._vectors(answer, len(texts))
+        body = {"model": config.model, "input": [config.prefix + t for t in texts], "encoding_format": "float"}
+        return self._vectors(served_post(config, self.model, "/embeddings", body), len(texts))
 
     def _vectors(self, answer: Any, expected: int) -> np.ndarray:
+        """The answer's ``data[].embedding`` by ``data[].index``, read strictly: integer indices, lists of finite
+        float64 numbers (kept as float64: the numbers the server sent, not a narrower copy)."""
         where = self.config.where
         try:
-            items = sorted(answer.data, key=lambda item: item.index)
-            indices = [int(item.index) for item in items]
-            vectors = np.asarray([item.embedding for item in items], dtype=np.float32)
-        except (AttributeError, TypeError, ValueError) as exc:
+            items = sorted(answer["data"], key=lambda item: _index(item["index"]))
+            indices = [_index(item["index"]) for item in items]
+            vectors = np.asarray([[finite_number(x) for x in _numbers(item["embedding"])] for item in items], dtype=np.float64)
+        except (KeyError, TypeError, ValueError) as exc:
             raise CLSDError(f"{where}: malformed answer, expected data[].index and data[].embedding ({one_line(exc)})") from exc
         if indices != list(range(expected)):
             raise CLSDError(

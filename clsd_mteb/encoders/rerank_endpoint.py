@@ -18,7 +18,6 @@ the settings and the one-line, redacted CLSDError for every failure are the embe
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import groupby
@@ -28,7 +27,15 @@ import numpy as np
 from mteb.models import ModelMeta
 
 from clsd_format.errors import CLSDError
-from clsd_mteb.encoders.served import ServedConfig, in_flight, one_line, openai_client, served_call, served_meta
+from clsd_mteb.encoders.served import (
+    ServedConfig,
+    finite_number,
+    in_flight,
+    one_line,
+    openai_client,
+    served_meta,
+    served_post,
+)
 
 if TYPE_CHECKING:
     from mteb.abstasks.task_metadata import TaskMetadata
@@ -53,13 +60,6 @@ def rerank_meta(config: RerankConfig) -> ModelMeta:
     return served_meta(config, f"rerank/{config.model}", [], model_type=["cross-encoder"])
 
 
-def _number(value: Any) -> float:
-    """A JSON number as a finite float; a string, a boolean, null, NaN or an infinity is refused."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-        raise ValueError(f"not a finite number: {value!r}"[:120])
-    return float(value)
-
-
 def relevance_scores(answer: Any, expected: int, where: str) -> list[float]:
     """The scores of ``expected`` documents by index, from either answer shape (module docstring), read strictly:
     exactly one finite numeric score per document index, nothing else is taken as a score."""
@@ -72,7 +72,7 @@ def relevance_scores(answer: Any, expected: int, where: str) -> list[float]:
             index = item["index"]
             if isinstance(index, bool) or not isinstance(index, int) or index in by_index:
                 raise ValueError(f"index {index!r} is not a new integer"[:120])
-            by_index[index] = _number(item["relevance_score"] if "relevance_score" in item else item["score"])
+            by_index[index] = finite_number(item["relevance_score"] if "relevance_score" in item else item["score"])
     except (KeyError, TypeError, ValueError) as exc:
         raise CLSDError(
             f"{where}: malformed answer, expected results[].index and results[].relevance_score ({one_line(exc)})"
@@ -96,7 +96,7 @@ class RerankEncoder:
     def request(self, query: str, documents: Sequence[str]) -> list[float]:
         """One request: the relevance score of each document for ``query``, in input order."""
         body = {"model": self.config.model, "query": query, "documents": list(documents)}
-        answer = served_call(self.config, lambda: self.client.post("/rerank", cast_to=object, body=body))
+        answer = served_post(self.config, self.client, "/rerank", body)
         return relevance_scores(answer, len(documents), self.config.where)
 
     def predict(

@@ -11,6 +11,8 @@ reads an answer.
 from __future__ import annotations
 
 import hashlib
+import json
+import math
 import os
 import re
 from collections.abc import Callable, Iterable, Sequence
@@ -81,6 +83,74 @@ def openai_client(config: ServedConfig) -> openai.OpenAI:
     return openai.OpenAI(base_url=config.base_url, api_key=key, max_retries=config.max_retries, timeout=config.timeout_s)
 
 
+def finite_number(value: Any) -> float:
+    """A JSON number as a finite float64; a string, a boolean, null, NaN, an infinity or a number beyond float64 is refused."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ValueError(f"not a number: {value!r}"[:120])
+    try:
+        number = float(value)
+    except OverflowError:
+        number = math.inf
+    if not math.isfinite(number):
+        raise ValueError(f"not a finite float64 number: {str(value)[:40]}")
+    return number
+
+
+def _json_float(text: str) -> float:
+    """A JSON fraction or exponent as Python's ``json`` reads it, but beyond float64 (``1e400``) refused, not infinity."""
+    number = float(text)
+    if not math.isfinite(number):
+        raise ValueError(f"number {text[:40]} is beyond float64")
+    return number
+
+
+def _json_int(text: str) -> int:
+    """A JSON integer, refused when no float64 holds it (a 400-digit score)."""
+    number = int(text)  # Python refuses over 4,300 digits itself, with a ValueError
+    try:
+        float(number)
+    except OverflowError:
+        raise ValueError(f"an integer of {len(text.lstrip('-'))} digits is beyond float64") from None
+    return number
+
+
+def _json_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def read_body(config: ServedConfig, content: bytes) -> Any:
+    """A server's answer as JSON, read as its format defines: UTF-8 (a leading BOM allowed), every number a finite
+    float64 (``NaN``, ``Infinity``, ``1e400`` and 400-digit integers are refused); one CLSDError line otherwise."""
+    try:
+        text = content.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise CLSDError(
+            f"{config.where}: refused answer: its body is not valid UTF-8 (byte {content[exc.start]:#04x} at offset {exc.start})"
+        ) from exc
+    try:
+        return json.loads(text, parse_float=_json_float, parse_int=_json_int, parse_constant=_json_constant)
+    except (ValueError, RecursionError) as exc:
+        raise CLSDError(f"{config.where}: malformed answer, not JSON of finite numbers ({one_line(exc)})") from exc
+
+
+def served_post(config: ServedConfig, client: openai.OpenAI, route: str, body: dict[str, Any]) -> Any:
+    """``POST {base_url}{route}`` with ``body`` through the client (its retries, timeout and key), the answer read by
+    :func:`read_body`: the bytes as the server sent them, never a text the client decoded with replacements."""
+    import httpx
+
+    response = served_call(config, lambda: client.post(route, cast_to=httpx.Response, body=body))
+    return read_body(config, response.content)
+
+
+def _status_text(exc: openai.APIStatusError) -> str:
+    """What a refused request's body says, on one line; a body that is not UTF-8 is said to be so, not shown mangled."""
+    try:
+        exc.response.content.decode("utf-8")  # read already: no request here streams
+    except UnicodeDecodeError:
+        return "refused answer: its body is not valid UTF-8"
+    return one_line(exc.message)
+
+
 def served_call(config: ServedConfig, call: Callable[[], T]) -> T:
     """``call()`` (one request through the client), its failures turned into one-line CLSDErrors naming the server."""
     import openai
@@ -91,7 +161,7 @@ def served_call(config: ServedConfig, call: Callable[[], T]) -> T:
     except openai.AuthenticationError as exc:
         raise CLSDError(f"{where}: rejected the API key in ${config.key_env} (HTTP {exc.status_code})") from exc
     except openai.APIStatusError as exc:
-        raise CLSDError(f"{where}: answered HTTP {exc.status_code}: {one_line(exc.message)}") from exc
+        raise CLSDError(f"{where}: answered HTTP {exc.status_code}: {_status_text(exc)}") from exc
     except openai.APITimeoutError as exc:  # a subclass of APIConnectionError: the server is there, but slow
         raise CLSDError(
             f"{where}: no answer within {config.timeout_s:g} s per request, after "

@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from clsd_format.errors import DataError
+from clsd_format.json_files import read_json_lines
 from clsd_mteb.evaluator import EVALUATOR_VERSION
 from clsd_mteb.models import MODELS
 from clsd_mteb.result_checks import MODEL_META_FILE, ResultCheck, read_model_meta
@@ -95,8 +96,12 @@ def _run_settings(source_folder: Path, result: TaskResult) -> list[dict[str, Any
     """The run settings mteb recorded for ``result`` (``run_settings.jsonl``), else the versions the result records."""
     path = source_folder / RUN_SETTINGS_FILE
     if path.is_file():
-        entries = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
-        recorded = [entry for entry in entries if entry.get("task") == result.task_name]
+        recorded = []
+        for line, entry in read_json_lines(path, "mteb run settings file"):
+            if not isinstance(entry, dict):
+                raise DataError(f"line {line} holds a {type(entry).__name__}, expected an object of run settings", file=str(path))
+            if entry.get("task") == result.task_name:
+                recorded.append(entry)
         if recorded:
             return recorded
     return [

@@ -79,3 +79,15 @@ def test_clsd_plan_reads_several_folders_as_one(tmp_path: Path):
     write_result(tmp_path / "job-2", "org/b", TASK, CLOSE)
     output = invoke("plan", str(tmp_path / "job-1"), str(tmp_path / "job-2"), "-d", "1")
     assert "org/a vs org/b: 5.3% of 19 rows discordant" in output
+
+
+@pytest.mark.parametrize("points", ["0", "nan", "-1", "100", "inf", "1e400"])
+def test_a_difference_that_is_no_positive_finite_number_of_points_below_100_is_refused(tmp_path, points, capsys):
+    from clsd_cli.app import main
+
+    _write_predictions(tmp_path, "org/a", "1111111100")
+    _write_predictions(tmp_path, "org/b", "1111110001")
+    with pytest.raises(SystemExit) as done:
+        main(["plan", str(tmp_path), "-d", "2", "-d", points])
+    (line,) = capsys.readouterr().err.strip().splitlines()
+    assert done.value.code == 2 and "a difference in P@1 is a number of points above 0 and below 100" in line

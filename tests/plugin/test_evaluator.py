@@ -194,3 +194,26 @@ def test_results_and_predictions_round_trip_through_mteb(small_release, minilm, 
     assert len(rows) == result.scores["test"][0]["num_rows"]
     assert all(len(r["cosines"]) == 5 and r["rank"] >= 1 for r in rows)
     assert np.mean([r["rank"] == 1 for r in rows]) == pytest.approx(result.get_score())
+
+
+def test_means_of_finite_values_whose_sum_overflows_are_finite():
+    """Margins of 1e308 each: every one finite, their sum beyond float64, their mean not."""
+    scores = np.array([[0.6e308, -0.4e308, -0.5e308]] * 3 + [[-0.4e308, 0.6e308, 0.0]])
+    metrics = clsd_metrics(scores)
+    assert metrics["mean_margin"] == pytest.approx(0.5e308)  # (3 x 1e308 - 1e308) / 4
+    assert all(np.isfinite(value) for value in metrics.values())
+
+
+def test_vectors_at_the_ends_of_float64_have_unit_vectors_and_ordinary_ones_keep_their_bits():
+    from clsd_mteb.metrics import unit_rows
+
+    rng = np.random.default_rng(0)
+    ordinary = rng.normal(size=(50, 16))
+    assert np.array_equal(unit_rows(ordinary, ["t"] * 50, "x"), ordinary / np.linalg.norm(ordinary, axis=1)[:, None])
+    for scale in (1e300, 1e-300):
+        extreme = unit_rows(ordinary * scale, ["t"] * 50, "x")
+        assert np.allclose(extreme, ordinary / np.linalg.norm(ordinary, axis=1)[:, None], rtol=0, atol=1e-12)
+    assert unit_rows(np.array([[5e-324, 0.0], [1.7e308, -1.7e308]]), ["a", "b"], "x").tolist() == [
+        [1.0, 0.0],
+        [2**-0.5, -(2**-0.5)],
+    ]
