@@ -251,25 +251,27 @@ def served_config(
     line, never ignored: a timeout given for a local model, a dimension for a rerank server."""
     from dataclasses import replace
 
+    from clsd_format.defaults import ENDPOINT_PREFIX, RERANK_PREFIX
     from clsd_format.errors import CLSDError
-    from clsd_mteb.encoders.openai_endpoint import SPEC_PREFIX, EndpointConfig
-    from clsd_mteb.encoders.rerank_endpoint import SPEC_PREFIX as RERANK_PREFIX
-    from clsd_mteb.encoders.rerank_endpoint import RerankConfig
 
-    config: ServedConfig
-    if endpoint_url and endpoint_model:
-        config, takes = EndpointConfig(base_url=endpoint_url, model=endpoint_model), SERVED_OPTIONS | EMBEDDING_OPTIONS
-    elif model and model.startswith(SPEC_PREFIX):
-        config, takes = EndpointConfig.from_spec(model), SERVED_OPTIONS | EMBEDDING_OPTIONS
-    elif model and model.startswith(RERANK_PREFIX):
-        config, takes = RerankConfig.from_spec(model), SERVED_OPTIONS
-    else:
+    endpoint = bool(endpoint_url and endpoint_model) or bool(model and model.startswith(ENDPOINT_PREFIX))
+    if not endpoint and not (model and model.startswith(RERANK_PREFIX)):
         if options:
             raise CLSDError(
                 f"{next(iter(options))} applies to served models (endpoint:MODEL@URL, rerank:MODEL@URL, --endpoint-url); "
                 f"{model or 'the default model'} runs in this process"
             )
-        return None
+        return None  # decided before mteb is imported: a mistake in the other arguments is answered in seconds
+    from clsd_mteb.encoders.openai_endpoint import EndpointConfig
+    from clsd_mteb.encoders.rerank_endpoint import RerankConfig
+
+    config: ServedConfig
+    if endpoint_url and endpoint_model:
+        config, takes = EndpointConfig(base_url=endpoint_url, model=endpoint_model), SERVED_OPTIONS | EMBEDDING_OPTIONS
+    elif endpoint:
+        config, takes = EndpointConfig.from_spec(model or ""), SERVED_OPTIONS | EMBEDDING_OPTIONS
+    else:
+        config, takes = RerankConfig.from_spec(model or ""), SERVED_OPTIONS
     for option in options:
         if option not in takes:
             raise CLSDError(f"{option} applies to embeddings endpoints only, not to the {config.kind} {model}")

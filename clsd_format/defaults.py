@@ -8,6 +8,10 @@ from __future__ import annotations
 
 BATCH_SIZE = 32  # texts per encoding batch when the caller names none (mteb's own default)
 
+# Served models, named on the command line as PREFIX + MODEL@URL
+ENDPOINT_PREFIX = "endpoint:"  # an OpenAI-compatible embeddings endpoint
+RERANK_PREFIX = "rerank:"  # a served rerank API
+
 # An OpenAI-compatible embeddings endpoint
 ENDPOINT_KEY_ENV = "OPENAI_API_KEY"  # environment variable holding the API key
 ENDPOINT_CONCURRENCY = 4  # requests in flight at once

@@ -26,6 +26,7 @@ import numpy as np
 from mteb.models import ModelMeta
 from mteb.models.model_meta import ScoringFunction
 
+from clsd_format.defaults import ENDPOINT_PREFIX
 from clsd_format.errors import CLSDError
 from clsd_mteb.encoders.common import TextBatchEncoder
 from clsd_mteb.encoders.served import (
@@ -42,7 +43,7 @@ if TYPE_CHECKING:
     from mteb.abstasks.task_metadata import TaskMetadata
     from mteb.types import PromptType
 
-SPEC_PREFIX = "endpoint:"
+SPEC_PREFIX = ENDPOINT_PREFIX  # written once in clsd_format.defaults, which the CLI reads without mteb
 PROBE_TEXT = "dimension probe"
 
 

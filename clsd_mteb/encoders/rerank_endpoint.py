@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import numpy as np
 from mteb.models import ModelMeta
 
+from clsd_format.defaults import RERANK_PREFIX
 from clsd_format.errors import CLSDError
 from clsd_mteb.encoders.served import (
     ServedConfig,
@@ -42,7 +43,7 @@ if TYPE_CHECKING:
     from mteb.types import BatchedInput, PromptType
     from torch.utils.data import DataLoader
 
-SPEC_PREFIX = "rerank:"
+SPEC_PREFIX = RERANK_PREFIX  # written once in clsd_format.defaults, which the CLI reads without mteb
 PROBE_QUERY = "rerank probe"
 
 

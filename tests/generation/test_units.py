@@ -132,7 +132,7 @@ def test_languages() -> None:
     assert (code_from_mteb("fra-Latn"), code_from_mteb("hun-Latn")) == ("fr", "hu")  # any language a library knows
     assert parse_language("de").mteb_code == "deu-Latn"
     assert parse_language("gsw:Swiss German:gsw-Latn").name == "Swiss German"
-    with pytest.raises(CLSDError, match="unknown language code"):
+    with pytest.raises(CLSDError, match="unknown language 'xx'"):
         parse_language("xx")
 
 
