@@ -140,7 +140,7 @@ def analyze(
     seed: SeedOpt = 0,
     focus: FocusOpt = None,
 ) -> None:
-    """Write a report of tables and figures from results folders.
+    """Write tables, figures and a report from results folders.
 
     A Markdown report with tables (Markdown, LaTeX, CSV) and figures (PNG, PDF), and the same report in one
     HTML file with a row explorer (report.html; opens from disk, no network).
