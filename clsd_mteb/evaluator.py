@@ -28,8 +28,9 @@ if TYPE_CHECKING:
 
 # Bumped whenever a change can alter a score, so stored results of older code are never reused
 # (clsd_mteb.run). 1: the first release; 2: exact ties (one matrix), batch-invariant encoding, pooled_recall_at_1;
-# 3: the requested batches by default, one text per batch only in exact mode, torch threads left alone.
-EVALUATOR_VERSION = 3
+# 3: the requested batches by default, one text per batch only in exact mode, torch threads left alone;
+# 4: a served embedding kept as the float64 numbers sent, rows near float64's ends normalised exactly.
+EVALUATOR_VERSION = 4
 EVALUATOR_VERSION_KEY = "clsd_evaluator_version"
 
 
