@@ -72,6 +72,8 @@ def translate_run(
         if not any(todo.values()):
             return {code: 0 for code in todo}
         translator = Translator(settings)
+        for code in todo:
+            translator.source_code(languages[code])  # a language the model lacks: one line before anything is translated
         done = {}
         for code, texts in todo.items():
             bar = tqdm(total=len(texts), desc=f"pivot {code}->en", unit="text", disable=not progress)
@@ -133,8 +135,23 @@ class Translator:
             return token_id
         return int(self.tokenizer.get_lang_id(ENGLISH.code))
 
+    def source_code(self, language: Language) -> str:
+        """The model's code of ``language`` (NLLB's token, M2M-100's code); one line naming both when it has none."""
+        code = language.nllb_code if self.nllb else language.m2m_code
+        if self.nllb:
+            known = self.tokenizer.convert_tokens_to_ids(code) != self.tokenizer.unk_token_id
+        else:
+            known = code in self.tokenizer.lang_code_to_id
+        if not known:
+            kind = "NLLB-200" if self.nllb else "M2M-100"
+            raise CLSDError(
+                f"the translation model {self.settings.model!r} ({kind}) has no language code for {language.name} "
+                f"({language.code}; {kind} would write it {code!r}): use another model, or `clsd translate --backend llm`."
+            )
+        return code
+
     def translate(self, texts: Sequence[str], language: Language) -> list[str]:
-        self.tokenizer.src_lang = language.nllb_code if self.nllb else language.code
+        self.tokenizer.src_lang = self.source_code(language)
         encoded = self.tokenizer(list(texts), return_tensors="pt", padding=True, truncation=True).to(self.device)
         kwargs: dict[str, Any] = {"forced_bos_token_id": self._english_token_id(), "max_new_tokens": self.settings.max_new_tokens}
         if self.settings.num_beams is not None:

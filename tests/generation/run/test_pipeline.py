@@ -17,6 +17,7 @@ from typer.testing import CliRunner
 from clsd_cli.app import app
 from clsd_format import hub, schema
 from clsd_format.errors import CLSDError, DataError
+from clsd_generation.core.checkpoint import Checkpoint
 from tests.helpers.cli_runner import invoke
 from tests.helpers.fake_openai import FakeOpenAI
 
@@ -247,3 +248,18 @@ def test_module_cli_exits_2_with_a_readable_message(tmp_path: Path) -> None:
     assert not (tmp_path / "run").exists()  # refused before starting
     for command in ("generate", "translate", "build", "push", "sample", "import-sample"):
         assert CliRunner().invoke(app, [command, "--help"]).exit_code == 0
+
+
+@pytest.mark.slow
+def test_a_pivot_model_without_the_language_says_so_before_translating(
+    tmp_path: Path, parallel_csv: Path, tiny_m2m: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", "test-key")
+    basque = ["--source-column", "German", "--target-column", "French", "--source-lang", "de", "--target-lang", "eu", "--quiet"]
+    with FakeOpenAI() as fake:
+        llm = ["--backend", "llm", "--model", "fake-model", "--base-url", fake.base_url, "--protocol", "paper"]
+        invoke("generate", str(parallel_csv), "--run-dir", str(tmp_path / "run"), *basque, *llm)
+    with pytest.raises(CLSDError, match=r"has no language code for Basque \(eu; M2M-100 would write it 'eu'\)"):
+        invoke("translate", "--run-dir", str(tmp_path / "run"), "--model", str(tiny_m2m), "--device", "cpu", "--quiet")
+    with Checkpoint.existing(tmp_path / "run") as checkpoint:
+        assert checkpoint.translations("de") == {}  # nothing translated, not even the language the model has
