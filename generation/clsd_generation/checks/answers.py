@@ -16,10 +16,18 @@ distractors. A reader also asks:
   ``max_unknown_lowercase`` of them start lower-case (names and rare compounds are unknown too, but a
   name rarely starts lower-case). Both bounds are measured on the release (docs/generation.md).
 * **Decoration**: a leading label ("German:", "Satz 2 –", "1)") the original does not start with is
-  stripped, and so is a trailing remark after a dash or in brackets that is not in the target language
-  (" - This sentence is structurally similar ...", "(The Law)").
+  stripped, and so is a trailing remark after a dash, in brackets or as a last sentence that is not in the
+  target language (" - This sentence is structurally similar ...", "(The Law)", ". Note: one word was replaced.").
+  In a language not written in Latin script, three or more new Latin-script words are English commentary the
+  identifier may miss (the target's letters outnumber it): "wrong language".
 
-A language either library does not know is not checked for that part (the card says which checks ran).
+Words are read in every script (:mod:`clsd_format.words`: combining marks kept, Chinese, Japanese, Korean and
+Thai cut by their segmenters), and looked up in the word list of the target language with the same
+segmentation (:func:`wordfreq.lossy_tokenize`); in a script without case every unknown word counts towards
+``max_unknown_lowercase``, as none is told to be a name by its capital.
+
+A language a library does not know is not checked for that part, never an error:
+:func:`clsd_generation.checks.coverage.checks_off` names what is off and why (the card says which checks ran).
 What no cheap check catches (a fluent sentence that still means the same) is left to ``clsd judge``.
 """
 
@@ -27,12 +35,21 @@ from __future__ import annotations
 
 import difflib
 import functools
-import re
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
+import regex
+
+from clsd_format.words import find_words
+from clsd_generation.checks.coverage import (
+    THAI_DICTIONARY,
+    LanguageSupport,
+    identifier,
+    support,
+)
+from clsd_generation.checks.coverage import identifiable_languages as identifiable_languages  # read by llm.translate
+from clsd_generation.checks.coverage import lexicon_languages as lexicon_languages
 from clsd_generation.checks.parsing import trim_quotes
 from clsd_generation.core.settings import ReadingChecks
 
@@ -40,19 +57,25 @@ WRONG_LANGUAGE = "wrong language"
 NEAR_COPY = "same meaning"
 INVENTED_WORDS = "invented words"
 
-_LETTER_WORD = re.compile(r"[^\W\d_]{3,}")
-_TOKEN = re.compile(r"\w+")
+# The ``regex`` module's word characters keep a word's combining marks (Hindi vowel signs, Arabic harakat), which
+# ``re``'s cut off: "खरीदी" is one word of five letters, not "खर" and "द".
+_LETTER_WORD = regex.compile(r"[^\W\d_]{3,}")
+_TOKEN = regex.compile(r"\w+")
+_LATIN_WORD = regex.compile(r"\p{Latin}[\p{Latin}\p{M}]+")
+FOREIGN_SCRIPT_WORDS = 3  # new words in Latin script that make a non-Latin candidate "wrong language" (commentary)
 # A label before the sentence: a language name, "Sentence 2", "Satz 2 –", "Option B:", or a list number "1)" / "2."
 _LABEL_WORDS = (
     r"english|german|french|spanish|italian|deutsch|englisch|französisch|franzosisch|français|francais|allemand|anglais"
     r"|original|translation|übersetzung|traduction|sentence|satz|phrase|option|distractor|version|variante?|example|beispiel|exemple"
 )
 # A label ends in a colon or a spaced dash: "Deutsch-französische Beziehungen" starts with no label.
-_LABEL = re.compile(
-    rf"^\s*(?:(?:{_LABEL_WORDS})(?:\s*(?:\d{{1,2}}|[A-D]))?(?:\s*[:：]|\s+[–—-](?=\s))\s*|\(?\d{{1,2}}[.):]\s+)", re.IGNORECASE
+_LABEL = regex.compile(
+    rf"^\s*(?:(?:{_LABEL_WORDS})(?:\s*(?:\d{{1,2}}|[A-D]))?(?:\s*[:：]|\s+[–—-](?=\s))\s*|\(?\d{{1,2}}[.):]\s+)", regex.IGNORECASE
 )
-_DASH_TAIL = re.compile(r"\s+[-–—]\s+(?P<tail>[^-–—]+?)\s*$")
-_BRACKET_TAIL = re.compile(r"\s*\((?P<tail>[^()]+)\)\s*[.!?]?\s*$")
+_DASH_TAIL = regex.compile(r"\s+[-–—]\s+(?P<tail>[^-–—]+?)\s*$")
+# A last sentence after a full stop: "... Satz. Note: one word was replaced." (checked to be in another language)
+_SENTENCE_TAIL = regex.compile(r"(?<=[.!?。！？])\s+(?P<tail>[^.!?。！？]+[.!?]?)\s*$")
+_BRACKET_TAIL = regex.compile(r"\s*[(（](?P<tail>[^()（）]+)[)）]\s*[.!?。！？]?\s*$")
 
 
 def fold(text: str) -> str:
@@ -61,22 +84,10 @@ def fold(text: str) -> str:
     return " ".join(kept.split())
 
 
-@functools.cache
-def _identifier() -> Any:
-    from py3langid.langid import MODEL_FILE, LanguageIdentifier
-
-    return LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=False)
-
-
-@functools.cache
-def identifiable_languages() -> frozenset[str]:
-    """The language codes py3langid's model knows."""
-    return frozenset(_identifier().nb_classes)
-
-
+@functools.lru_cache(maxsize=4096)
 def language_of(text: str) -> str:
     """The language py3langid names for ``text`` (an ISO 639-1 code)."""
-    return str(_identifier().classify(text)[0])
+    return str(identifier().classify(text)[0])
 
 
 # How far below the identifier's best a language may score (log-probability per character) and still be the text's
@@ -91,32 +102,77 @@ PIVOT_MARGIN = 0.45
 
 def language_gap(text: str, code: str) -> float:
     """How far below the identifier's best language ``code`` scores for ``text``, per character (0.0: it is the best)."""
-    scores = dict(_identifier().rank(text))
+    scores = dict(identifier().rank(text))
     if code not in scores:
         return float("inf")
     return (max(scores.values()) - scores[code]) / max(len(text), 1)
 
 
 @functools.cache
-def lexicon_languages() -> frozenset[str]:
-    import wordfreq
+def _thai_words() -> frozenset[str]:
+    from pythainlp.corpus import thai_words
 
-    return frozenset(wordfreq.available_languages())
+    return frozenset(thai_words())
 
 
 @functools.lru_cache(maxsize=200_000)
 def known_word(word: str, language: str) -> bool:
-    """Whether the word-frequency lexicon of ``language`` has seen ``word`` at all."""
+    """Whether the word list of ``language`` (wordfreq's code, or THAI_DICTIONARY) has seen ``word`` at all."""
+    if language == THAI_DICTIONARY:
+        return word in _thai_words()
     import wordfreq
 
     return wordfreq.zipf_frequency(word, language) > 0
 
 
+@functools.lru_cache(maxsize=200_000)
+def known_whole(word: str, language: str) -> bool:
+    """Whether the word list knows ``word`` as one word: wordfreq would cut "府政" into "府" and "政", each known."""
+    if language == THAI_DICTIONARY:
+        return word in _thai_words()
+    import wordfreq
+
+    return len(wordfreq.lossy_tokenize(word, language)) == 1 and known_word(word, language)
+
+
 def unknown_words(original: str, candidate: str, language: str) -> tuple[list[str], int]:
-    """The candidate's words (three letters or more) that the original lacks and the lexicon does not know; and its word count."""
-    words = _LETTER_WORD.findall(unicodedata.normalize("NFC", candidate))  # "pe\u0301rtinente" is one word, not "rtinente"
+    """The candidate's words that the original lacks and the word list does not know; and its word count.
+
+    ``language`` is a target language's code (:func:`clsd_generation.checks.coverage.support`). Written with spaces, a
+    word is a run of three or more letters, marks included ("pe\u0301rtinente" is one word, not "rtinente"). Cut by a
+    segmenter, see :func:`_unknown_segments`.
+    """
+    found = support(language)
+    if found.lexicon is None or not found.reads_words:
+        return [], 0
+    if found.segmented:
+        return _unknown_segments(original, candidate, found)
+    words = _LETTER_WORD.findall(unicodedata.normalize("NFC", candidate))
     in_original = {word.casefold() for word in _LETTER_WORD.findall(unicodedata.normalize("NFC", original))}
-    return [word for word in words if word.casefold() not in in_original and not known_word(word, language)], len(words)
+    return [word for word in words if word.casefold() not in in_original and not known_word(word, found.lexicon)], len(words)
+
+
+def _unknown_segments(original: str, candidate: str, found: LanguageSupport) -> tuple[list[str], int]:
+    """The segmenter's words (Chinese, Japanese, Korean, Thai): a run of new words is unknown when one of its words of
+    two or more characters is not in the word list as a whole, or when it is single characters whose join is no word
+    ("政府" scrambled into "府政" is cut into "府" and "政", each a word of its own)."""
+    assert found.lexicon is not None
+    segments = [w for w in find_words(unicodedata.normalize("NFC", candidate), found.code) if regex.search(r"[^\W\d_]", w)]
+    in_original = {w.casefold() for w in find_words(unicodedata.normalize("NFC", original), found.code)}
+    runs: list[list[str]] = [[]]
+    for segment in segments:
+        if segment.casefold() in in_original:
+            runs.append([])
+        else:
+            runs[-1].append(segment)
+    unknown: list[str] = []
+    for run in filter(None, runs):
+        singles = all(len(w) == 1 for w in run)
+        if any(len(w) > 1 and not known_whole(w, found.lexicon) for w in run) or (
+            singles and len(run) > 1 and not known_whole("".join(run), found.lexicon)
+        ):
+            unknown += run
+    return unknown, len(segments)
 
 
 def _levenshtein(a: str, b: str) -> int:
@@ -127,25 +183,33 @@ def _levenshtein(a: str, b: str) -> int:
 
 @dataclass(frozen=True)
 class AnswerReader:
-    """The reader's checks for one target language; :meth:`refusal` names why a candidate is refused."""
+    """The reader's checks for one target language; :meth:`refusal` names why a candidate is refused.
+
+    ``language`` is the target's code as the run writes it (``de``, ``zh-Hant``, ``sr-Latn``, a dataset's own);
+    a check whose library does not know the language is off for it (:func:`clsd_generation.checks.coverage.checks_off`).
+    """
 
     language: str
     checks: ReadingChecks = ReadingChecks()
 
     @property
+    def support(self) -> LanguageSupport:
+        return support(self.language)
+
+    @property
     def reads_language(self) -> bool:
-        return self.checks.language and self.language in identifiable_languages()
+        return self.checks.language and self.support.identifier is not None
 
     @property
     def has_lexicon(self) -> bool:
-        return self.language in lexicon_languages()
+        return self.support.lexicon is not None and self.support.reads_words
 
     def strip_decoration(self, original: str, candidate: str) -> str:
         """The candidate without a leading label or a trailing foreign remark that the original does not have."""
         text = candidate.strip()
         while (label := _LABEL.match(text)) and not _LABEL.match(original) and label.end() < len(text):
             text = text[label.end() :].strip()
-        for tail_pattern in (_DASH_TAIL, _BRACKET_TAIL):
+        for tail_pattern in (_DASH_TAIL, _BRACKET_TAIL, _SENTENCE_TAIL):
             tail = tail_pattern.search(text)
             # only a remark the original has no counterpart of: "... in Brasilien (Paulo Coelho)." mirrors its original
             if tail and not tail_pattern.search(original) and self._foreign(tail.group("tail")):
@@ -156,25 +220,40 @@ class AnswerReader:
 
     def _foreign(self, fragment: str) -> bool:
         """A remark in another language than the target (English commentary, a translation)."""
-        return self.reads_language and len(_LETTER_WORD.findall(fragment)) >= 2 and language_of(fragment) != self.language
+        return (
+            self.reads_language and len(_LETTER_WORD.findall(fragment)) >= 2 and language_of(fragment) != self.support.identifier
+        )
 
     def refusal(self, original: str, candidate: str) -> str | None:
         """Why a reader refuses ``candidate`` as a distractor of ``original``; None when every check passes."""
         if self.reads_language:
+            code = self.support.identifier
             found = language_of(candidate)
             # another language than T's own reading, and not a close neighbour of the target (LANGUAGE_MARGIN)
-            if found not in (self.language, language_of(original)) and language_gap(candidate, self.language) > LANGUAGE_MARGIN:
+            if found not in (code, language_of(original)) and language_gap(candidate, str(code)) > LANGUAGE_MARGIN:
                 return f"{WRONG_LANGUAGE} ({found})"
+            foreign = self._foreign_script_words(original, candidate)
+            if len(foreign) >= FOREIGN_SCRIPT_WORDS:
+                return f"{WRONG_LANGUAGE} (words in Latin script: {', '.join(foreign[:3])})"
         if self.checks.near_copy_edits and self._near_copy(original, candidate):
             return f"{NEAR_COPY} (a spelling slip of the original)"
         if self.has_lexicon:
             return self._invented(original, candidate)
         return None
 
+    def _foreign_script_words(self, original: str, candidate: str) -> list[str]:
+        """Latin-script words of a candidate in a language of another script that the original lacks: English commentary
+        the identifier may still file under the target, as the target's letters outnumber it."""
+        if self.support.script in ("", "Latn"):
+            return []
+        in_original = {word.casefold() for word in _LATIN_WORD.findall(original)}
+        return [word for word in _LATIN_WORD.findall(candidate) if word.casefold() not in in_original]
+
     def _invented(self, original: str, candidate: str) -> str | None:
         unknown, count = unknown_words(original, candidate, self.language)
         share = len(unknown) / count if count else 0.0
-        lower = [word for word in unknown if word[0].islower()]  # a name is rarely written lower-case
+        # a name is rarely written lower-case; in a script without case (Chinese, Hindi, Arabic) no word tells it is a name
+        lower = [word for word in unknown if word[0].islower() or not word[0].isupper()]
         if share >= self.checks.max_unknown_share or 0 < self.checks.max_unknown_lowercase <= len(lower):
             return f"{INVENTED_WORDS} ({len(unknown)} of {count} words unknown: {', '.join(unknown[:3])})"
         return None
@@ -186,10 +265,15 @@ class AnswerReader:
             return True
         if abs(len(a) - len(b)) > self.checks.near_copy_edits or _levenshtein(a, b) > self.checks.near_copy_edits:
             return False
-        removed, added = changed_tokens(_TOKEN.findall(a), _TOKEN.findall(b))
+        removed, added = changed_tokens(self._tokens(a), self._tokens(b))
         if any(ch.isdigit() for token in removed + added for ch in token):
             return False
-        return not any(self.has_lexicon and known_word(token, self.language) for token in added)
+        lexicon = self.support.lexicon
+        known = known_whole if self.support.segmented else known_word
+        return not any(self.has_lexicon and lexicon and known(token, lexicon) for token in added)
+
+    def _tokens(self, folded: str) -> list[str]:
+        return find_words(folded, self.language) if self.support.segmented else _TOKEN.findall(folded)
 
 
 def changed_tokens(old: Sequence[str], new: Sequence[str]) -> tuple[list[str], list[str]]:

@@ -3,6 +3,10 @@
 A candidate is kept when it is non-empty, differs from the original and from the distractors kept
 so far (after :func:`normalise`), and its word-level Jaccard to the original and its length ratio
 lie inside :class:`clsd_generation.core.settings.ValidationBounds` (where the defaults are justified).
+Jaccard reads the words of the target language (:mod:`clsd_format.words`: marks kept, Chinese, Japanese,
+Korean and Thai cut by their segmenters); in a language whose words are not found (Lao, Khmer, Burmese:
+written without spaces, no segmenter here) the Jaccard bound is off, as
+:func:`clsd_generation.checks.coverage.checks_off` says. The length ratio counts characters in every script.
 
 Two protocols decide what happens to an answer (the protocol is part of the checkpoint fingerprint
 and recorded in the dataset card):
@@ -30,6 +34,7 @@ from dataclasses import dataclass, field
 
 from clsd_format.text_measures import jaccard
 from clsd_generation.checks.answers import AnswerReader
+from clsd_generation.checks.coverage import support
 from clsd_generation.core.settings import PAPER, ValidationBounds
 
 # Shapes that are markup, not prose. A tag is <name ...>, </name> or <name/> (not "a < b", nor French <<...>>
@@ -55,8 +60,10 @@ def markup_in(text: str, original: str = "") -> str | None:
 
 
 def normalise(text: str) -> str:
-    """Case-folded, punctuation removed, whitespace collapsed: "Der Hund!" equals "der hund"."""
-    kept = "".join(" " if unicodedata.category(ch).startswith("P") else ch for ch in text.casefold())
+    """Composed (NFC), case-folded, punctuation removed, whitespace collapsed: "Der Hund!" equals "der hund"."""
+    kept = "".join(
+        " " if unicodedata.category(ch).startswith("P") else ch for ch in unicodedata.normalize("NFC", text.casefold())
+    )
     return " ".join(kept.split())
 
 
@@ -104,20 +111,23 @@ def check_candidates(
     bounds: ValidationBounds,
     verdict: Verdict | None = None,
     language: str | None = None,
+    words_of: str | None = None,
 ) -> Verdict:
     """Add the valid candidates to ``verdict`` (kept across re-asks), up to ``bounds.needed``.
 
     ``language``: the code of the original's language when an LLM wrote the candidates; they are then also read
     as a careful reader would (:mod:`clsd_generation.checks.answers`). The rules' candidates have checks of their own.
+    ``words_of``: the original's language for the rules' candidates, whose words Jaccard reads (default: ``language``).
     """
     verdict = verdict or Verdict()
+    words_of = words_of or language
     reader = AnswerReader(language, bounds.reading) if language else None
     if bounds.protocol == PAPER:
         return _take_first_items(original, candidates, bounds, verdict, reader)
     seen = {normalise(original)} | {normalise(k) for k in verdict.kept}
     for candidate in candidates:
         text = reader.strip_decoration(original, candidate) if reader else candidate.strip()
-        reason = _surface_refusal(original, text, bounds, seen) or (reader.refusal(original, text) if reader else None)
+        reason = _surface_refusal(original, text, bounds, seen, words_of) or (reader.refusal(original, text) if reader else None)
         if reason:
             verdict.rejected.append((text or candidate, reason))
             if reason.startswith("markup: "):
@@ -130,8 +140,11 @@ def check_candidates(
     return verdict
 
 
-def _surface_refusal(original: str, text: str, bounds: ValidationBounds, seen: set[str]) -> str | None:
-    """Why the surface checks refuse ``text`` (markup, empty, the original, a duplicate, the bounds); None if none does."""
+def _surface_refusal(
+    original: str, text: str, bounds: ValidationBounds, seen: set[str], language: str | None = None
+) -> str | None:
+    """Why the surface checks refuse ``text`` (markup, empty, the original, a duplicate, the bounds); None if none does.
+    Jaccard reads ``language``'s words, and is skipped where they are not found."""
     markup = markup_in(text, original)
     if markup:
         return f"markup: {markup}"
@@ -142,8 +155,8 @@ def _surface_refusal(original: str, text: str, bounds: ValidationBounds, seen: s
         return "same as original"
     if key in seen:
         return "duplicate distractor"
-    similarity = jaccard(original, text)
-    if not bounds.min_jaccard <= similarity <= bounds.max_jaccard:
+    similarity = jaccard(original, text, language) if language is None or support(language).reads_words else None
+    if similarity is not None and not bounds.min_jaccard <= similarity <= bounds.max_jaccard:
         return f"Jaccard out of bounds ({similarity:.2f})"
     ratio = length_ratio(original, text)
     if not bounds.min_length_ratio <= ratio <= bounds.max_length_ratio:

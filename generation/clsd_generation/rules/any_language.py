@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 import re
+import unicodedata
 from collections.abc import Callable, Sequence
 
 from clsd_format.tagging import TaggedSentence, Token
@@ -84,7 +85,7 @@ def _digits_of(token: Token) -> str:
 
 _PERCENT_SIGN = "%"
 _DASHES = frozenset({"-", "\u2013"})  # "2015-2019", "8 \u2013 9": a range in any language
-_ABBREVIATION = re.compile(r"[A-Z]{2,}")  # "CAC 40", "DAX 30": the number is part of the name
+_ABBREVIATION = re.compile(r"[^\W\d_]{2,}")  # "CAC 40", "DAX 30", "США 2": the number is part of the name (all upper-case)
 VARIANTS = 2  # values drawn per number or name: a sentence with one unit still gets more than one distractor
 
 
@@ -119,7 +120,7 @@ def swap_numbers(sentence: TaggedSentence, rng: random.Random, rules: LanguageRu
         )
         if _in_range(sentence, index, words):  # "des 8. und 9. Dezember", "entre 8 % et 8,5 %": one end can pass the other
             continue
-        digits = group.group()
+        digits = in_digits_of(group.group(), "0")  # ASCII: "२०" rounds as "20" does
         percent = token.text.endswith("%") or any(t.text.casefold() in _percent(words) for t in following)
         approximate = index > 0 and sentence.tokens[index - 1].text.casefold() in words.approximate
         # a round number stays as round ("600 Euro" never "601 Euro"), a rounded one too ("gut 100", "environ 1800")
@@ -127,7 +128,9 @@ def swap_numbers(sentence: TaggedSentence, rng: random.Random, rules: LanguageRu
         if round_to >= 10 ** (len(digits) - 1) and round_to > 1:  # "gut 100": the hundreds
             round_to = 10 ** (len(digits) - 1)
         values = dict.fromkeys(_new_number(digits, rng, day, percent, round_to, year=not approximate) for _ in range(VARIANTS))
-        new_tokens = (token.text[: group.start()] + value + token.text[group.end() :] for value in values)
+        new_tokens = (
+            token.text[: group.start()] + in_digits_of(value, group.group()) + token.text[group.end() :] for value in values
+        )
         # never a number the sentence has already: "Absatz 3 ... und Absatz 3" names one paragraph twice
         edits += [(index, index + 1, text) for text in new_tokens if text not in numbers]
     return edits
@@ -145,7 +148,8 @@ def _fixed_number(sentence: TaggedSentence, index: int, month_words: set[str], w
         return True
     text = sentence.text
     glued = text[token.end : token.end + 1].isalpha() or text[token.start - 1 : token.start].isalpha()
-    if glued or (index and ("&" in tokens[index - 1].text or _ABBREVIATION.fullmatch(tokens[index - 1].text))):
+    abbreviation = index and _ABBREVIATION.fullmatch(tokens[index - 1].text) and tokens[index - 1].text.isupper()
+    if glued or (index and ("&" in tokens[index - 1].text or abbreviation)):
         return True
     if after == "." and index + 2 < len(tokens) and tokens[index + 2].text.casefold() not in month_words:
         ordinal_of = tokens[index + 2]  # "3. Quartal", "21. Jahrhundert" (a full stop before "Die" ends a sentence)
@@ -161,7 +165,13 @@ def _fixed_number(sentence: TaggedSentence, index: int, month_words: set[str], w
 
 
 def _is_year(text: str) -> bool:
-    return len(text) == 4 and text.isdigit() and 1800 <= int(text) <= 2100
+    return len(text) == 4 and text.isdecimal() and 1800 <= int(text) <= 2100  # "¹²³⁴" is a digit, but no decimal one
+
+
+def in_digits_of(new: str, old: str) -> str:
+    """``new`` (ASCII digits) written in the digits ``old`` is written in: "२०१९" becomes "२०१७", not "2017"."""
+    zero = next((ord(ch) - unicodedata.digit(ch) for ch in old if ch.isdecimal()), ord("0"))
+    return "".join(chr(zero + int(ch)) if ch.isdigit() else ch for ch in new)
 
 
 def _in_range(sentence: TaggedSentence, index: int, words: NumberWords) -> bool:
