@@ -123,4 +123,11 @@ def checks_off(language: str) -> list[str]:
         why = "no word list knows its words" if found.lexicon is None else "its words are not found (above)"
         lines.append(f"invented words: off for {name}: {why}, so letters scrambled into non-words are not refused")
         lines.append(f"near-copies: for {name}, any change of a few letters counts as a slip, as no word list tells a new word")
+    if base_language(language) == "en":
+        lines.append("commentary: for English, a remark in English after the answer is not told apart from the answer and stays")
     return lines
+
+
+def base_language(language: str) -> str:
+    """The language subtag of a code ("sr" of "sr-Latn")."""
+    return language.replace("_", "-").split("-")[0].lower()

@@ -46,6 +46,7 @@ JUDGE_SAMPLE_KEY = "judge_sample"  # which distractors the latest judge run cove
 TRANSLATOR_KEY = "translator"  # an LLM translator as the card names it (model, endpoint, prompt)
 JUDGE_REFUSALS_KEY = "judge_refusals"  # the judge's answers refused unread: reason -> count, over every run
 PIVOT_REFUSALS_KEY = "pivot_refusals"  # an LLM translator's answers refused: language -> reason -> count, over every run
+CHECKS_OFF_KEY = "checks_off"  # the checks off for the run's languages, one line each (the card names them)
 RUN_ID_KEY = "run_id"  # the run folder's own random id, which binds the requests it writes (core.requests)
 
 _SCHEMA = """

@@ -45,6 +45,8 @@ class RunReport:
     requests_file: str = ""
     request_round: int = 0
     answers_missing: int = 0
+    # The checks that are off for a language of the run, one line each (clsd_generation.checks.coverage), said once.
+    checks_off: list[str] = field(default_factory=list)
     # Lines of an output file refused unstored because they answer no request this run wrote there (file and line named).
     refused_lines: list[str] = field(default_factory=list)
 
@@ -69,6 +71,7 @@ class RunReport:
             f"sentences: {self.total} ({self.done_before} finished before this run)",
             f"this run: {self.ok} with distractors, {self.failed} failed validation, {self.unfinished} unfinished",
         ]
+        out += [f"check off: {line}" for line in self.checks_off]
         if self.reasked:
             out.append(f"asked again: {self.reasked} answer(s) could not settle their sentence")
         if self.batches:

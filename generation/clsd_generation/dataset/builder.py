@@ -29,6 +29,7 @@ from clsd_format.files import writing
 from clsd_format.hub import DirectionSpec
 from clsd_format.languages import ENGLISH, Language
 from clsd_generation.core.checkpoint import (
+    CHECKS_OFF_KEY,
     GENERATION_KEY,
     JUDGE_KEY,
     PIVOT_REFUSALS_KEY,
@@ -227,6 +228,7 @@ def _card_input(
         license=description.license,
         pivot_model=pivot_model,
         pivot_translator=checkpoint.get_meta(TRANSLATOR_KEY),
+        checks_off=checkpoint.get_meta(CHECKS_OFF_KEY) or (),
         pivot_refused=checkpoint.get_meta(PIVOT_REFUSALS_KEY) or {},
         rejections=checkpoint.rejections(),
         cut_answers=checkpoint.cut_answers(),

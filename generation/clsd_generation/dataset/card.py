@@ -58,6 +58,7 @@ class CardInput:
     cut_answers: int = 0  # LLM answers stopped by the token limit (asked again)
     batches: tuple[int, int] = (0, 0)  # Batch API: batches sent, and the rounds they made up
     extra_sections: str = ""  # sections written by later steps (the judge's reading), Markdown
+    checks_off: Sequence[str] = ()  # the checks off for a language of the run, one line each (recorded by the run)
 
 
 def size_category(rows: int) -> str:
@@ -129,7 +130,8 @@ def _method_values(info: CardInput) -> dict[str, Any]:
     return {
         "backend": backend_name,
         "backend_details": details,
-        "validation_details": validation_details(generation["validation"], by_llm=generation["backend"] == "llm"),
+        "validation_details": validation_details(generation["validation"], by_llm=generation["backend"] == "llm")
+        + _checks_off_details(info.checks_off),
         "generated_from": info.generated_span[0] if info.generated_span else "n/a",
         "generated_to": info.generated_span[1] if info.generated_span else "n/a",
         "built": info.built,
@@ -339,6 +341,14 @@ def validation_details(bounds: Mapping[str, Any], by_llm: bool = False) -> str:
         "distractors was asked again, up to its attempt limit, and otherwise recorded as failed (below)."
         + (_reading_details(reading) if reading else "")
     )
+
+
+def _checks_off_details(lines: Sequence[str]) -> str:
+    """The checks that did not run for a language of this set, and why (a language no segmenter, lexicon or
+    identifier reads): what a reader of the set must know before trusting it."""
+    if not lines:
+        return ""
+    return "\n- Checks off for this set's languages:\n" + "\n".join(f"  - {line}" for line in lines)
 
 
 def _reading_details(reading: Mapping[str, Any]) -> str:

@@ -97,7 +97,14 @@ class JobState:
         if cut:
             self.verdict.rejected.append(("", CUT_BY_LIMIT))
             return
-        check_candidates(self.job.sentence, candidates, bounds, self.verdict, self.job.language.code if by_llm else None)
+        check_candidates(
+            self.job.sentence,
+            candidates,
+            bounds,
+            self.verdict,
+            self.job.language.code if by_llm else None,
+            self.job.language.code,
+        )
 
     def remember_rules(self, candidates: Sequence[str], rules: Sequence[str]) -> None:
         for candidate, rule in zip(candidates, rules, strict=False):

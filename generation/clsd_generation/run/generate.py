@@ -8,7 +8,8 @@ from pathlib import Path
 
 from clsd_format.errors import CLSDError
 from clsd_format.languages import Language
-from clsd_generation.core.checkpoint import CHECKPOINT_FILE, GENERATION_KEY, Checkpoint, checkpoint_writes
+from clsd_generation.checks.coverage import checks_off
+from clsd_generation.core.checkpoint import CHECKPOINT_FILE, CHECKS_OFF_KEY, GENERATION_KEY, Checkpoint, checkpoint_writes
 from clsd_generation.core.inputs import ParallelCorpus
 from clsd_generation.core.lock import run_folder_lock
 from clsd_generation.core.settings import DEFAULT_MAX_ATTEMPTS, ValidationBounds
@@ -69,6 +70,10 @@ def generate_distractors(
 ) -> RunReport:
     """Generate (or finish generating) distractors for every sentence of both languages."""
     _refuse_before_starting(languages, backend, options)
+    off = checks_off_for(languages, backend)
+    for line in off:  # said once, before anything is asked
+        if options.announce is not None:
+            options.announce(f"check off: {line}")
     fingerprint = generation_fingerprint(corpus, languages, backend, bounds)
     resumed = (Path(run_dir) / CHECKPOINT_FILE).exists()
     with (
@@ -83,9 +88,17 @@ def generate_distractors(
             options.announce(
                 f"Resuming {run_dir}: {done_before} of {len(jobs)} sentences already finished, {len(jobs) - done_before} remain."
             )
-        report = RunReport(backend=backend.describe(), total=len(jobs), done_before=done_before)
+        report = RunReport(backend=backend.describe(), total=len(jobs), done_before=done_before, checks_off=off)
+        checkpoint.set_meta(CHECKS_OFF_KEY, off)
         context = RunContext(checkpoint, corpus.pairs, languages, bounds, report, options.max_attempts, options.progress)
         return backend.run(states, context)
+
+
+def checks_off_for(languages: tuple[Language, Language], backend: DistractorBackend) -> list[str]:
+    """The checks off for the run's languages, one line each: every answer check for an LLM's answers, the surface
+    bounds only for the rules' candidates (they have checks of their own)."""
+    lines = [line for language in languages for line in checks_off(language.code)]
+    return [line for line in lines if line.startswith("Jaccard")] if backend.name == "rules" else lines
 
 
 def _refuse_before_starting(languages: tuple[Language, Language], backend: DistractorBackend, options: RunOptions) -> None:
