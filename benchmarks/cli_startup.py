@@ -10,6 +10,7 @@ The last line is ``help_ratio=<slowest --help / import clsd_mteb>``. Target: eve
 
     python benchmarks/cli_startup.py
     python benchmarks/cli_startup.py --repeat 9
+    python benchmarks/cli_startup.py --quick        # one run each, the first two commands only
 """
 
 from __future__ import annotations
@@ -20,6 +21,10 @@ import statistics
 import subprocess
 import sys
 import time
+
+from _common import add_quick, announce_quick
+
+QUICK_COMMANDS = 2
 
 
 def median_seconds(argv: list[str], repeat: int) -> tuple[float, float]:
@@ -48,14 +53,18 @@ def command_names() -> list[str]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5, help="runs per measurement (the median is printed)")
+    add_quick(parser)
     args = parser.parse_args()
+    if args.quick:
+        args.repeat = 1
+        announce_quick(f"one run each, the first {QUICK_COMMANDS} commands only")
     clsd = [sys.executable, "-m", "clsd_cli"]
     interpreter = median_seconds([sys.executable, "-c", "pass"], args.repeat)
     plugin_import = median_seconds([sys.executable, "-c", "import clsd_mteb"], args.repeat)
     print(line("python -c pass", interpreter))
     print(line("python -c 'import clsd_mteb'", plugin_import, "  (what every --help paid before)"))
     helps = {"clsd --help": median_seconds([*clsd, "--help"], args.repeat)}
-    for name in command_names():
+    for name in command_names()[: QUICK_COMMANDS if args.quick else None]:
         helps[f"clsd {name} --help"] = median_seconds([*clsd, name, "--help"], args.repeat)
     for label, times in helps.items():
         print(line(label, times))

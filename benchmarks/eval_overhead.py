@@ -17,6 +17,7 @@ Any ``--model`` that
 
     python benchmarks/eval_overhead.py                 # full data, embedded default model
     python benchmarks/eval_overhead.py --limit 50      # first 50 rows of each dataset
+    python benchmarks/eval_overhead.py --quick         # first 4 rows of the fixture data
     python benchmarks/eval_overhead.py --model sentence-transformers/all-MiniLM-L6-v2 --limit 50
     OPENAI_API_KEY=none python benchmarks/eval_overhead.py --model endpoint:multilingual-e5-small-q4@http://127.0.0.1:8000/v1
 """
@@ -29,8 +30,11 @@ import tempfile
 import time
 from pathlib import Path
 
+from _common import FIXTURE_DATA, add_quick, announce_quick
+
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+QUICK_ROWS = 4
 
 
 def distinct_texts(tasks) -> list[str]:
@@ -74,7 +78,11 @@ def main() -> None:
     )
     parser.add_argument("--batch-size", type=int, default=None, help="default: the CLI's")
     parser.add_argument("--exact", action="store_true", help="one text per batch, as `clsd evaluate --exact`")
+    add_quick(parser)
     args = parser.parse_args()
+    if args.quick:
+        args.data_dir, args.limit = args.data_dir or str(FIXTURE_DATA), QUICK_ROWS
+        announce_quick(f"first {QUICK_ROWS} rows of each task of {args.data_dir}")
 
     import clsd_mteb
     from clsd_format.defaults import BATCH_SIZE

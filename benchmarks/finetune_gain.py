@@ -27,6 +27,7 @@ then a Markdown table. Nothing is downloaded: the model comes from the gt-all-mi
     python benchmarks/finetune_gain.py --data-dir DIR                         # full run, all three variants
     python benchmarks/finetune_gain.py --data-dir DIR --limit 64 --eval-limit 50   # smoke run
     python benchmarks/finetune_gain.py --data-dir DIR --variants b,c --json gain.json
+    python benchmarks/finetune_gain.py --quick      # (b) alone on the fixture data: 2 training rows per task, one step
 """
 
 from __future__ import annotations
@@ -41,6 +42,8 @@ from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from _common import FIXTURE_DATA, add_quick, announce_quick
 
 if TYPE_CHECKING:
     from clsd_format.data_source import DataSource
@@ -255,7 +258,12 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--eval-limit", type=int, default=None, help="first N rows of each WMT21 pivot task")
     parser.add_argument("--variants", default="a,b,c", help="comma-separated, of a, b, c (module docstring)")
     parser.add_argument("--json", type=Path, default=None, help="also write the figures to this JSON file")
+    add_quick(parser)
     args = parser.parse_args()
+    if args.quick:
+        args.data_dir, args.limit, args.eval_limit, args.batch_size = args.data_dir or str(FIXTURE_DATA), 2, 3, 4
+        args.variants = "b"  # the one that runs every step: the export of (a)'s rows, the rule backend, the training
+        announce_quick(f"(b) alone on {args.data_dir}: {args.limit} training rows per task, one step, {args.eval_limit} scored")
     args.variants = [v.strip() for v in args.variants.split(",") if v.strip()]
     if not args.variants or any(v not in VARIANTS for v in args.variants):
         parser.error(f"--variants: a comma-separated list of {', '.join(VARIANTS)}")

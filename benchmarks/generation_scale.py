@@ -7,7 +7,7 @@ input and the checkpoint). Then, per backend, the ratio of the largest size's pe
 the smallest's: 1.0 is a cost that grows with the corpus, not faster (target: at most 1.3).
 
 * ``live``: the live LLM path against a stand-in endpoint answering every request at once
-  (tests/helpers/fake_openai.py in its own process; concurrency 32);
+  (``python -m tests.helpers.fake_openai --lean`` in its own process; concurrency 32);
 * ``batch``: the Batch API path against the same stand-in's Batch API (upload, create, poll, download);
 * ``rules``: the rule backend (offline taggers), with no endpoint.
 
@@ -18,6 +18,7 @@ peak memory is its own.
 
     python benchmarks/generation_scale.py path/to/clsd-release            # 1,000 and 10,000 sentences
     python benchmarks/generation_scale.py path/to/clsd-release --full     # and 100,000
+    python benchmarks/generation_scale.py --quick                         # 40 sentences of the fixture data
 """
 
 from __future__ import annotations
@@ -37,11 +38,13 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-FAKE_SERVER = Path(__file__).resolve().parent.parent / "tests" / "helpers" / "fake_openai.py"
+from _common import FIXTURE_DATA, add_quick, announce_quick, helper_process
+
 RELEASE_FILES = ("CLSD_wmt2019_adversarial_dataset.csv", "CLSD_wmt2021_adversarial_dataset.csv")
 BACKENDS = ("live", "batch", "rules")
 SIZES = (1_000, 10_000)
 FULL_SIZE = 100_000
+QUICK_SIZE = 40  # sentences: 20 pairs of the fixture data, each backend once
 TARGET_RATIO = 1.3
 
 
@@ -72,14 +75,8 @@ def stand_in(backend: str) -> Iterator[str | None]:
     if backend == "rules":
         yield None
         return
-    command = [sys.executable, str(FAKE_SERVER)] + (["--lean"] if backend == "live" else [])
-    server = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
-    try:
-        assert server.stdout is not None
-        yield server.stdout.readline().strip()
-    finally:
-        server.terminate()
-        server.wait()
+    with helper_process("fake_openai", *(["--lean"] if backend == "live" else [])) as base_url:
+        yield base_url
 
 
 def make_backend(backend: str, base_url: str | None) -> Any:
@@ -166,12 +163,23 @@ def print_table(rows: list[dict[str, Any]]) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("release", type=Path, help="folder of the CLSD release (its WMT19 and WMT21 files are the sentences)")
+    parser.add_argument(
+        "release",
+        type=Path,
+        nargs="?",
+        help="folder of the CLSD release (its WMT19 and WMT21 files are the sentences); with --quick, the fixture data by default",
+    )
     parser.add_argument("--full", action="store_true", help=f"add {FULL_SIZE:,} sentences (minutes per backend)")
     parser.add_argument("--sizes", type=int, nargs="+", default=list(SIZES), help="corpus sizes in sentences")
     parser.add_argument("--backends", nargs="+", choices=BACKENDS, default=list(BACKENDS))
     parser.add_argument("--one", nargs=2, metavar=("BACKEND", "SIZE"), help=argparse.SUPPRESS)  # a child process's measurement
+    add_quick(parser)
     args = parser.parse_args()
+    if args.quick:
+        args.release, args.sizes, args.full = args.release or FIXTURE_DATA, [QUICK_SIZE], False
+        announce_quick(f"{QUICK_SIZE} sentences per backend from {args.release}")
+    if args.release is None:
+        parser.error("the release folder is required (or --quick)")
     if args.one:
         print(json.dumps(measure_one(args.one[0], int(args.one[1]), args.release)), flush=True)
         return

@@ -1,12 +1,13 @@
 """Throughput of live LLM generation against a local fake endpoint with a fixed answer delay.
 
 The whole generation path runs (prompt, openai client, parsing, validation, checkpoint write per
-answer); only the endpoint is fake: ``tests/helpers/fake_openai.py``, in its own process
+answer); only the endpoint is fake: ``python -m tests.helpers.fake_openai --lean``, in its own process
 so that it does not share this one's interpreter lock. With C requests in flight and every answer
 taking ``delay`` seconds, the ideal is C / delay answers per second; the figure reported is the
 measured rate over that ideal.
 
     python benchmarks/generation_throughput.py --concurrency 32 --delay 0.1 --requests 3200
+    python benchmarks/generation_throughput.py --quick      # 4 in flight, 32 answers, 20 ms each: seconds
 
 Last line: ``throughput_efficiency=<x>`` (at concurrency C). Target: >= 0.9 at C=32, delay 0.1 s.
 """
@@ -15,13 +16,12 @@ from __future__ import annotations
 
 import argparse
 import os
-import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
 
 import openai  # noqa: F401  (imported before timing: its import takes seconds and is not throughput)
+from _common import add_quick, announce_quick, helper_process
 
 from clsd_generation.core.inputs import read_parallel
 from clsd_generation.core.languages import parse_language
@@ -29,7 +29,7 @@ from clsd_generation.core.settings import LLMSettings
 from clsd_generation.run.backends import LLMBackend
 from clsd_generation.run.generate import RunOptions, generate_distractors
 
-FAKE_SERVER = Path(__file__).resolve().parent.parent / "tests" / "helpers" / "fake_openai.py"
+QUICK = {"concurrency": 4, "delay": 0.02, "requests": 32, "requests_serial": 4}
 
 
 def measure(base_url: str, concurrency: int, requests: int, folder: Path) -> float:
@@ -70,21 +70,16 @@ def main() -> None:
         help="answers to request at concurrency C (100 rounds at C=32: start-up and the last, part-full round weigh little)",
     )
     parser.add_argument("--requests-serial", type=int, default=20, help="answers to request at concurrency 1")
+    add_quick(parser)
     args = parser.parse_args()
+    if args.quick:
+        vars(args).update(QUICK)
+        announce_quick(", ".join(f"{key.replace('_', '-')} {value}" for key, value in QUICK.items()))
     os.environ.setdefault("OPENAI_API_KEY", "benchmark")
-    server = subprocess.Popen(
-        [sys.executable, str(FAKE_SERVER), "--lean", "--delay", str(args.delay)], stdout=subprocess.PIPE, text=True
-    )
-    try:
-        assert server.stdout is not None
-        base_url = server.stdout.readline().strip()
-        with tempfile.TemporaryDirectory() as tmp:
-            measure(base_url, 2, 4, Path(tmp) / "warm-up")  # first requests build the client's models
-            serial = measure(base_url, 1, args.requests_serial, Path(tmp))
-            parallel = measure(base_url, args.concurrency, args.requests, Path(tmp))
-    finally:
-        server.terminate()
-        server.wait()
+    with helper_process("fake_openai", "--lean", "--delay", str(args.delay)) as base_url, tempfile.TemporaryDirectory() as tmp:
+        measure(base_url, 2, 4, Path(tmp) / "warm-up")  # first requests build the client's models
+        serial = measure(base_url, 1, args.requests_serial, Path(tmp))
+        parallel = measure(base_url, args.concurrency, args.requests, Path(tmp))
     ideal_serial, ideal = 1 / args.delay, args.concurrency / args.delay
     print(f"concurrency 1: {serial:.1f} answers/s (ideal {ideal_serial:.1f}, efficiency {serial / ideal_serial:.3f})")
     print(f"concurrency {args.concurrency}: {parallel:.1f} answers/s (ideal {ideal:.1f}, efficiency {parallel / ideal:.3f})")

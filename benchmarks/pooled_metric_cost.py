@@ -14,6 +14,7 @@ line is ``pooled_share=<ratio>``. Target: < 0.05.
 
     python benchmarks/pooled_metric_cost.py                          # all-MiniLM-L6-v2, WMT19 DE-FR
     python benchmarks/pooled_metric_cost.py --encode-rows 100
+    python benchmarks/pooled_metric_cost.py --quick       # the fixture data, 4 rows encoded, scoring once
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ from __future__ import annotations
 import argparse
 import os
 import time
+
+from _common import FIXTURE_DATA, add_quick, announce_quick
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
@@ -35,7 +38,11 @@ def main() -> None:
         "--data-dir", default=None, help="as `clsd evaluate --data-dir` (default: CLSD_DATA_DIR, else the release)"
     )
     parser.add_argument("--repeat", type=int, default=5, help="scoring repetitions (the fastest counts)")
+    add_quick(parser)
     args = parser.parse_args()
+    if args.quick:
+        args.data_dir, args.encode_rows, args.repeat = args.data_dir or str(FIXTURE_DATA), 4, 1
+        announce_quick(f"{args.task} of {args.data_dir}, 4 rows encoded, scoring once")
 
     import numpy as np
 

@@ -11,6 +11,7 @@ the spread of the block ratios. Alternating in one run puts both under the same 
 taken minutes apart does not. Not part of CI (minutes per run on a CPU).
 
     python benchmarks/real_llm.py path/to/clsd-release --sentences 24 --block 2
+    python benchmarks/real_llm.py --quick      # one pair of the fixture data, one block, answers of up to 32 tokens
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+from _common import FIXTURE_DATA, REPO_ROOT, add_quick, announce_quick, skip
+
 from clsd_generation.core.inputs import ParallelCorpus, read_parallel
 from clsd_generation.core.languages import parse_language
 from clsd_generation.core.settings import LLMSettings
@@ -36,8 +39,8 @@ from clsd_generation.llm.prompts import PromptSettings
 from clsd_generation.run.backends import LLMBackend
 from clsd_generation.run.generate import RunOptions, generate_distractors
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-from tests.helpers.llama_server import MODEL_NAME, llama_server
+sys.path.insert(0, str(REPO_ROOT))  # the real-server tests' own helper, a module of the repository's tests package
+from tests.helpers.llama_server import MODEL_NAME, llama_server, missing
 
 LANGUAGES = (parse_language("de"), parse_language("fr"))
 
@@ -109,12 +112,25 @@ def summary(blocks: list[dict[str, Any]]) -> dict[str, Any]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("release", type=Path, help="folder holding CLSD_wmt2019_adversarial_dataset.csv")
+    parser.add_argument(
+        "release", type=Path, nargs="?", help="folder holding CLSD_wmt2019_adversarial_dataset.csv (--quick: the fixture data)"
+    )
     parser.add_argument("--sentences", type=int, default=24, help="sentence pairs in all (each asked in both languages)")
     parser.add_argument("--block", type=int, default=2, help="sentence pairs per block")
     parser.add_argument("--max-tokens", type=int, default=256)
     parser.add_argument("--threads", type=int, default=1, help="the server's CPU threads")
+    add_quick(parser)
     args = parser.parse_args()
+    if args.quick:
+        args.release, args.sentences, args.block, args.max_tokens = args.release or FIXTURE_DATA, 1, 1, 32
+        announce_quick(f"{args.sentences} pair of {args.release}, one block, answers of up to {args.max_tokens} tokens")
+    if args.release is None:
+        parser.error("the release folder is required (or --quick)")
+    problem = missing()
+    if problem and args.quick:
+        skip(problem)
+    if problem:
+        parser.error(problem)
     os.environ.setdefault("OPENAI_API_KEY", "none")
     with open(args.release / "CLSD_wmt2019_adversarial_dataset.csv", encoding="utf-8", newline="") as handle:
         rows = list(csv.DictReader(handle))[: args.sentences]

@@ -489,7 +489,7 @@ async def serve_good_answers(delay: float, ready: Any = print) -> None:
         await server.serve_forever()
 
 
-if __name__ == "__main__":  # a standalone server (benchmark, manual trials): python fake_openai.py --delay 0.1
+if __name__ == "__main__":  # a standalone server (benchmarks, manual trials): python -m tests.helpers.fake_openai --delay 0.1
     import argparse
     import asyncio
     import functools
