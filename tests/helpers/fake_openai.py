@@ -497,10 +497,27 @@ if __name__ == "__main__":  # a standalone server (benchmarks, manual trials): p
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--delay", type=float, default=0.0, help="seconds before every answer")
     parser.add_argument("--lean", action="store_true", help="asyncio server answering every chat completion 'good' (benchmark)")
+    parser.add_argument(
+        "--swap",
+        action="append",
+        default=[],
+        metavar="CODE=CSV:COLUMN",
+        help="answer in the language CODE by swapping one real word, the words taken from COLUMN of CSV (repeatable)",
+    )
     args = parser.parse_args()
     if args.lean:
         asyncio.run(serve_good_answers(args.delay, functools.partial(print, flush=True)))
     else:
-        with FakeOpenAI(delay=args.delay) as fake:
+        import csv
+
+        from clsd_format.languages import parse_language
+
+        swaps: dict[str, tuple[str, Sequence[str]]] = {}
+        for spec in args.swap:
+            code, _, source = spec.partition("=")
+            path, _, column = source.rpartition(":")
+            with open(path, encoding="utf-8", newline="") as handle:
+                swaps[parse_language(code).name] = (code, [row[column] for row in csv.DictReader(handle)])
+        with FakeOpenAI(delay=args.delay, swaps=swaps) as fake:
             print(fake.base_url, flush=True)
             threading.Event().wait()
