@@ -41,9 +41,7 @@ def run_rules(states: Sequence[JobState], context: RunContext, *, seed: int, rul
     )
     drawn: dict[int, list[Drawn]] = {}
     if context.announce is not None:
-        lines, drawn = estimate(states, generators, context.languages, context.bounds, context.max_attempts)
-        for line in lines:
-            context.announce(line)
+        drawn = estimate(states, generators, context.languages, context.announce, context.bounds, context.max_attempts)
     for index, state in enumerate(tqdm(states, desc="distractors (rules)", unit="sentence", disable=not context.progress)):
         _settle(state, generators[state.job.language.code], context, drawn.pop(index, []))
         state.release()

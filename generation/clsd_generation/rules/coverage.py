@@ -14,7 +14,7 @@ same as without it.
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from clsd_format.languages import Language
@@ -75,14 +75,15 @@ def estimate(
     states: Sequence[JobState],
     generators: Mapping[str, RuleGenerator],
     languages: Sequence[Language],
+    tell: Callable[[str], None],
     bounds: ValidationBounds,
     max_attempts: int,
     sample: int = SAMPLE,
-) -> tuple[list[str], dict[int, list[Drawn]]]:
-    """One line per language: the share of its first ``sample`` sentences still to do that the run will settle with
-    distractors; and the attempts drawn for them, by the index of their state in ``states``, for the run to use."""
+) -> dict[int, list[Drawn]]:
+    """Tell, one line per language as soon as it is measured, the share of its first ``sample`` sentences still to do
+    that the run will settle with distractors; return the attempts drawn for them, by the index of their state in
+    ``states``, for the run to use."""
     drawn: dict[int, list[Drawn]] = {}
-    lines = []
     for language in languages:
         chosen = [i for i, state in enumerate(states) if state.job.language.code == language.code][:sample]
         if not chosen:
@@ -91,8 +92,8 @@ def estimate(
         for index in chosen:
             ok, drawn[index] = settle_ahead(generators[language.code], states[index], bounds, max_attempts)
             settled += ok
-        lines.append(_coverage_line(language, settled, len(chosen)))
-    return lines, drawn
+        tell(_coverage_line(language, settled, len(chosen)))
+    return drawn
 
 
 def _coverage_line(language: Language, settled: int, measured: int) -> str:
