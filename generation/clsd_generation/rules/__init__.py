@@ -14,6 +14,10 @@ every rule edits whole tokens or whole names:
 * ``antonyms``: a word becomes its opposite;
 * ``nouns``: a common noun becomes another corpus noun of the same tag and inflection slot.
 
+German, French and English have a module each (:mod:`clsd_generation.rules.languages`); every other language
+gets the rules that need no tagger, built from language data (:mod:`clsd_generation.rules.language_data`):
+numbers, months and weekdays. :func:`rule_plan` says which rules run for a language, and why the others are off.
+
 Each rule is declared once in :mod:`clsd_generation.rules.registry` (its edit type, whether it is on by
 default, its proposer and its check). Numbers, months, weekdays and names are the default
 (:data:`DEFAULT_RULES`); the others are opt-in (:data:`OPT_IN_RULES`): read strictly, too few of their
@@ -30,16 +34,16 @@ import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
-from clsd_format.errors import CLSDError
 from clsd_format.tagging import TaggedSentence
 from clsd_generation.rules import any_language
 from clsd_generation.rules.antonyms import AntonymCap
 from clsd_generation.rules.checks import Prepared, check, final_text_fault
 from clsd_generation.rules.entities import NameInventory, corpus_types, person_sexes
+from clsd_generation.rules.language_data import rules_from_language_data
 from clsd_generation.rules.languages import registered
 from clsd_generation.rules.lexicon import Edit, LanguageRules
 from clsd_generation.rules.nouns import NounIndex
-from clsd_generation.rules.registry import ALL_RULES, DEFAULT_RULES, OPT_IN_RULES, RULE_BY_NAME, RULES, Rule
+from clsd_generation.rules.registry import ALL_RULES, DEFAULT_RULES, OPT_IN_RULES, RULE_BY_NAME, RULES, Rule, why_off
 
 __all__ = [
     "ALL_RULES",
@@ -52,6 +56,7 @@ __all__ = [
     "RuleGenerator",
     "TagCache",
     "make_generators",
+    "rule_plan",
     "rules_for",
 ]
 
@@ -62,13 +67,17 @@ CHECK_BATCH = 8  # candidates re-tagged together (spaCy tags a batch faster than
 
 
 def rules_for(language_code: str) -> LanguageRules:
+    """A language's own module (German, French, English, or one an installed package adds), else the rules built from
+    language data (:mod:`clsd_generation.rules.language_data`)."""
     rules = RULES_BY_LANGUAGE.get(language_code)
-    if rules is None:
-        raise CLSDError(
-            f"the rule backend has no rules for language {language_code!r} (it knows {', '.join(sorted(RULES_BY_LANGUAGE))}). "
-            "Use --backend llm for this language, or add a language module (see clsd_generation.rules.languages)."
-        )
-    return rules
+    return rules if rules is not None else rules_from_language_data(language_code)
+
+
+def rule_plan(language_code: str, rule_names: Sequence[str]) -> tuple[tuple[str, ...], dict[str, str]]:
+    """The rules of ``rule_names`` that run for a language, and every rule that cannot run there with the reason."""
+    rules = rules_for(language_code)
+    off = {rule.name: reason for rule in RULES if (reason := why_off(rule, rules)) is not None}
+    return tuple(name for name in rule_names if name not in off), off
 
 
 class TagCache:
@@ -123,11 +132,11 @@ class RuleGenerator:
         rule_names: Sequence[str] = DEFAULT_RULES,
     ) -> None:
         self.rules = rules_for(language_code)
-        self.rule_names = tuple(rule_names)
+        self.rule_names = rule_plan(language_code, rule_names)[0]  # a rule the language cannot run proposes nothing
         self.tags = tags or TagCache(language_code)
         corpus = self.tags.tag(list(dict.fromkeys(corpus_sentences)))
         calendar = self.rules.calendar_words()
-        types = corpus_types({language_code: corpus}, RULES_BY_LANGUAGE) if name_types is None else name_types
+        types = corpus_types({language_code: corpus}, {language_code: self.rules}) if name_types is None else name_types
         sexes = person_sexes({language_code: corpus}, types) if name_sexes is None else name_sexes
         self.names = NameInventory(corpus, types, self.rules, calendar, sexes=sexes)
         self.nouns = NounIndex(corpus, self.rules, calendar)
@@ -217,7 +226,7 @@ def make_generators(
     """
     caches = {code: TagCache(code) for code in corpora}
     tagged = {code: caches[code].tag(list(dict.fromkeys(texts))) for code, texts in corpora.items()}
-    types = corpus_types(tagged, RULES_BY_LANGUAGE)
+    types = corpus_types(tagged, {code: rules_for(code) for code in corpora})
     sexes = person_sexes(tagged, types)
     return {
         code: RuleGenerator(code, texts, seed, name_types=types, name_sexes=sexes, tags=caches[code], rule_names=rule_names)

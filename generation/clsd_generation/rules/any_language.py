@@ -17,7 +17,9 @@ from clsd_format.tagging import TaggedSentence, Token
 from clsd_generation.rules.lexicon import Edit, LanguageRules, NumberWords
 
 _DIGITS = re.compile(r"\d+")
-_NUMBER_TOKEN = re.compile(r"[-+\u2212]?\d[\d.,]*%?")  # \u2212: the minus sign
+# \d: the decimal digits of every script; \u2212: the minus sign; \u066b, \u066c, \u066a: the Arabic decimal and
+# thousands separators and percent sign.
+_NUMBER_TOKEN = re.compile(r"[-+\u2212]?\d[\d.,\u066b\u066c]*[%\u066a]?")
 _VOWEL_START = tuple("aeiouyàâéèêëîïôûœh")  # h: elision before most French h ("n'habite"), an before English "hour"
 
 
@@ -78,6 +80,21 @@ def _new_number(
     return str(new)
 
 
+def _glued(sentence: TaggedSentence, token: Token, rules: LanguageRules) -> bool:
+    """A number written against a letter is part of a code or name ("5G", "G7"). Written without spaces, a number
+    always touches its word: there a Latin letter makes a code, and another letter a counter or unit, after which a
+    number of three digits or more may change ("300人", "2019年") and a shorter one stays: a month, a day, a small
+    count ("3月", "15日", "5个")."""
+    after = sentence.text[token.end : token.end + 1]
+    before = sentence.text[token.start - 1 : token.start] if token.start else ""
+    letters = [c for c in after + before if c.isalpha()]
+    if not rules.unspaced:
+        return bool(letters)
+    digits = _DIGITS.search(token.text)
+    short = digits is None or len(digits.group()) < 3
+    return any(c.isascii() for c in letters) or (bool(letters) and short)
+
+
 def _digits_of(token: Token) -> str:
     group = _DIGITS.search(token.text)
     return group.group() if group else "0"
@@ -109,7 +126,7 @@ def swap_numbers(sentence: TaggedSentence, rng: random.Random, rules: LanguageRu
     for index, token in enumerate(sentence.tokens):
         if not _NUMBER_TOKEN.fullmatch(token.text) or in_name(sentence, index) or index in related:
             continue
-        if _fixed_number(sentence, index, month_words, words):
+        if _fixed_number(sentence, index, month_words, rules):
             continue
         group = _DIGITS.search(token.text)
         assert group is not None
@@ -136,20 +153,19 @@ def swap_numbers(sentence: TaggedSentence, rng: random.Random, rules: LanguageRu
     return edits
 
 
-def _fixed_number(sentence: TaggedSentence, index: int, month_words: set[str], words: NumberWords) -> bool:
+def _fixed_number(sentence: TaggedSentence, index: int, month_words: set[str], rules: LanguageRules) -> bool:
     """A number whose value the world fixes or that only labels: a decade ("les années 1980"), a number before a
     singular "million" ("1,2 million": "5,2 million" is not French), a list label ("(3)", "4)"), part of a name or
     code ("S&P 500", "5G", "G7"), a German ordinal that is no day ("des 3. Quartals", "im 21. Jahrhundert"), and
     a year that names an event ("Fußball-WM 2006", "la crise financière de 2008": "WM 2004" never was)."""
-    tokens, token = sentence.tokens, sentence.tokens[index]
+    tokens, token, words = sentence.tokens, sentence.tokens[index], rules.numbers
     before = tokens[index - 1].text.casefold() if index else ""
     after = tokens[index + 1].text.casefold() if index + 1 < len(tokens) else ""
     if before in words.decade or after in words.singular_multipliers or after == ")":
         return True
-    text = sentence.text
-    glued = text[token.end : token.end + 1].isalpha() or text[token.start - 1 : token.start].isalpha()
-    abbreviation = index and _ABBREVIATION.fullmatch(tokens[index - 1].text) and tokens[index - 1].text.isupper()
-    if glued or (index and ("&" in tokens[index - 1].text or abbreviation)):
+    previous = tokens[index - 1].text if index else ""
+    abbreviation = _ABBREVIATION.fullmatch(previous) is not None and previous.isupper()  # capitals of any script
+    if _glued(sentence, token, rules) or (index and ("&" in previous or abbreviation)):
         return True
     if after == "." and index + 2 < len(tokens) and tokens[index + 2].text.casefold() not in month_words:
         ordinal_of = tokens[index + 2]  # "3. Quartal", "21. Jahrhundert" (a full stop before "Die" ends a sentence)
@@ -194,16 +210,28 @@ def _in_range(sentence: TaggedSentence, index: int, words: NumberWords) -> bool:
 
 def swap_from_list(sentence: TaggedSentence, words: Sequence[str], rng: random.Random, numbers: NumberWords) -> list[Edit]:
     """Replace a month (or weekday) by others of the same list (three per occurrence, so short sentences get enough)."""
-    lookup = {w.casefold() for w in words}
-    present = {t.text.casefold() for t in sentence.tokens} & lookup
+    return swap_calendar(sentence, (tuple(words),), rng, numbers)
+
+
+def swap_calendar(
+    sentence: TaggedSentence, forms: Sequence[Sequence[str]], rng: random.Random, numbers: NumberWords
+) -> list[Edit]:
+    """Replace a month (or weekday) by others of the list its word is in: a date's "января" by "марта", a stand-alone
+    "январь" by "март" (``forms``: one list per CLDR context, each in calendar order; three per occurrence)."""
+    where: dict[str, tuple[int, int]] = {}  # case-folded word -> (its list, its place in the calendar)
+    for which, words in enumerate(forms):
+        for place, word in enumerate(words):
+            where.setdefault(word.casefold(), (which, place))
+    # never one the sentence names already, in any form: "ab Februar ... bis zur Wahl im Februar"
+    present = {where[t.text.casefold()][1] for t in sentence.tokens if t.text.casefold() in where}
     edits = []
     for index, token in enumerate(sentence.tokens):
-        if token.text.casefold() in lookup and not in_longer_name(sentence, index) and not _in_range(sentence, index, numbers):
+        found = where.get(token.text.casefold())
+        if found is not None and not in_longer_name(sentence, index) and not _in_range(sentence, index, numbers):
             day = next((t.text for t in reversed(sentence.tokens[max(0, index - 2) : index]) if t.text != "."), "")
             if day.isdigit() and int(day) > 28:
                 continue  # "31 mars" -> "31 avril" is no date
-            # never one the sentence names already: "ab Februar ... bis zur Wahl im Februar"
-            others = [w for w in words if w.casefold() not in present]
+            others = [word for place, word in enumerate(forms[found[0]]) if place not in present]
             edits += [(index, index + 1, match_case(token.text, new)) for new in rng.sample(others, 3)]
     return edits
 

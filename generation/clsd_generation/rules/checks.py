@@ -27,7 +27,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from clsd_format.tagging import TaggedSentence, Token
+from clsd_format.tagging import UNTAGGED, TaggedSentence, Token
 from clsd_generation.rules.elision import fold
 from clsd_generation.rules.entities import shape
 from clsd_generation.rules.lexicon import Edit, LanguageRules
@@ -82,7 +82,8 @@ def _edit_matches(
     if kind == SAME_TAGS:
         return len(old) == len(new) and all(o.tag == n.tag and o.slot == n.slot for o, n in zip(old, new, strict=True))
     if kind == CALENDAR:  # a weekday for a weekday: taggers call the same word a noun or a proper noun by position
-        return len(old) == len(new) == 1 and old[0].upos in _NOMINAL and new[0].upos in _NOMINAL
+        nominal = all(t.upos in _NOMINAL for t in (*old, *new)) or all(t.upos == UNTAGGED for t in (*old, *new))
+        return len(old) == len(new) == 1 and nominal  # untagged: a language read as words alone (WordTagger)
     if kind == SAME_SHAPE:
         return bool(new) and shape(original, edit[0], edit[1]) == shape(retagged, offset, offset + len(new))
     if kind == NEGATION:

@@ -66,9 +66,11 @@ def rule_of(original: TaggedSentence, edit: Edit, new: list[str], rules: Languag
     negation = rules.negation_words | set(rules.negation_pairs)
     if any(w in negation for w in old) or any(w.casefold() in negation for w in new):
         return "negation"
-    if len(old) == 1 and old[0] in {m.casefold() for m in rules.months}:  # before names: "April" may be tagged as one
+    if len(old) == 1 and old[0] in {
+        m.casefold() for forms in rules.month_forms for m in forms
+    }:  # before names: "April" may be tagged as one
         return "months"
-    if len(old) == 1 and old[0] in {d.casefold() for d in rules.weekdays}:
+    if len(old) == 1 and old[0] in {d.casefold() for forms in rules.weekday_forms for d in forms}:
         return "weekdays"
     names = [n for n in original.names if start <= n.start and n.end <= end]
     if names:

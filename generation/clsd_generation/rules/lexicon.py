@@ -111,6 +111,11 @@ class LanguageRules:
     place_prepositions: frozenset[str] = field(default_factory=frozenset)
     # Endings of nationality adjectives ("britische", "français"): a person after one is pinned down by it.
     nationality_endings: tuple[str, ...] = ()
+    # Whether the tagger gives parts of speech (a language module's tagger does; one built from language data gives
+    # words alone, see clsd_generation.rules.language_data), and whether the language is written without spaces
+    # between words (a number glued to a word there is not part of a code: "2019年").
+    tagged: bool = True
+    unspaced: bool = False
 
     @property
     def agreeing_articles(self) -> bool:
@@ -118,21 +123,49 @@ class LanguageRules:
         return bool(self.article_genders)
 
     @functools.cached_property
-    def months(self) -> tuple[str, ...]:
-        from babel.dates import get_month_names
-
-        names = get_month_names("wide", locale=self.locale or self.code)
-        return tuple(names[number] for number in range(1, 13))
+    def month_forms(self) -> tuple[tuple[str, ...], ...]:
+        """CLDR's wide month names, January first: the format forms ("января"), then the stand-alone ones ("январь")
+        where they differ; none where CLDR has no data for the locale."""
+        return calendar_forms(self.locale or self.code, "months")
 
     @functools.cached_property
-    def weekdays(self) -> tuple[str, ...]:
-        from babel.dates import get_day_names
+    def weekday_forms(self) -> tuple[tuple[str, ...], ...]:
+        """CLDR's wide weekday names, Monday first, as :attr:`month_forms`."""
+        return calendar_forms(self.locale or self.code, "days")
 
-        names = get_day_names("wide", locale=self.locale or self.code)  # 0 is Monday
-        return tuple(names[number] for number in range(7))
+    @property
+    def months(self) -> tuple[str, ...]:
+        return self.month_forms[0] if self.month_forms else ()
+
+    @property
+    def weekdays(self) -> tuple[str, ...]:
+        return self.weekday_forms[0] if self.weekday_forms else ()
 
     def make_tagger(self) -> Tagger:
         return self.tagger() if self.tagger is not None else tagger_for(self.code)
 
     def calendar_words(self) -> frozenset[str]:
-        return frozenset(w.casefold() for w in (*self.months, *self.weekdays))
+        return frozenset(w.casefold() for forms in (*self.month_forms, *self.weekday_forms) for w in forms)
+
+
+def calendar_forms(locale: str, what: str) -> tuple[tuple[str, ...], ...]:
+    """The wide ``months`` or ``days`` of a CLDR locale in the format context, then in the stand-alone context where
+    it differs (Greek, Russian, Polish inflect a month in a date); () where Babel has no data for the locale.
+
+    The abbreviated and narrow forms are left out: they collide with ordinary words ("日" is a day and the sun in
+    Japanese, "Mar" a word in several languages)."""
+    from babel import Locale, UnknownLocaleError
+    from babel.dates import get_day_names, get_month_names
+
+    try:
+        parsed = Locale.parse(locale.replace("-", "_"))
+    except (UnknownLocaleError, ValueError):
+        return ()
+    names, numbers = (get_month_names, range(1, 13)) if what == "months" else (get_day_names, range(7))  # day 0 is Monday
+    forms: list[tuple[str, ...]] = []
+    for context in ("format", "stand-alone"):
+        found = names("wide", context=context, locale=parsed)
+        words = tuple(found.get(number, "") for number in numbers)
+        if all(words) and len({w.casefold() for w in words}) == len(words) and words not in forms:
+            forms.append(words)
+    return tuple(forms)

@@ -50,6 +50,18 @@ class Rule:
     description: str  # one line, for help texts and docs
     propose: Proposer
     offered_last: bool = False  # its edits come after every other rule's, to fill in only where those run out
+    needs: tuple[str, ...] = ()  # what of a language it needs (a key of NEEDS): without it the rule is off there
+
+
+# What a rule may need of a language, and the reason it is off where the language lacks it: a language built from
+# language data alone (clsd_generation.rules.language_data) has no tagger and no name lexicon, and CLDR has no
+# calendar for every language.
+NEEDS: dict[str, tuple[Callable[[LanguageRules], bool], str]] = {
+    "name lexicon": (lambda rules: bool(rules.known_names), "no name lexicon"),
+    "tagger": (lambda rules: rules.tagged, "no tagger"),
+    "months": (lambda rules: bool(rules.month_forms), "no months in CLDR"),
+    "weekdays": (lambda rules: bool(rules.weekday_forms), "no weekdays in CLDR"),
+}
 
 
 def _numbers(context: RuleContext, sentence: TaggedSentence, rng: random.Random) -> list[Edit]:
@@ -57,11 +69,11 @@ def _numbers(context: RuleContext, sentence: TaggedSentence, rng: random.Random)
 
 
 def _months(context: RuleContext, sentence: TaggedSentence, rng: random.Random) -> list[Edit]:
-    return any_language.swap_from_list(sentence, context.rules.months, rng, context.rules.numbers)
+    return any_language.swap_calendar(sentence, context.rules.month_forms, rng, context.rules.numbers)
 
 
 def _weekdays(context: RuleContext, sentence: TaggedSentence, rng: random.Random) -> list[Edit]:
-    return any_language.swap_from_list(sentence, context.rules.weekdays, rng, context.rules.numbers)
+    return any_language.swap_calendar(sentence, context.rules.weekday_forms, rng, context.rules.numbers)
 
 
 def _names(context: RuleContext, sentence: TaggedSentence, rng: random.Random) -> list[Edit]:
@@ -90,15 +102,37 @@ def _nouns(context: RuleContext, sentence: TaggedSentence, rng: random.Random) -
 # clashes with the rest of a news sentence, or breaks an idiom, in about one case in three).
 RULES: tuple[Rule, ...] = (
     Rule("numbers", edit_types.NUMBER, True, SAME_TAGS, "a number changes (a year by a few years)", _numbers),
-    Rule("months", edit_types.NUMBER, True, CALENDAR, "a month becomes another month", _months),
-    Rule("weekdays", edit_types.NUMBER, True, CALENDAR, "a weekday becomes another weekday", _weekdays),
-    Rule("names", edit_types.NAME, True, SAME_SHAPE, "a name becomes another of the same type and kind", _names),
-    Rule("roles", edit_types.WORD_ORDER, False, SAME_SHAPE, "two names of one type exchange places", _roles),
-    Rule("negation", edit_types.NEGATION, False, NEGATION, "a negation is added or removed", _negation),
-    Rule("antonyms", edit_types.CONTENT_WORD, False, SAME_TAGS, "a word becomes its opposite", _antonyms),
-    Rule("nouns", edit_types.CONTENT_WORD, False, SAME_TAGS, "a noun becomes another corpus noun", _nouns, offered_last=True),
+    Rule("months", edit_types.NUMBER, True, CALENDAR, "a month becomes another month", _months, needs=("months",)),
+    Rule("weekdays", edit_types.NUMBER, True, CALENDAR, "a weekday becomes another weekday", _weekdays, needs=("weekdays",)),
+    Rule(
+        "names",
+        edit_types.NAME,
+        True,
+        SAME_SHAPE,
+        "a name becomes another of the same type and kind",
+        _names,
+        needs=("name lexicon", "tagger"),
+    ),
+    Rule("roles", edit_types.WORD_ORDER, False, SAME_SHAPE, "two names of one type exchange places", _roles, needs=("tagger",)),
+    Rule("negation", edit_types.NEGATION, False, NEGATION, "a negation is added or removed", _negation, needs=("tagger",)),
+    Rule("antonyms", edit_types.CONTENT_WORD, False, SAME_TAGS, "a word becomes its opposite", _antonyms, needs=("tagger",)),
+    Rule(
+        "nouns",
+        edit_types.CONTENT_WORD,
+        False,
+        SAME_TAGS,
+        "a noun becomes another corpus noun",
+        _nouns,
+        offered_last=True,
+        needs=("tagger",),
+    ),
 )
 RULE_BY_NAME: dict[str, Rule] = {rule.name: rule for rule in RULES}
 ALL_RULES: tuple[str, ...] = tuple(RULE_BY_NAME)
 DEFAULT_RULES: tuple[str, ...] = tuple(rule.name for rule in RULES if rule.default)
 OPT_IN_RULES: tuple[str, ...] = tuple(rule.name for rule in RULES if not rule.default)
+
+
+def why_off(rule: Rule, rules: LanguageRules) -> str | None:
+    """Why ``rule`` cannot run for the language of ``rules`` (the first need it lacks), or None where it can."""
+    return next((reason for need in rule.needs for present, reason in [NEEDS[need]] if not present(rules)), None)

@@ -12,8 +12,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar
 
+from clsd_format.errors import CLSDError
 from clsd_format.languages import Language
 from clsd_format.redaction import public_url
+from clsd_format.words import SEGMENTER_MODULES, word_reading
 from clsd_generation.core.settings import DEFAULT_RULES_SEED, BatchSettings, LLMSettings, RequestFiles
 from clsd_generation.core.summary import RunReport
 from clsd_generation.jobs.backend import RunContext
@@ -39,8 +41,12 @@ class RuleBackend:
         return self.name
 
     def check(self, languages: tuple[Language, Language]) -> None:
+        """A language read through a segmenter that is not installed stops here, before any work; every other
+        language runs the rules it can (the run says which first: :func:`clsd_generation.rules.coverage.plan_line`)."""
         for language in languages:
-            rules_for(language.code)  # a language without rules stops here
+            reading = word_reading(language.code)
+            if not rules_for(language.code).tagged and reading.method in SEGMENTER_MODULES and not reading.available:
+                raise CLSDError(reading.why_not)
 
     def fingerprint(self, languages: tuple[Language, Language]) -> dict[str, object]:
         return {"rules_version": RULES_VERSION, "seed": self.seed, "rules": list(self.rule_names)}

@@ -26,7 +26,8 @@ class RunOptions:
     progress: bool = True
     durable_against_power_loss: bool = False
     # Receives one line before any work when the run folder already holds a checkpoint: how many sentences an
-    # earlier invocation finished and how many remain (the CLI prints it first).
+    # earlier invocation finished and how many remain (the CLI prints it first); then what the backend says before
+    # its work (RunContext.announce).
     announce: Callable[[str], None] | None = None
 
 
@@ -90,7 +91,9 @@ def generate_distractors(
             )
         report = RunReport(backend=backend.describe(), total=len(jobs), done_before=done_before, checks_off=off)
         checkpoint.set_meta(CHECKS_OFF_KEY, off)
-        context = RunContext(checkpoint, corpus.pairs, languages, bounds, report, options.max_attempts, options.progress)
+        context = RunContext(
+            checkpoint, corpus.pairs, languages, bounds, report, options.max_attempts, options.progress, options.announce
+        )
         return backend.run(states, context)
 
 
