@@ -88,6 +88,7 @@ def test_short_labels_and_one_colour_per_model() -> None:
     assert model_styles(MODELS)[MODELS[3]].colour == model_styles(MODELS)[MODELS[3]].colour  # decided by position only
 
 
+@pytest.mark.slow
 def test_figures_keep_legends_off_the_data_and_models_in_their_colours(
     drawn: dict[str, plt.Figure], results: ResultsFolder, tmp_path: Path
 ) -> None:

@@ -23,6 +23,7 @@ def clsd_mteb(*args: str, env: dict[str, str] | None = None) -> subprocess.Compl
     return subprocess.run(command, capture_output=True, text=True, env={**os.environ, "COLUMNS": "200", **(env or {})})
 
 
+@pytest.mark.slow
 def test_help_is_mteb_s_own() -> None:
     done = clsd_mteb("--help")
     assert done.returncode == 0, done.stderr
@@ -30,6 +31,7 @@ def test_help_is_mteb_s_own() -> None:
     assert "available-tasks" in done.stdout and "available-benchmarks" in done.stdout and "run" in done.stdout
 
 
+@pytest.mark.slow
 def test_mteb_lists_the_clsd_tasks_and_benchmarks() -> None:
     tasks = clsd_mteb("available-tasks")
     assert tasks.returncode == 0, tasks.stderr
@@ -41,6 +43,7 @@ def test_mteb_lists_the_clsd_tasks_and_benchmarks() -> None:
     assert all(f"- {name}-PivotEN," in pivot for name in DIRECT)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("selection", [["-t", "CLSD-WMT19-DE-FR"], ["-b", "CLSD"]])
 def test_mteb_run_scores_the_clsd_tasks(selection: list[str], small_release: Path, tmp_path: Path) -> None:
     args = ["run", "-m", "mteb/baseline-random-encoder", *selection, "--output-folder", str(tmp_path), "-v", "1"]

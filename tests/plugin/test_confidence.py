@@ -99,6 +99,7 @@ def test_newcombes_paired_interval_without_correlation_is_the_square_and_add_of_
     assert confidence.paired_difference_interval(counts) == confidence.Interval(pytest.approx(low), pytest.approx(high))
 
 
+@pytest.mark.slow
 def test_newcombes_paired_interval_agrees_with_scipys_paired_bootstrap_on_many_rows():
     rng = np.random.default_rng(7)
     a = rng.random(1500) < 0.85

@@ -295,6 +295,7 @@ def test_offline_mode_fetches_nothing_and_says_so(mirror, monkeypatch, tmp_path)
         release_fetch.fetch("CLSD_wmt2019_adversarial_dataset.csv", base_url=url)
 
 
+@pytest.mark.slow
 def test_no_network_and_no_local_source_explains_how_to_set_one(hub_online, monkeypatch, tmp_path):
     with socket.socket() as probe:  # a port nobody listens on
         probe.bind(("127.0.0.1", 0))

@@ -85,6 +85,7 @@ def test_results_of_local_or_sliced_data_are_not_submittable(small_release, enco
         export_results(tmp_path, tmp_path / "out")
 
 
+@pytest.mark.slow
 def test_submittable_results_in_the_repository_layout(release_dir, encoder, tmp_path):
     run = tmp_path / "run"
     tasks = clsd_mteb.get_tasks(FULL, data_dir=release_dir) + clsd_mteb.get_tasks([SLICED], data_dir=release_dir, limit=10)
@@ -134,6 +135,7 @@ def test_submittable_results_in_the_repository_layout(release_dir, encoder, tmp_
     assert sorted((p, p.read_bytes()) for p in out.rglob("*") if p.is_file()) == before
 
 
+@pytest.mark.slow
 def test_an_export_needs_a_model_meta_beside_each_result(release_dir, encoder, tmp_path):
     run = tmp_path / "run"
     evaluate_tasks(encoder, clsd_mteb.get_tasks(FULL[:1], data_dir=release_dir), run, show_progress_bar=False)

@@ -51,6 +51,7 @@ def test_benchmarks_reach_mteb_get_benchmark(name):
     assert clsd_mteb.CLSD_BENCHMARK is mteb.get_benchmark("CLSD")  # the paper's main number: the direct tasks
 
 
+@pytest.mark.slow
 def test_benchmarks_select_their_results_and_keep_direct_and_pivot_apart(small_release, tmp_path):
     from clsd_mteb.models import load_model
     from clsd_mteb.run import evaluate_tasks

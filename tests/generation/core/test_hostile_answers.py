@@ -65,6 +65,7 @@ def test_structured_answers_that_are_not_the_schema_s_json_are_refused_not_parse
     assert len(kept) == 24 and not any('"' in d or d.startswith(("{", "[")) for d in kept)  # no JSON fragment kept
 
 
+@pytest.mark.slow
 def test_a_pivot_answer_that_is_not_an_english_translation_is_refused_asked_again_then_left_out(tmp_path: Path) -> None:
     asked_again, left_out = good_distractors(ROWS[0][0])[0], good_distractors(ROWS[1][0])[1]
     oversized = good_distractors(ROWS[2][1])[3]
@@ -89,6 +90,7 @@ def test_a_pivot_answer_that_is_not_an_english_translation_is_refused_asked_agai
     ) in card
 
 
+@pytest.mark.slow
 def test_the_judge_refuses_an_oversized_answer_and_says_so(tmp_path: Path) -> None:
     with FakeOpenAI({"Nummer 0 beißt den Mann heute": ["huge"]}) as fake:
         run_dir, _ = _generate(tmp_path, fake)

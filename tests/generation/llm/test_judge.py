@@ -63,6 +63,7 @@ def judge_prompts(fake: FakeOpenAI) -> list[str]:
     return [r["messages"][0]["content"] for r in fake.requests if r["messages"][0]["content"].startswith(("Is ", "Sentence A"))]
 
 
+@pytest.mark.slow
 def test_judge_counts_invalid_and_unclear_asks_nothing_twice_and_fills_the_card(tmp_path: Path) -> None:
     # one German distractor is a translation of its source; one is answered with babble first, then clearly
     scripts = {"Nummer 0 beißt den Mann heute": ["invalid"] * 3, "Nummer 1 beißt den Mann gestern": ["babble"]}

@@ -214,6 +214,7 @@ def hand_precision_at_1(model: Any, folder: Path, config: str) -> float:
     return hits / len(rows)
 
 
+@pytest.mark.slow
 def test_build_and_push_refuse_what_they_must(tmp_path: Path, parallel_csv: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     invoke("generate", str(parallel_csv), "--run-dir", str(tmp_path / "run"), *COMMON, "--limit", "3")
     (tmp_path / "taken").mkdir()

@@ -77,6 +77,7 @@ def test_paper_protocol_unit_rules() -> None:
         ValidationBounds(protocol="strict")
 
 
+@pytest.mark.slow
 def test_cli_protocol_is_recorded_in_the_card_and_refuses_other_settings(tmp_path: Path) -> None:
     common = [str(write_parallel_csv(tmp_path / "p.csv", ROWS)), *DE_FR_OPTIONS, "--quiet"]
     with pytest.raises(CLSDError, match="needs --backend llm"):
