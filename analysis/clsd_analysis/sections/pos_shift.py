@@ -14,7 +14,7 @@ from clsd_analysis.embeddings import EmbeddingStore, ModelUnavailable
 from clsd_analysis.pos_shift import ALL_LANGUAGES, ANY, ShiftAnalysis, analyse_one_word_changes
 from clsd_analysis.report_context import ReportContext
 from clsd_analysis.sections.base import Section
-from clsd_analysis.stanza_tagging import StanzaTagger
+from clsd_analysis.stanza_tagging import StanzaModelMissing, StanzaTagger
 from clsd_format.errors import CLSDError
 from clsd_mteb.release_fetch import cache_root
 
@@ -80,6 +80,15 @@ class PosShift(Section):
             )
         except ModelUnavailable as exc:
             raise CLSDError(str(exc)) from exc
+        except StanzaModelMissing as exc:
+            if not tagger.offline_fallback:
+                raise  # a model folder the user named, or a download asked for: their mistake is worth an error
+            # No tagger here for a language of these results: the section is left out and says so, the report is written.
+            report.writer.add(f"Left out: {exc}\n")
+            report.notes.append(
+                "One-word changes by part of speech: left out, no part-of-speech tagger for a language (section 6)."
+            )
+            return
         report.notes.extend(store.warnings)
         report.writer.add(_introduction(analysis))
         rerankers = [report.results.label(run) for run in report.results.runs if report.results.is_reranker(run)]
