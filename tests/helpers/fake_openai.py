@@ -14,6 +14,7 @@ original sentence from the last line of the prompt and plays that sentence's nex
 ``500``      status 500
 ``slow``     waits ``slow_seconds`` (longer than the client's timeout) before answering
 ``drop``     closes the connection without answering
+``undecodable`` the answer with bytes that are not UTF-8 in its text (plain or structured)
 ``cut``      the list broken off midway, ``finish_reason: "length"`` (the token limit stopped it)
 ``think``    a ``<think>`` block of decoy sentences before the list, and a ``reasoning_content`` field of more
 ``labels``   the list with a label, a list number and English commentary around each sentence
@@ -360,6 +361,10 @@ def _handler(fake: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
                 elif action == "drop":
                     self.close_connection = True
                     self.connection.shutdown(socket.SHUT_RDWR)
+                elif action == "undecodable":  # the answer's text holds bytes that are not UTF-8
+                    answer = completion(request["model"], sentence, "good", prompt, bool(response_format), fake.key)
+                    raw = json.dumps(answer, ensure_ascii=False).replace('"content": "', '"content": "\udcff', 1)
+                    self._send(200, None, raw=raw.encode("utf-8", "surrogateescape"))
                 else:
                     if action == "slow":
                         time.sleep(fake.slow_seconds)

@@ -19,6 +19,7 @@ the whole run when a server refuses a form.
 
 from __future__ import annotations
 
+import json
 import asyncio
 import email.utils
 import enum
@@ -158,6 +159,20 @@ def read_completion(body: Any) -> Completion:
     )
 
 
+def json_body(raw: bytes) -> Any:
+    """A server's JSON body as sent: bytes that are not UTF-8 are kept as lone surrogates (``surrogateescape``), so the
+    answer they carry is refused by the one reading as not valid Unicode (:mod:`clsd_generation.core.reading`) and asked
+    again, never an internal error; a body that is not JSON is an answer without text (asked again)."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        text = raw.decode("utf-8", "surrogateescape")
+    try:
+        return json.loads(text)
+    except ValueError:
+        return None
+
+
 def _count(value: Any) -> int:
     """A token count as a server sent it: a non-negative whole number, else 0 (never a string or a float summed)."""
     return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else 0
@@ -260,12 +275,12 @@ class OpenAIChatClient:
                 # chat.completions.create, without re-validating a body built here from plain types, and cast_to=object
                 # returns the JSON as is instead of building response models (those two steps cost more CPU per
                 # request than everything else at high concurrency).
-                response = await self._client.post("/chat/completions", body=body, cast_to=object)
+                raw = await self._client.post("/chat/completions", body=body, cast_to=bytes)
             except openai.OpenAIError as exc:  # only the provider's answers are the provider's: a bug propagates
                 if response_format is not None and self._structured_refused(exc, request, response_format):
                     continue  # asked again in the next form the server may take
                 raise classify_openai_error(exc) from exc
-            return read_completion(response)
+            return read_completion(json_body(raw))
 
     async def aclose(self) -> None:
         await self._client.close()

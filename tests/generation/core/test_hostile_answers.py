@@ -56,6 +56,15 @@ def test_oversized_and_undecodable_answers_are_refused_counted_and_stored_bounde
     assert any(answer.endswith("characters in all]") for answer in stored) and any("\\ud800" in a for a in stored)
 
 
+@pytest.mark.parametrize("structured", [(), ("--structured",)], ids=["text", "structured"])
+def test_an_answer_whose_bytes_are_not_utf8_is_one_refused_answer(tmp_path: Path, structured: tuple[str, ...]) -> None:
+    with FakeOpenAI({"Nummer 0 ": ["undecodable"], "Nummer 1 ": ["undecodable"]}) as fake:
+        run_dir, output = _generate(tmp_path, fake, *structured)
+    assert f"answers refused this run (asked again): {UNDECODABLE} 2" in output
+    assert "this run: 6 with distractors, 0 failed validation, 0 unfinished" in output
+    assert any("\\udcff" in answer for answer in _stored_answers(run_dir))  # stored as an escape, never raw
+
+
 def test_structured_answers_that_are_not_the_schema_s_json_are_refused_not_parsed_as_text(tmp_path: Path) -> None:
     with FakeOpenAI({"Nummer 0 ": ["deep"], "Nummer 1 ": ["fragments"]}) as fake:
         run_dir, output = _generate(tmp_path, fake, "--structured")
