@@ -19,10 +19,10 @@ the whole run when a server refuses a form.
 
 from __future__ import annotations
 
-import json
 import asyncio
 import email.utils
 import enum
+import json
 import logging
 import math
 import time
