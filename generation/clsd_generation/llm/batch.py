@@ -20,7 +20,7 @@ import io
 import json
 import sys
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -155,33 +155,33 @@ class BatchGenerator(EndpointRun):
         return batch_id
 
     def _upload(self, name: str, payload: bytes) -> str:
-        import openai
-
-        try:
-            return str(self.once.files.create(file=(name, io.BytesIO(payload)), purpose="batch").id)
-        except (openai.APIConnectionError, openai.APITimeoutError):
-            found = self._find_uploaded(name, len(payload))  # the upload arrived, its answer did not
-            if found:
-                return found
-            raise
+        """Upload one input file: each try is one request, and after a lost answer the provider's files are read first."""
+        return self._once(lambda: str(self.once.files.create(file=(name, io.BytesIO(payload)), purpose="batch").id),
+                          lambda: self._find_uploaded(name, len(payload)))  # fmt: skip
 
     def _create_batch(self, input_file_id: str, metadata: dict[str, str]) -> str:
-        """Create the batch of ``input_file_id``: each try is one request, and after a lost answer the provider's list
-        is read first, so a batch created without its answer reaching us is adopted, never created a second time."""
+        """Create the batch of ``input_file_id``: a batch created without its answer reaching us is adopted, never
+        created a second time."""
+
+        def create() -> str:
+            created = self.once.batches.create(
+                input_file_id=input_file_id, endpoint=ENDPOINT, completion_window=self.batch.completion_window, metadata=metadata
+            )
+            return str(created.id)
+
+        return self._once(create, lambda: self._find_batch_for_file(input_file_id))
+
+    def _once(self, make: Callable[[], str], find: Callable[[], str | None]) -> str:
+        """``make`` a paid resource, retried up to ``max_retries`` times on a lost or failed answer, each retry after
+        ``find`` found no resource the lost answer made: nothing is paid for twice."""
         import openai
 
         for attempt in range(self.settings.max_retries + 1):
-            found = self._find_batch_for_file(input_file_id) if attempt else None
+            found = find() if attempt else None
             if found:
                 return found
             try:
-                created = self.once.batches.create(
-                    input_file_id=input_file_id,
-                    endpoint=ENDPOINT,
-                    completion_window=self.batch.completion_window,
-                    metadata=metadata,
-                )
-                return str(created.id)
+                return make()
             except (openai.APIConnectionError, openai.APITimeoutError, openai.InternalServerError):
                 if attempt == self.settings.max_retries:
                     raise
