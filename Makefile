@@ -82,7 +82,7 @@ browser:
 		exit 1; \
 	fi
 
-# The edit-test loop: everything not marked slow (4 min 12 s on 2 shared cores, docs/benchmarks.md; `make test` runs all).
+# The edit-test loop: everything not marked slow (2 min 14 s on 2 cores, docs/benchmarks.md; `make test` runs all).
 test-fast: setup
 	$(BIN)/python -m pytest -m "not slow" -q
 
