@@ -70,7 +70,9 @@ def scrambled(text: str, language: str) -> str:
     from clsd_format.words import find_words
 
     rng = random.Random(7)
-    words = sorted({w for w in find_words(text, language) if len(regex.findall(r"\X", w)) >= 2}, key=lambda w: (-len(w), w))  # one order, whatever the hash seed
+    words = sorted(
+        {w for w in find_words(text, language) if len(regex.findall(r"\X", w)) >= 2}, key=lambda w: (-len(w), w)
+    )  # one order, whatever the hash seed
     for word in words[: max(3, len(words) // 2)]:
         letters = regex.findall(r"\X", word)
         while "".join(letters) == word:
