@@ -25,6 +25,7 @@ DOCS = [ROOT / "README.md", ROOT / "CHANGELOG.md", *sorted((ROOT / "docs").glob(
 PACKAGE_FOLDERS = {"clsd_generation": "generation/clsd_generation", "clsd_analysis": "analysis/clsd_analysis"}
 MODULE_PATH = re.compile(r"(?<![\w./])(clsd_(?:format|mteb|generation|analysis|cli)(?:\.[A-Za-z_]\w*)+)")
 FILE_PATH = re.compile(r"(?<![\w./])((?:generation/|analysis/)?clsd_(?:format|mteb|generation|analysis|cli)(?:/[\w.]+)+\.py)")
+REPO_FILE = re.compile(r"(?<![\w./-])((?:tests|scripts|benchmarks)/[\w./-]+\.(?:py|md|tsv|json))")
 COMMAND = re.compile(r"(?:^|[`\s$(])clsd ([a-z][a-z-]*)((?:[^`\n|]*))")
 ENTRY_GROUP = re.compile(r'\[project\.entry-points\."([^"]+)"\]')
 
@@ -71,6 +72,7 @@ def test_every_module_path_and_file_a_doc_names_exists(doc: Path) -> None:
     names = {m.rstrip(".") for m in MODULE_PATH.findall(text)} - {ENTRY_POINT_GROUP}
     missing = sorted(name for name in names if not _resolves(name))
     missing += sorted({f for f in FILE_PATH.findall(text) if not _file_exists(f)})
+    missing += sorted({f for f in REPO_FILE.findall(text) if not (ROOT / f).exists()})
     assert not missing, f"{doc.name} names what does not exist: {missing}"
 
 
@@ -101,4 +103,6 @@ def test_the_checks_see_a_missing_name() -> None:
     assert _resolves("clsd_mteb.tasks.get_tasks") and not _resolves("clsd_generation.llm_backend")
     assert not _resolves("clsd_mteb.tasks.no_such_name")
     assert _file_exists("clsd_generation/rules/registry.py") and not _file_exists("clsd_generation/nothing.py")
+    assert REPO_FILE.findall("in `tests/cli/test_table1.py` and tests/none.py") == ["tests/cli/test_table1.py", "tests/none.py"]
+    assert not (ROOT / "tests/none.py").exists()
     assert COMMAND.findall("run `clsd generate x --run-dir r --bogus`") == [("generate", " x --run-dir r --bogus")]
