@@ -100,8 +100,8 @@ def measure_one(backend: str, sentences: int, release: Path) -> dict[str, Any]:
     """One backend at one size, in this process: the run, then the resumed run's start-up."""
     import openai  # noqa: F401  (imported before timing: its import is not per-sentence work)
 
+    from clsd_format.languages import parse_language
     from clsd_generation.core.inputs import read_parallel
-    from clsd_generation.core.languages import parse_language
     from clsd_generation.run.generate import RunOptions, generate_distractors
 
     languages = (parse_language("de"), parse_language("fr"))

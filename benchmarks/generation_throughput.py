@@ -23,8 +23,8 @@ from pathlib import Path
 import openai  # noqa: F401  (imported before timing: its import takes seconds and is not throughput)
 from _common import add_quick, announce_quick, helper_process
 
+from clsd_format.languages import parse_language
 from clsd_generation.core.inputs import read_parallel
-from clsd_generation.core.languages import parse_language
 from clsd_generation.core.settings import LLMSettings
 from clsd_generation.run.backends import LLMBackend
 from clsd_generation.run.generate import RunOptions, generate_distractors

@@ -30,8 +30,8 @@ from typing import Any
 
 from _common import FIXTURE_DATA, REPO_ROOT, add_quick, announce_quick, skip
 
+from clsd_format.languages import parse_language
 from clsd_generation.core.inputs import ParallelCorpus, read_parallel
-from clsd_generation.core.languages import parse_language
 from clsd_generation.core.settings import LLMSettings
 from clsd_generation.jobs.state import JobState, make_jobs
 from clsd_generation.llm.live import chat_request_body

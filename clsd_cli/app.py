@@ -1,6 +1,6 @@
-"""The top-level ``clsd`` typer app: mounts each package's commands and runs them through one error path.
+"""The top-level ``clsd`` typer app: mounts the command modules of this package and runs them through one error path.
 
-Module-level imports here and in every mounted ``cli`` module are light (typer, clsd_format); see
+Module-level imports here and in every command module are light (typer, clsd_format); see
 ``tests/cli/test_cli_startup.py``, which fails if ``clsd --help`` imports mteb, torch or another heavy library.
 
 Every command is listed whatever is installed. The dataset and analysis commands need an extra of the
@@ -32,7 +32,7 @@ app = typer.Typer(
     rich_markup_mode=None,
 )
 
-# The packages whose commands `clsd` offers, in the order `clsd --help` lists them, with the extra of
+# The command modules `clsd` offers, in the order `clsd --help` lists them, with the extra of
 # pyproject.toml their commands need (None: the base install).
 COMMAND_MODULES: dict[str, str | None] = {
     "clsd_cli.evaluate": None,

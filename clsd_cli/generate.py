@@ -171,7 +171,7 @@ def _rule_names(value: str) -> tuple[str, ...]:
 
 
 def _parse_languages(source_lang: str, target_lang: str) -> tuple[Language, Language]:
-    from clsd_generation.core.languages import parse_language  # here, not at the top: `clsd --help` stays fast
+    from clsd_format.languages import parse_language  # here, not at the top: `clsd --help` stays fast
 
     return parse_language(source_lang), parse_language(target_lang)
 

@@ -12,12 +12,12 @@ from pathlib import Path
 import pytest
 
 from clsd_format.errors import CLSDError, DataError
+from clsd_format.languages import parse_language
 from clsd_format.text_measures import jaccard
 from clsd_generation.checks.candidates import check_candidates, normalise
 from clsd_generation.checks.parsing import parse_answer
 from clsd_generation.core.checkpoint import Checkpoint
 from clsd_generation.core.inputs import read_parallel
-from clsd_generation.core.languages import parse_language
 from clsd_generation.core.lock import PID_FILE, run_folder_lock
 from clsd_generation.core.settings import ValidationBounds
 from clsd_generation.dataset.human_check import CRITERIA, export_sample, import_sample

@@ -48,8 +48,6 @@ from clsd_generation.checks.coverage import (
     identifier,
     support,
 )
-from clsd_generation.checks.coverage import identifiable_languages as identifiable_languages  # read by llm.translate
-from clsd_generation.checks.coverage import lexicon_languages as lexicon_languages
 from clsd_generation.checks.parsing import trim_quotes
 from clsd_generation.core.settings import ReadingChecks
 

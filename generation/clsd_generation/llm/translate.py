@@ -57,7 +57,8 @@ def clean_translation(answer: str) -> str:
 
 def refusal_of(language: Language, source: str, translation: str) -> str | None:
     """Why ``translation`` of ``source`` (in ``language``) is not an English translation, or None."""
-    from clsd_generation.checks.answers import PIVOT_MARGIN, fold, identifiable_languages, language_gap, language_of
+    from clsd_generation.checks.answers import PIVOT_MARGIN, fold, language_gap, language_of
+    from clsd_generation.checks.coverage import support
 
     if not translation:
         return None  # an empty answer: left out, as an empty M2M-100 translation
@@ -65,7 +66,8 @@ def refusal_of(language: Language, source: str, translation: str) -> str | None:
         return COPY
     if sum(ch.isalpha() for ch in translation) < MIN_LETTERS_TO_IDENTIFY:
         return None
-    if language.code != "en" and language.code in identifiable_languages() and language_of(translation) == language.code:
+    source_code = support(language.code).identifier  # the identifier's spelling of the language ("zh" for zh-Hant)
+    if source_code not in (None, "en") and language_of(translation) == source_code:
         return SOURCE_LANGUAGE
     if language_gap(translation, "en") > PIVOT_MARGIN:
         return NOT_PIVOT  # whatever other language it is in

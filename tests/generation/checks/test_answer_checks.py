@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
+from clsd_format.languages import parse_language
 from clsd_generation.checks.answers import INVENTED_WORDS, NEAR_COPY, WRONG_LANGUAGE, AnswerReader
 from clsd_generation.checks.candidates import check_candidates, reason_kind
 from clsd_generation.checks.parsing import parse_answer
 from clsd_generation.core.checkpoint import Checkpoint
 from clsd_generation.core.inputs import read_parallel
-from clsd_generation.core.languages import parse_language
 from clsd_generation.core.settings import PAPER, LLMSettings, ReadingChecks, ValidationBounds
 from clsd_generation.jobs.state import CUT_BY_LIMIT
 from clsd_generation.run.backends import LLMBackend

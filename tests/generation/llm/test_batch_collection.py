@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 
 from clsd_format.errors import CLSDError
+from clsd_format.languages import parse_language
 from clsd_generation.core.inputs import ParallelCorpus, read_parallel
-from clsd_generation.core.languages import parse_language
 from clsd_generation.core.settings import BatchSettings, LLMSettings
 from clsd_generation.llm.batch import jsonl_records
 from clsd_generation.run.backends import LLMBackend

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from clsd_format.errors import CLSDError
+from clsd_format.languages import parse_language
 from clsd_generation.core.checkpoint import Checkpoint
 from clsd_generation.core.inputs import ParallelCorpus, read_parallel
-from clsd_generation.core.languages import parse_language
 from clsd_generation.core.settings import BatchSettings, LLMSettings
 from clsd_generation.run.backends import LLMBackend
 from clsd_generation.run.generate import RunOptions, generate_distractors

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from clsd_format.errors import CLSDError
+from clsd_format.languages import parse_language
 from clsd_generation.core.checkpoint import Checkpoint
 from clsd_generation.core.inputs import read_parallel
-from clsd_generation.core.languages import parse_language
 from clsd_generation.core.settings import LLMSettings
 from clsd_generation.dataset.pivot import texts_to_translate, translate_run
 from clsd_generation.llm.client import ChatRequest, Completion

@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 
 from clsd_format.errors import CLSDError
+from clsd_format.languages import parse_language
 from clsd_format.tagging import HanTaTagger, SpacyFrenchTagger, TaggerMissing, tagger_for
 from clsd_generation.core.inputs import read_parallel
-from clsd_generation.core.languages import parse_language
 from clsd_generation.rules import ALL_RULES, RuleGenerator, TagCache, make_generators, rules_for
 from clsd_generation.rules.checks import check
 from clsd_generation.rules.explain import explain
