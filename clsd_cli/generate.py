@@ -139,7 +139,7 @@ def generate(
     endpoint = LLMSettings(model or "", base_url, api_key_env, concurrency, timeout, max_retries, max_tokens, structured)
     llm, files = _llm_settings(backend, batch, endpoint, RequestFiles(requests_out, answers))
     prompts = load_prompt_settings(prompt_file, temperature=temperature, top_p=top_p)
-    corpus = _read_corpus(input, (source_column, target_column), id_column, split, hub_config, limit)
+    corpus = _read_corpus(input, (source_column, target_column), languages, id_column, split, hub_config, limit)
     batch_settings = BatchSettings(poll_interval, max_requests=batch_max_requests, max_bytes=int(batch_max_mb * 1_000_000))
     chosen = _choose_backend(llm, prompts, batch_settings if batch else files, seed, rules)
     options = RunOptions(max_attempts=max_attempts, progress=not quiet, announce=typer.echo)
@@ -171,9 +171,10 @@ def _rule_names(value: str) -> tuple[str, ...]:
 
 
 def _parse_languages(source_lang: str, target_lang: str) -> tuple[Language, Language]:
-    from clsd_format.languages import parse_language  # here, not at the top: `clsd --help` stays fast
+    """Both codes checked as they are read (two codes of one language refused), before the input or an endpoint."""
+    from clsd_format.languages import parse_pair  # here, not at the top: `clsd --help` stays fast
 
-    return parse_language(source_lang), parse_language(target_lang)
+    return parse_pair(source_lang, target_lang)
 
 
 def _check_protocol(protocol: str, backend: str, prompt_file: Path | None, temperature: float, top_p: float) -> None:
@@ -212,11 +213,22 @@ def _llm_settings(
 
 
 def _read_corpus(
-    input: str, columns: tuple[str, str], id_column: str | None, split: str, hub_config: str | None, limit: int | None
+    input: str,
+    columns: tuple[str, str],
+    languages: tuple[Language, Language],
+    id_column: str | None,
+    split: str,
+    hub_config: str | None,
+    limit: int | None,
 ) -> ParallelCorpus:
-    from clsd_generation.core.inputs import read_parallel  # here, not at the top: `clsd --help` stays fast
+    """The corpus, each column's letters checked against its language's script before anything is asked (refused,
+    or one warning line each)."""
+    from clsd_generation.core.inputs import check_scripts, read_parallel  # here, not at the top: `clsd --help` stays fast
 
-    return read_parallel(input, columns, id_column=id_column, split=split, hub_config=hub_config, limit=limit)
+    corpus = read_parallel(input, columns, id_column=id_column, split=split, hub_config=hub_config, limit=limit)
+    for line in check_scripts(corpus, languages):
+        typer.echo(line, err=True)
+    return corpus
 
 
 def _print_outcome(report: RunReport, run_dir: Path) -> None:

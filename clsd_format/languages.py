@@ -9,6 +9,16 @@ and mteb ("deu-Latn") and the analyses (Stanza's "de") always agree. :func:`pars
   (``pt-BR``);
 * ``code:Name:mteb-code`` for a language no library knows (``xyz:Some Language:xyz-Latn``).
 
+A CLSD task is one language in one script: a region is kept (in the code, so in the task and config names and the
+card, and in the name: ``pt-BR`` is "Portuguese (Brazil)"; mteb's code has none) and chooses the script where the
+language has several (``zh-TW`` is Traditional Han, ``pa-PK`` Arabic); a variant or extension (``de-1901``,
+``en-u-ca-gregory``) would be lost, so it is refused. A script or region the IANA registry lists as private use or
+as no particular one (``Zzzz``, ``Qaaa``, ``QM``, ``XA``, ``ZZ``) is refused, and so is a code that cannot name the
+dataset's files, configs and tasks (:data:`MAX_CODE_LENGTH`, letters and digits joined by hyphens). Two codes of
+one language (a region, the letter case, ``_`` for ``-``, the usual script or the member a macrolanguage stands
+for do not make another) are refused as a pair (:func:`parse_pair`). :func:`script_share` measures how much of a
+text is written in a language's script.
+
 What is derived, and from where:
 
 * **code**: the tag as CLDR writes it, ISO 639-1 where the language has one, the script kept only where
@@ -28,7 +38,10 @@ generator must not import it (``tests/plugin/test_languages.py`` checks the code
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator, Mapping
+import re
+import unicodedata
+from collections import Counter
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -48,6 +61,13 @@ M2M_SPELLINGS = {"fil": "tl", "nso": "ns", "nb": "no"}
 # Codes that name no language: undetermined, several, no linguistic content, uncoded (and qaa-qtz, private use).
 _NOT_A_LANGUAGE = frozenset({"und", "mul", "zxx", "mis"})
 TRIPLE_EXAMPLE = "'gsw:Swiss German:gsw-Latn'"
+# A code names the dataset's config folders and files ("<code>-<code>-pivot-en/test.parquet") and its task names.
+# A language, its script and its region take at most 12 characters; the rest is room for the code of a
+# code:Name:mteb-code language, with two codes and a suffix far below a file system's 255-byte names.
+MAX_CODE_LENGTH = 35
+MAX_NAME_LENGTH = 100  # the name of a code:Name:mteb-code language: in every prompt and on the card
+_CODE_SHAPE = re.compile(r"[A-Za-z]{2,8}(?:-[A-Za-z0-9]{1,8})*")
+_MTEB_SHAPE = re.compile(r"[a-z]{3}-[A-Z][a-z]{3}")
 ACCEPTED_FORMS = (
     "an ISO 639-1 code (de), an ISO 639-3 code (deu, gsw), a BCP 47 tag with a script (sr-Latn, zh-Hant, pa-Arab), "
     f"or, for a language no library knows, code:Name:mteb-code, e.g. {TRIPLE_EXAMPLE}"
@@ -121,24 +141,67 @@ def unknown_language(text: str, why: str = "no library knows it") -> CLSDError:
 
 
 def parse_language(text: str) -> Language:
-    """The language of a code or tag (see the module docstring for the forms); the same object for the same code."""
+    """The language of a code or tag (see the module docstring for the forms); the same object for the same code.
+
+    Everything a code must satisfy is checked here, as it is read, so that nothing is asked of an LLM (and paid for)
+    on a code a later step cannot use.
+    """
     text = text.strip()
     known = _RESOLVED.get(text)
     if known is not None:
         return known
     if ":" in text:
         return _from_triple(text)
+    _check_length(text, text)
     language = _from_library(text)
+    _check_code(language.code, text)
     language = _RESOLVED.setdefault(language.code, language)
     _RESOLVED[text] = language
     return language
 
 
+def _shown(text: str) -> str:
+    """``text`` quoted for a message, cut where it is longer than any code could be."""
+    return repr(text if len(text) <= 2 * MAX_CODE_LENGTH else text[: 2 * MAX_CODE_LENGTH] + "...")
+
+
+def _check_length(code: str, given: str) -> None:
+    if len(code) > MAX_CODE_LENGTH:
+        raise CLSDError(
+            f"language {_shown(given)}: the code is {len(code)} characters; it names the dataset's files, configs and "
+            f"tasks, so at most {MAX_CODE_LENGTH} (a language, its script and its region take at most 12)."
+        )
+
+
+def _check_code(code: str, given: str) -> None:
+    """A code names the dataset's folders, files, configs and tasks: one that cannot is refused before any use."""
+    _check_length(code, given)
+    if not _CODE_SHAPE.fullmatch(code):
+        raise CLSDError(
+            f"language {_shown(given)}: the code {code!r} can name no file or task; write ASCII letters and digits "
+            "joined by hyphens, starting with the language (e.g. 'gsw', 'sr-Latn')."
+        )
+
+
 def _from_triple(text: str) -> Language:
     parts = [p.strip() for p in text.split(":")]
     if len(parts) != 3 or not all(parts) or "-" not in parts[2]:
-        raise CLSDError(f"language {text!r}: write a full language as code:Name:mteb-code, e.g. {TRIPLE_EXAMPLE}.")
-    return Language(*parts)
+        raise CLSDError(f"language {_shown(text)}: write a full language as code:Name:mteb-code, e.g. {TRIPLE_EXAMPLE}.")
+    code, name, mteb_code = parts
+    _check_code(code, text)
+    if len(name) > MAX_NAME_LENGTH or not name.isprintable():
+        raise CLSDError(
+            f"language {_shown(text)}: the name is written into every prompt and onto the card: at most "
+            f"{MAX_NAME_LENGTH} characters on one line, no control characters."
+        )
+    if not _MTEB_SHAPE.fullmatch(mteb_code):
+        raise CLSDError(
+            f"language {_shown(text)}: mteb's code is an ISO 639-3 code and an ISO 15924 script, e.g. 'gsw-Latn', "
+            f"not {mteb_code!r}."
+        )
+    if importable("langcodes"):
+        _refuse_unknown_subtag(text, "script", mteb_code.split("-")[1])
+    return Language(code, name, mteb_code)
 
 
 def _langcodes() -> Any:
@@ -162,18 +225,75 @@ def _tag(text: str) -> Any:
         raise unknown_language(text, "it names no particular language")
     if found.display_name("en").startswith("Unknown language"):
         raise unknown_language(text)
+    _refuse_lost_subtags(text, found)
+    _refuse_unknown_subtag(text, "script", found.script)
+    _refuse_unknown_subtag(text, "region", found.territory)
     return found
 
 
-def likely_script(language: str) -> str | None:
-    """CLDR's likely script of a bare language subtag ("sr" -> "Cyrl"); for the member CLDR takes a macrolanguage
-    for, the macrolanguage's ("arb" -> "Arab", as "ar"); None where neither is known (another member may be written
+def _refuse_lost_subtags(text: str, found: Any) -> None:
+    """A variant, extension or private-use part would be dropped from every name the task has: refused, not lost."""
+    lost = [*(found.variants or []), *(found.extensions or []), *([found.private] if found.private else [])]
+    if lost:
+        raise CLSDError(
+            f"language {text!r}: the variant or extension {'-'.join(lost)!r} would be lost, since a CLSD task is one "
+            "language in one script, with a region at most; write the tag without it."
+        )
+
+
+@functools.cache
+def _registry(kind: str) -> tuple[dict[str, str], tuple[tuple[str, str, str], ...]]:
+    """The IANA subtag registry's subtags of one type ("script", "region") with their first description, and its
+    ranges (``Qaaa..Qabx``, private use) as (first, last, description); the registry langcodes ships.
+    """
+    from langcodes.registry_parser import parse_registry
+
+    single, ranges = {}, []
+    for entry in parse_registry():
+        if entry.get("Type") != kind:
+            continue
+        subtag, description = entry["Subtag"], entry["Description"][0]
+        if ".." in subtag:
+            first, last = subtag.split("..")
+            ranges.append((first, last, description))
+        else:
+            single[subtag] = description
+    return single, tuple(ranges)
+
+
+def registry_description(kind: str, subtag: str) -> str | None:
+    """The IANA registry's description of a script or region subtag ("Latin", "Private use"); None where unlisted."""
+    single, ranges = _registry(kind)
+    if subtag in single:
+        return single[subtag]
+    # A range's ends have the same length and letter case, so comparing strings compares the codes.
+    return next((text for first, last, text in ranges if len(subtag) == len(first) and first <= subtag <= last), None)
+
+
+def _refuse_unknown_subtag(text: str, kind: str, subtag: str | None) -> None:
+    """A script or region the registry does not list, lists as private use, or lists as a code for none in particular
+    (``Zzzz``: uncoded, ``Zyyy``: undetermined) tells nothing a task could be named by: refused."""
+    if subtag is None:
+        return
+    description = registry_description(kind, subtag)
+    if description is None:
+        raise unknown_language(text, f"its {kind} {subtag!r} is not in the IANA subtag registry")
+    if description == "Private use" or description.startswith("Code for"):
+        raise unknown_language(text, f"its {kind} {subtag!r} names no particular {kind}: {description.lower()}")
+
+
+def likely_script(language: str, region: str | None = None) -> str | None:
+    """CLDR's likely script of a language subtag, in ``region`` where CLDR gives the pair one ("zh" in "TW" ->
+    "Hant"), else of the language ("sr" -> "Cyrl"); for the member CLDR takes a macrolanguage for, the
+    macrolanguage's ("arb" -> "Arab", as "ar"); None where neither is known (another member may be written
     otherwise: South Azerbaijani in Arabic script, Azerbaijani in Latin).
     """
     from langcodes.data_dicts import LIKELY_SUBTAGS, NORMALIZED_MACROLANGUAGES
 
-    for subtag in (language, NORMALIZED_MACROLANGUAGES.get(language)):
-        parts = (LIKELY_SUBTAGS.get(subtag or "") or "").split("-")
+    subtags = (language, NORMALIZED_MACROLANGUAGES.get(language))
+    keys = [f"{subtag}-{region}" for subtag in subtags if subtag and region] + [s for s in subtags if s]
+    for key in keys:
+        parts = (LIKELY_SUBTAGS.get(key) or "").split("-")
         if len(parts) > 1 and len(parts[1]) == 4:
             return parts[1]
     return None
@@ -182,7 +302,7 @@ def likely_script(language: str) -> str | None:
 def _from_library(text: str) -> Language:
     found = _tag(text)
     likely = likely_script(found.language)
-    script = found.script or likely
+    script = found.script or likely_script(found.language, found.territory)
     if script is None:
         raise unknown_language(
             text, f"no script is known for it: name one, e.g. '{found.language}-Arab' or '{found.language}-Latn'"
@@ -194,6 +314,128 @@ def _from_library(text: str) -> Language:
     except LookupError as exc:
         raise unknown_language(text, "it has no ISO 639-3 code") from exc
     return Language(str(found), found.display_name("en"), f"{iso3}-{_MTEB_SCRIPTS.get(script, script)}")
+
+
+def _identity(language: Language) -> tuple[str, str]:
+    """What makes a language one: its ISO 639 code as CLDR writes it (the macrolanguage for the member it stands for:
+    "arb" is "ar") and its script; the region, the letter case and the separator are not part of it."""
+    base, script = language.iso639_3.lower(), language.script
+    if importable("langcodes"):
+        import langcodes
+        from langcodes.data_dicts import NORMALIZED_MACROLANGUAGES
+
+        if langcodes.tag_is_valid(base):
+            base = langcodes.Language.get(base).language or base
+        base = NORMALIZED_MACROLANGUAGES.get(base, base)
+    return base, _MTEB_SCRIPTS.get(script, script)
+
+
+def one_language(first: Language, second: Language) -> bool:
+    """Whether two languages are one (``de`` and ``de-AT``, ``zh-TW`` and ``zh-Hant``, ``ar`` and ``arb``): a CLSD pair
+    of them would measure no crossing of languages. One language in two scripts (``sr``, ``sr-Latn``) is two."""
+    return _identity(first) == _identity(second)
+
+
+def parse_pair(first: str, second: str) -> tuple[Language, Language]:
+    """The two languages of a CLSD pair, each read by :func:`parse_language`; two codes of one language are refused."""
+    languages = parse_language(first), parse_language(second)
+    if one_language(*languages):
+        raise CLSDError(
+            f"{first.strip()!r} and {second.strip()!r} name one language ({languages[0].name}, {languages[0].mteb_code}); a CLSD "
+            "pair is two languages, and a region, the letter case, '_' for '-' or the usual script does not make another."
+        )
+    return languages
+
+
+@dataclass(frozen=True)
+class ScriptShare:
+    """How much of a text is in a language's script: of its letters of a particular script (Unicode's Common and
+    Inherited letters belong to none), how many there are, the share in ``script`` and the script most others are in."""
+
+    script: str  # ISO 15924, as CLDR writes it ("Kore" for Korean, which mteb writes "Hang")
+    letters: int
+    share: float | None  # None for a text without such letters
+    other: str | None  # None where every letter is in ``script``
+
+
+def script_share(texts: Iterable[str], language: Language) -> ScriptShare | None:
+    """The share of the letters of ``texts`` written in ``language``'s script, read from Unicode's Script property;
+    None where Unicode has no letters of that script to tell (Braille is symbols; Tengwar has no Unicode block), or
+    without langcodes (its IANA registry says what a script such as Jpan or Hant is made of).
+    """
+    script = {mteb: cldr for cldr, mteb in _MTEB_SCRIPTS.items()}.get(language.script, language.script)
+    letters = _script_letters(script) if importable("langcodes") else None
+    if letters is None:
+        return None
+    counts: Counter[str] = Counter()
+    for text in texts:
+        counts.update(text)  # each distinct character is then looked at once
+    inside, others = 0, Counter[str]()
+    for char, n in counts.items():
+        if not unicodedata.category(char).startswith("L"):
+            continue
+        if letters.match(char):
+            inside += n
+        elif (other := _script_of(char)) is not None:
+            others[other] += n
+    total = inside + others.total()
+    if not total:
+        return ScriptShare(script, 0, None, None)
+    return ScriptShare(script, total, inside / total, others.most_common(1)[0][0] if others else None)
+
+
+def script_name(script: str) -> str:
+    """A script's English name as the IANA registry gives it ("Cyrl" -> "Cyrillic", "Jpan" -> "Japanese")."""
+    description = registry_description("script", script) if importable("langcodes") else None
+    return description.split(" (")[0] if description else script
+
+
+@functools.cache
+def _regex_knows(script: str) -> bool:
+    """Whether Unicode (as the regex module reads its Script property) has the script of this code or name."""
+    import regex
+
+    try:
+        regex.compile(rf"\p{{Script={script}}}")
+    except regex.error:
+        return False
+    return True
+
+
+@functools.cache
+def _script_letters(script: str) -> Any:
+    """A pattern of one letter of ``script``: Unicode's script of that code, else the Unicode scripts the IANA
+    registry names for it, as an alias ("Japanese (alias for Han + Hiragana + Katakana)") or a variant ("Han
+    (Traditional variant)", "Latin (Fraktur variant)"); None where neither says.
+    """
+    import regex
+
+    names = [script]
+    if not _regex_knows(script):
+        description = registry_description("script", script) or ""
+        alias = re.search(r"\(alias for (.+)\)", description)
+        variant = re.fullmatch(r"(.+) \([^)]* variant\)", description)
+        names = alias.group(1).split(" + ") if alias else [variant.group(1)] if variant else []
+    if not names or not all(_regex_knows(name) for name in names):
+        return None
+    return regex.compile("[" + "".join(rf"\p{{Script={name}}}" for name in names) + "]")
+
+
+@functools.cache
+def _script_classifier() -> Any:
+    """One pattern naming the script of a letter: a group per script of the IANA registry that Unicode has, the
+    codes for none in particular (Common, Inherited, Unknown) left out."""
+    import regex
+
+    single, _ = _registry("script")
+    codes = [code for code, text in single.items() if not text.startswith("Code for") and _regex_knows(code)]
+    return regex.compile("|".join(rf"(?P<{code}>\p{{Script={code}}})" for code in codes))
+
+
+@functools.cache
+def _script_of(char: str) -> str | None:
+    match = _script_classifier().match(char)
+    return match.lastgroup if match else None
 
 
 def code_from_mteb(mteb_code: str) -> str:

@@ -20,6 +20,8 @@ from clsd_format.languages import (
     Language,
     code_from_mteb,
     parse_language,
+    parse_pair,
+    script_share,
 )
 
 
@@ -90,3 +92,112 @@ def test_the_right_to_left_scripts_are_those_whose_letters_run_right_to_left() -
     for script in RTL_SCRIPTS:
         pattern = regex.compile(rf"\p{{Script={script}}}")
         assert pattern.search(rtl) and not pattern.search(ltr), script
+
+
+LONG_TAG = "en-x-" + "-".join(["abcdefgh"] * 33)  # 301 characters, each subtag well-formed
+
+
+@pytest.mark.parametrize(
+    ("text", "code", "name", "mteb_code"),
+    [
+        ("zh-TW", "zh-TW", "Chinese (Taiwan)", "zho-Hant"),  # the region's script, as CLDR's likely subtags give it
+        ("pa-PK", "pa-PK", "Punjabi (Pakistan)", "pan-Arab"),
+        ("sr-ME", "sr-ME", "Serbian (Montenegro)", "srp-Latn"),
+        ("es-419", "es-419", "Spanish (Latin America)", "spa-Latn"),  # a UN M.49 area is a region too
+    ],
+)
+def test_a_region_is_kept_in_the_code_and_name_and_chooses_the_script(text: str, code: str, name: str, mteb_code: str) -> None:
+    assert parse_language(text) == Language(code, name, mteb_code)
+
+
+@pytest.mark.parametrize(
+    ("text", "named"), [("de-1901", "1901"), ("sl-rozaj", "rozaj"), ("de-CH-1996", "1996"), ("en-u-ca-gregory", "u-ca-gregory")]
+)
+def test_a_variant_or_extension_is_refused_not_dropped(text: str, named: str) -> None:
+    with pytest.raises(CLSDError) as caught:
+        parse_language(text)
+    message = str(caught.value)
+    assert len(message.splitlines()) == 1 and repr(text) in message and repr(named) in message and "variant" in message
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "subtag"),
+    [
+        ("en-Zzzz", "script", "Zzzz"),  # uncoded
+        ("en-Zyyy", "script", "Zyyy"),  # undetermined
+        ("en-Qaaa", "script", "Qaaa"),  # private use, Qaaa..Qabx
+        ("de-Qabx", "script", "Qabx"),
+        ("en-QM", "region", "QM"),  # private use, QM..QZ
+        ("en-XA", "region", "XA"),  # private use, XA..XZ
+        ("en-AA", "region", "AA"),
+        ("en-ZZ", "region", "ZZ"),
+    ],
+)
+def test_an_unknown_or_private_script_or_region_is_refused(text: str, kind: str, subtag: str) -> None:
+    with pytest.raises(CLSDError) as caught:
+        parse_language(text)
+    message = str(caught.value)
+    assert len(message.splitlines()) == 1 and repr(text) in message and f"{kind} {subtag!r}" in message
+
+
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        (LONG_TAG, "301 characters"),  # a valid tag, but no file, config or task can be named by it
+        ("../x:Some Language:xyz-Latn", "name no file"),  # the code of a full language names folders too
+        ("x" * 36 + ":Some Language:xyz-Latn", "36 characters"),
+        ("xyz:Some\nLanguage:xyz-Latn", "the name"),  # printed in prompts and on the card
+        ("xyz:" + "N" * 101 + ":xyz-Latn", "the name"),
+        ("xyz:Some Language:xyz-latin", "mteb"),
+        ("xyz:Some Language:xyz-Qaaa", "script 'Qaaa'"),
+    ],
+)
+def test_a_code_that_cannot_name_files_tasks_and_configs_is_refused_as_it_is_read(text: str, says: str) -> None:
+    with pytest.raises(CLSDError) as caught:
+        parse_language(text)
+    message = str(caught.value)
+    assert len(message.splitlines()) == 1 and says in message and len(message) < 400
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("de", "deu"),
+        ("de", "de-AT"),  # a region does not make another language
+        ("en", "en_US"),  # nor the separator or the letter case
+        ("EN-us", "en-GB"),
+        ("zh-Hant", "zh-Hant-TW"),
+        ("zh-TW", "zh-Hant"),  # Taiwan's script is Traditional Han
+        ("sr", "sr-Cyrl"),  # nor a language's usual script
+        ("ar", "arb"),  # nor the member a macrolanguage stands for
+        ("cmn", "zh"),
+        ("de", "de:Deutsch:deu-Latn"),
+    ],
+)
+def test_two_codes_of_one_language_are_refused_as_a_pair(first: str, second: str) -> None:
+    with pytest.raises(CLSDError) as caught:
+        parse_pair(first, second)
+    message = str(caught.value)
+    assert len(message.splitlines()) == 1 and repr(first) in message and repr(second) in message and "one language" in message
+
+
+@pytest.mark.parametrize(("first", "second"), [("sr", "sr-Latn"), ("zh-Hans", "zh-Hant"), ("pt-BR", "es"), ("ar", "arz")])
+def test_two_languages_or_one_language_in_two_scripts_make_a_pair(first: str, second: str) -> None:
+    assert parse_pair(first, second) == (parse_language(first), parse_language(second))
+
+
+@pytest.mark.parametrize(
+    ("code", "text", "share", "other"),
+    [
+        ("sr-Latn", "Добар дан, како сте? Ово је Београд.", 0.0, "Cyrl"),
+        ("sr", "Dobar dan, kako ste? Ovo je Beograd.", 0.0, "Latn"),
+        ("ja", "東京で、すしをたべました。カメラも買った。", 1.0, None),  # Jpan: Han + Hiragana + Katakana
+        ("zh-Hant", "我們今天去臺北。", 1.0, None),  # Hant: Han (Traditional variant)
+        ("ko", "大韓民國의 수도는 서울입니다.", 1.0, None),  # Korean with Hanja: Hangul + Han
+        ("ar", "ذهبت إلى السوق في الساعة 3 مع أحمد.", 1.0, None),
+        ("hi", "नमस्ते Delhi", 4 / 9, "Latn"),  # न म स त: four letters (the marks are not letters), D e l h i: five
+    ],
+)
+def test_the_share_of_a_text_s_letters_in_the_language_s_script(code: str, text: str, share: float, other: str | None) -> None:
+    measured = script_share([text], parse_language(code))
+    assert measured is not None and measured.share == pytest.approx(share, abs=0.05) and measured.other == other

@@ -3,7 +3,8 @@
 Strict, because every later step is paid for: an empty cell, a row with the wrong number of fields,
 a missing key or a repeated pair stops the run before the first request, naming the file, the row
 and the column. Cells are kept as the exact strings in the file (surrounding whitespace removed);
-nothing is turned into a missing value, so a sentence reading "NA" stays a sentence.
+nothing is turned into a missing value, so a sentence reading "NA" stays a sentence. Each column's letters are then
+checked against the script of the language named for it (:func:`check_scripts`).
 """
 
 from __future__ import annotations
@@ -17,8 +18,13 @@ from typing import Any
 
 from clsd_format.csv_reading import read_delimited
 from clsd_format.errors import CLSDError, DataError
+from clsd_format.languages import Language, script_name, script_share
 
 MAX_PROBLEMS_LISTED = 10
+# A column whose letters are mostly of another script than its language's is the wrong column or the wrong code:
+# refused. One where a fifth or more are is said in one line (names and loanwords in another script are common).
+SCRIPT_REFUSED_BELOW = 0.5
+SCRIPT_WARNED_BELOW = 0.8
 _FILE_SUFFIXES = (".csv", ".tsv", ".jsonl", ".ndjson", ".parquet", ".json", ".txt")
 
 
@@ -300,3 +306,32 @@ def _problems_error(problems: list[_Problem], where: str) -> DataError:
         row=row,
         column=column,
     )
+
+
+def check_scripts(corpus: ParallelCorpus, languages: tuple[Language, Language]) -> list[str]:
+    """Each column's letters against the script its language is written in (a script subtag, else the language's
+    usual one): refused when under half of them are in it, one warning line each where under four fifths are.
+
+    Read before anything is asked of a backend, so that ``--target-lang sr-Latn`` on Cyrillic text (or swapped
+    columns) costs nothing.
+    """
+    warnings = []
+    for side, language in enumerate(languages):
+        measured = script_share((pair.texts[side] for pair in corpus.pairs), language)
+        if measured is None or measured.share is None or measured.share >= SCRIPT_WARNED_BELOW:
+            continue
+        column, other = corpus.columns[side], measured.other
+        said = (
+            f"{language.name} ({language.code}) is written in {script_name(measured.script)}, but "
+            f"{1 - measured.share:.0%} of the letters of column {column!r} are not"
+            + (f", most of them {script_name(other)}" if other else "")
+        )
+        if measured.share < SCRIPT_REFUSED_BELOW:
+            base = language.code.split("-")[0]
+            raise DataError(
+                f"{said}. Name the language with the script of its text (e.g. '{base}-{other}'), or choose the other column.",
+                file=corpus.origin,
+                column=column,
+            )
+        warnings.append(f"warning: {said}.")
+    return warnings

@@ -7,7 +7,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from clsd_format.errors import CLSDError
-from clsd_format.languages import Language
+from clsd_format.languages import Language, one_language
 from clsd_generation.checks.coverage import checks_off
 from clsd_generation.core.checkpoint import CHECKPOINT_FILE, CHECKS_OFF_KEY, GENERATION_KEY, Checkpoint, checkpoint_writes
 from clsd_generation.core.inputs import ParallelCorpus
@@ -106,8 +106,8 @@ def checks_off_for(languages: tuple[Language, Language], backend: DistractorBack
 
 def _refuse_before_starting(languages: tuple[Language, Language], backend: DistractorBackend, options: RunOptions) -> None:
     """Settings that cannot work stop the run before the run folder is touched (and a missing API key before any request)."""
-    if languages[0].code == languages[1].code:
-        raise CLSDError(f"the two languages must differ (both are {languages[0].code!r}).")
+    if one_language(*languages):
+        raise CLSDError(f"the two languages must differ ({languages[0].code!r} and {languages[1].code!r} are one language).")
     backend.check(languages)
     if options.max_attempts < 1:
         raise CLSDError("--max-attempts must be at least 1.")
