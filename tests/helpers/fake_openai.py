@@ -37,7 +37,11 @@ or ``babble`` (an answer that is neither yes nor no).
 A request asking for structured output (``response_format``) gets the four distractors as JSON, unless
 its form is in ``refused_formats`` (then ``refusal_status``, 400 by default, as a server that does not know it;
 llama-cpp-python's server answers 500). Every request
-body is kept in ``requests``.
+body is kept in ``requests``, and every request is counted by method and path in ``route_calls``.
+
+The file listing (``GET /v1/files``) pages as OpenAI's does (``order``, ``limit``, ``after``, at most
+``list_page_size`` files a page); ``add_account_files`` fills the account with older files, and ``file_listing = False``
+makes it a provider that serves the Batch API without that route (404).
 
 With ``swaps`` (a language's name as the prompt writes it -> its code and sentences), ``good`` answers in that
 language swap one real word of the sentence for another of the same language (:func:`swapped_words`), in any script.
@@ -55,7 +59,8 @@ import re
 import socket
 import threading
 import time
-from collections import defaultdict
+import urllib.parse
+from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from http.server import BaseHTTPRequestHandler
 from typing import Any
@@ -237,6 +242,11 @@ class FakeOpenAI(LocalServer):
         self.batch_poll_status: int | None = None  # set: every batch status check gets this error (an outage after sending)
         self.download_cut: int | None = None  # set: a file download breaks after this many lines and half the next one
         self.file_names: dict[str, str] = {}
+        self.file_times: dict[str, int] = {}  # when each uploaded file was made (created_at)
+        self.file_listing = True  # False: GET /v1/files answers 404, as a provider without the route
+        self.list_page_size = 10_000  # at most this many files a listing page, whatever ``limit`` asks
+        self.route_calls: Counter[str] = Counter()  # "GET /v1/files" -> requests
+        self.batch_create_status: int | None = None  # set: every batch create gets this error and makes nothing
         # Creates whose answer is lost: the file or batch is made, then the connection drops before the answer.
         self.lost_upload_answers = 0
         self.lost_create_answers = 0
@@ -254,6 +264,34 @@ class FakeOpenAI(LocalServer):
             return action
 
     # --- Batch API ---------------------------------------------------------------------------
+    def add_account_files(self, count: int, age: int = 86_400) -> None:
+        """``count`` batch files the account holds from before the run, uploaded ``age`` seconds ago."""
+        for n in range(count):
+            file_id = f"file-old-{n}"
+            self.files[file_id] = b"{}\n"
+            self.file_names[file_id] = f"other-{n}.jsonl"
+            self.file_times[file_id] = int(time.time()) - age
+
+    def file_object(self, file_id: str) -> dict[str, Any]:
+        return {
+            "id": file_id,
+            "object": "file",
+            "bytes": len(self.files[file_id]),
+            "created_at": self.file_times.get(file_id, 0),
+            "filename": self.file_names[file_id],
+            "purpose": "batch",
+            "status": "processed",
+        }
+
+    def file_page(self, query: Mapping[str, list[str]]) -> dict[str, Any]:
+        """One page of the file listing, as OpenAI's: newest first unless ``order=asc``, after the ``after`` id."""
+        ids = sorted(self.file_names, key=lambda i: (self.file_times.get(i, 0), i), reverse=query.get("order") != ["asc"])
+        after = query.get("after", [None])[0]
+        if after in ids:
+            ids = ids[ids.index(after) + 1 :]
+        size = min(int(query.get("limit", ["10000"])[0]), self.list_page_size)
+        return {"object": "list", "data": [self.file_object(i) for i in ids[:size]], "has_more": len(ids) > size}
+
     def run_batch(self, batch: dict[str, Any]) -> None:
         """Answer every line of the input file; transport failures become per-request errors."""
         output = []
@@ -334,6 +372,7 @@ def _handler(fake: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
 
         def do_POST(self) -> None:
             body = self._body()
+            fake.route_calls[f"POST {self.path.split('?')[0]}"] += 1
             fake.key = (self.headers.get("Authorization") or "").removeprefix("Bearer ")
             if self.path == "/v1/chat/completions":
                 request = json.loads(body)
@@ -378,22 +417,14 @@ def _handler(fake: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
                 file_id = f"file-{len(fake.files) + 1}"
                 fake.files[file_id] = parts["file"].get_payload(decode=True)
                 fake.file_names[file_id] = parts["file"].get_filename()
+                fake.file_times[file_id] = int(time.time())
                 if fake.lost_upload_answers:
                     fake.lost_upload_answers -= 1
                     self._drop()
                     return
-                self._send(
-                    200,
-                    {
-                        "id": file_id,
-                        "object": "file",
-                        "bytes": len(fake.files[file_id]),
-                        "created_at": int(time.time()),
-                        "filename": parts["file"].get_filename(),
-                        "purpose": "batch",
-                        "status": "processed",
-                    },
-                )
+                self._send(200, fake.file_object(file_id))
+            elif self.path == "/v1/batches" and fake.batch_create_status is not None:
+                self._send(fake.batch_create_status, {"error": {"message": "scripted outage", "type": "server_error"}})
             elif self.path == "/v1/batches":
                 request = json.loads(body)
                 batch_id = f"batch_{len(fake.batches) + 1}"
@@ -417,7 +448,8 @@ def _handler(fake: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
                 self._send(404, {"error": {"message": f"no route {self.path}"}})
 
         def do_GET(self) -> None:
-            path = self.path.split("?")[0]
+            path, _, query = self.path.partition("?")
+            fake.route_calls[f"GET {path}"] += 1
             if path.startswith("/v1/files/") and path.endswith("/content"):
                 file_id = path.split("/")[-2]
                 if fake.download_cut is None:
@@ -426,19 +458,10 @@ def _handler(fake: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
                     self._send_cut(fake.files[file_id], fake.download_cut)
             elif path == "/v1/batches":
                 self._send(200, {"object": "list", "data": list(fake.batches.values()), "has_more": False})
-            elif path == "/v1/files":
-                listed = [
-                    {
-                        "id": i,
-                        "object": "file",
-                        "bytes": len(fake.files[i]),
-                        "created_at": 0,
-                        "filename": name,
-                        "purpose": "batch",
-                    }
-                    for i, name in fake.file_names.items()
-                ]
-                self._send(200, {"object": "list", "data": listed, "has_more": False})
+            elif path == "/v1/files" and fake.file_listing:
+                self._send(200, fake.file_page(urllib.parse.parse_qs(query)))
+            elif path.startswith("/v1/files/") and path.rsplit("/", 1)[-1] in fake.file_names:
+                self._send(200, fake.file_object(path.rsplit("/", 1)[-1]))
             elif path.startswith("/v1/batches/") and fake.batch_poll_status is not None:
                 self._send(fake.batch_poll_status, {"error": {"message": "scripted outage", "type": "server_error"}})
             elif path.startswith("/v1/batches/"):

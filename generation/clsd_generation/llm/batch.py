@@ -5,19 +5,24 @@ limits (OpenAI's: 50,000 requests and 200 MB a file; ``BatchSettings``), upload 
 batch, then poll each, download its output and judge each answer exactly as live mode does. Sentences with too few
 valid distractors, or whose request failed inside the batch, go into the next round.
 
-Resuming never pays twice: each uploaded file's id is stored before its batch is created and the
-batch id right after, so a run killed while a batch is running polls that batch when started again
-(and a run killed between the two finds its batch again by input file). A batch's output is read as it
-downloads and its answers stored ``BatchSettings.answers_per_transaction`` to a transaction, the last with
-the note that the batch is collected, so memory stays bounded whatever the batch's size. A run killed (or a
-download broken) while collecting reads the same output again and skips every sentence that batch has
-already answered: nothing is paid twice and no answer is recorded twice.
+Resuming never pays twice: each upload is noted in the checkpoint before it is sent (its run-bound name, digest and
+time) and its file id as soon as it is known, and the batch id right after the create, so a run killed while a batch
+is running polls that batch when started again (and a run killed between the two finds its batch again by input
+file). An upload whose answer was lost is looked for among the provider's newest files only, back to the time noted
+(never the whole account); a provider without a file listing gets the file once more, said once.
+
+A batch's output is read as it downloads and its answers stored ``BatchSettings.answers_per_transaction`` to a
+transaction, the last with the note that the batch is collected, so memory stays bounded whatever the batch's size.
+A run killed (or a download broken) while collecting reads the same output again and skips every sentence that
+batch has already answered: nothing is paid twice and no answer is recorded twice.
 """
 
 from __future__ import annotations
 
+import hashlib
 import io
 import json
+import logging
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -40,11 +45,24 @@ ENDPOINT: Final = "/v1/chat/completions"
 TERMINAL = frozenset({"completed", "failed", "expired", "cancelled"})
 PENDING_UPLOAD_KEY = "batch_pending_input_file"
 PENDING_ROUND_KEY = "batch_pending_round"  # the round of that file: a round can be several batches
+# The lookup of an upload whose answer was lost: the provider's batch files newest first, a page at a time, back to the
+# time the upload was noted (less the clocks' possible difference), and never more than these pages.
+LOOKUP_PAGE_SIZE: Final = 100
+LOOKUP_PAGES: Final = 5
+CLOCK_SKEW_SECONDS: Final = 3600
+NO_ROUTE: Final = frozenset({404, 405, 501})  # what a server answers on a route it does not serve
+
+logger = logging.getLogger(__name__)
 
 
 def batch_requests_key(input_file_id: str) -> str:
     """The checkpoint's note of the ``custom_id`` of every request an uploaded input file holds."""
     return f"batch_requests:{input_file_id}"
+
+
+def upload_key(name: str) -> str:
+    """The checkpoint's note of an upload under the run-bound ``name``: its digest, size, time and, once known, file id."""
+    return f"batch_upload:{name}"
 
 
 @dataclass(eq=False)
@@ -54,6 +72,7 @@ class BatchGenerator(EndpointRun):
     batch: BatchSettings = BatchSettings()
     client: Any = field(init=False)
     once: Any = field(init=False)
+    file_listing: bool = field(init=False, default=True)  # False once the provider answered that it lists no files
 
     def __post_init__(self) -> None:
         self.client = batch_api_client(self.settings)
@@ -144,7 +163,7 @@ class BatchGenerator(EndpointRun):
         read against what it held. A create whose answer was lost is looked up by its input file before another try.
         """
         name = f"clsd-{self.checkpoint.run_id()[:12]}-round-{round_number}-part-{part}.jsonl"
-        uploaded_id = self._find_uploaded(name, len(payload)) or self._upload(name, payload)
+        uploaded_id = self._earlier_upload(name, payload) or self._upload(name, payload)
         self.checkpoint.set_meta(batch_requests_key(uploaded_id), list(ids))
         self.checkpoint.set_meta(PENDING_UPLOAD_KEY, uploaded_id)
         self.checkpoint.set_meta(PENDING_ROUND_KEY, round_number)
@@ -154,10 +173,29 @@ class BatchGenerator(EndpointRun):
         self.checkpoint.set_meta(PENDING_UPLOAD_KEY, None)
         return batch_id
 
+    def _earlier_upload(self, name: str, payload: bytes) -> str | None:
+        """The file an earlier try of this run uploaded with these very bytes, as the checkpoint noted it: its id
+        checked with one request, or, when its answer was lost, looked for among the files uploaded since."""
+        noted = self.checkpoint.get_meta(upload_key(name))
+        if not isinstance(noted, dict) or noted.get("sha256") != hashlib.sha256(payload).hexdigest():
+            return None  # never sent, or other requests under the same name (a round asked again after a resume)
+        if isinstance(noted.get("file_id"), str):
+            return self._still_held(noted["file_id"])
+        found = self._find_uploaded(name, len(payload), float(noted.get("since", 0)))
+        if found:
+            self.checkpoint.set_meta(upload_key(name), noted | {"file_id": found})
+        return found
+
     def _upload(self, name: str, payload: bytes) -> str:
-        """Upload one input file: each try is one request, and after a lost answer the provider's files are read first."""
-        return self._once(lambda: str(self.once.files.create(file=(name, io.BytesIO(payload)), purpose="batch").id),
-                          lambda: self._find_uploaded(name, len(payload)))  # fmt: skip
+        """Upload one input file, noted in the checkpoint before it is sent: each try is one request, and after a lost
+        answer the provider's files since the note are read first."""
+        since = time.time()
+        noted = {"sha256": hashlib.sha256(payload).hexdigest(), "bytes": len(payload), "since": since, "file_id": None}
+        self.checkpoint.set_meta(upload_key(name), noted)
+        file_id = self._once(lambda: str(self.once.files.create(file=(name, io.BytesIO(payload)), purpose="batch").id),
+                             lambda: self._find_uploaded(name, len(payload), since))  # fmt: skip
+        self.checkpoint.set_meta(upload_key(name), noted | {"file_id": file_id})
+        return file_id
 
     def _create_batch(self, input_file_id: str, metadata: dict[str, str]) -> str:
         """Create the batch of ``input_file_id``: a batch created without its answer reaching us is adopted, never
@@ -188,11 +226,47 @@ class BatchGenerator(EndpointRun):
                 time.sleep(min(2.0**attempt, 30.0))
         raise AssertionError("unreachable")  # the loop returns or raises
 
-    def _find_uploaded(self, name: str, size: int) -> str | None:
-        """An input file this run uploaded under ``name`` (same size) whose answer may have been lost."""
-        for uploaded in self.client.files.list(purpose="batch"):
-            if getattr(uploaded, "filename", None) == name and getattr(uploaded, "bytes", None) == size:
-                return str(uploaded.id)
+    def _still_held(self, file_id: str) -> str | None:
+        """``file_id`` if the provider still holds it (one request), None if it is gone (deleted, or expired); as noted
+        when the provider does not serve the route (405, 501)."""
+        import openai
+
+        try:
+            return str(self.client.files.retrieve(file_id).id)
+        except openai.APIStatusError as exc:
+            if exc.status_code not in NO_ROUTE:
+                raise
+            return None if exc.status_code == 404 else file_id
+
+    def _find_uploaded(self, name: str, size: int, since: float) -> str | None:
+        """An input file this run uploaded under ``name`` (same size) at ``since`` or later, whose answer was lost.
+
+        Only the newest files are read, a page at a time, back to ``since`` (less the clocks' possible difference) and
+        at most ``LOOKUP_PAGES`` pages: an account's older files are never paged through. A provider that lists no
+        files (404, 405 or 501) is said once; the file is then uploaded again, which costs no batch.
+        """
+        import openai
+
+        if not self.file_listing:
+            return None
+        try:
+            pages = self.client.files.list(purpose="batch", order="desc", limit=LOOKUP_PAGE_SIZE).iter_pages()
+            for _, page in zip(range(LOOKUP_PAGES), pages, strict=False):
+                for uploaded in page.data:
+                    if getattr(uploaded, "filename", None) == name and getattr(uploaded, "bytes", None) == size:
+                        return str(uploaded.id)
+                    created = getattr(uploaded, "created_at", None)
+                    if isinstance(created, int | float) and created < since - CLOCK_SKEW_SECONDS:
+                        return None  # older than the upload: every file after it is older still
+        except openai.APIStatusError as exc:
+            if exc.status_code not in NO_ROUTE:
+                raise
+            self.file_listing = False
+            logger.warning(
+                "the Batch API at this endpoint lists no files (status %s): an upload whose answer was lost is sent "
+                "once more (an input file costs no batch; no batch is created twice).",
+                exc.status_code,
+            )
         return None
 
     def _find_batch_for_file(self, input_file_id: str) -> str | None:

@@ -95,6 +95,40 @@ def _glued(sentence: TaggedSentence, token: Token, rules: LanguageRules) -> bool
     return any(c.isascii() for c in letters) or (bool(letters) and short)
 
 
+def _number_value(digits: str) -> int | None:
+    """The value of ``digits`` if the rules can read it and write another value in the same digits, else None.
+
+    Only decimal digits (``str.isdecimal``) of one script's block count: "²", "③" and "½" are digits or numerics
+    to ``str.isdigit``/``isnumeric`` that ``int`` cannot read, and an Arabic-Indic digit beside a Latin one ("٣3")
+    is two ways of writing, not one number; such characters are left as they are.
+    """
+    if not digits.isdecimal() or len({_zero(ch) for ch in digits}) != 1:
+        return None
+    return int(digits)
+
+
+def _zero(digit: str) -> int:
+    """The code point of the zero of ``digit``'s block (a decimal digit's blocks run from 0 to 9)."""
+    return ord(digit) - unicodedata.decimal(digit)
+
+
+def _is_number(text: str) -> bool:
+    """A number token whose digits are all of one block ("2,500", "١٥٫٥", "२०१९"), so it can be rewritten in them."""
+    return _NUMBER_TOKEN.fullmatch(text) is not None and _number_value("".join(_DIGITS.findall(text))) is not None
+
+
+def _leading_number(text: str) -> int | None:
+    """The number a token starts with ("31", "31." or a "31²" with its footnote mark), if the rules can read it."""
+    found = _DIGITS.match(text)
+    return _number_value(found.group()) if found else None
+
+
+def _digit_signs(text: str) -> bool:
+    """Only numbers that are no digits of a number (Unicode's "other number"): a footnote mark ("²"), a circled
+    number, a fraction. A date's "३१ ² मार्च" has its day before the mark."""
+    return bool(text) and all(unicodedata.category(ch) == "No" for ch in text)
+
+
 def _digits_of(token: Token) -> str:
     group = _DIGITS.search(token.text)
     return group.group() if group else "0"
@@ -116,22 +150,22 @@ def swap_numbers(sentence: TaggedSentence, rng: random.Random, rules: LanguageRu
     month_words = {m.casefold() for m in rules.months}
     words = rules.numbers
     edits = []
-    numbers = {t.text for t in sentence.tokens if _NUMBER_TOKEN.fullmatch(t.text)}
-    counts = [i for i, t in enumerate(sentence.tokens) if _NUMBER_TOKEN.fullmatch(t.text) and not _is_year(t.text)]
+    numbers = {t.text for t in sentence.tokens if _is_number(t.text)}
+    counts = [i for i, t in enumerate(sentence.tokens) if _is_number(t.text) and not _is_year(t.text)]
     years = [i for i, t in enumerate(sentence.tokens) if _is_year(t.text)]
     # Two amounts (or two years) in one sentence are usually related: a part and its whole, a price per year and per
     # quarter, a change from one to the other, a comparison with an earlier year. Either new value can break the
     # relation ("etwa 20 Milliarden, davon 58 Milliarden"), so such numbers stay.
     related = (counts if len(counts) > 1 else []) + (years if len(years) > 1 else [])
     for index, token in enumerate(sentence.tokens):
-        if not _NUMBER_TOKEN.fullmatch(token.text) or in_name(sentence, index) or index in related:
+        if not _is_number(token.text) or in_name(sentence, index) or index in related:
             continue
         if _fixed_number(sentence, index, month_words, rules):
             continue
         group = _DIGITS.search(token.text)
         assert group is not None
         following = sentence.tokens[index + 1 : index + 3]  # "24 juillet", "15. September"
-        day = token.text.rstrip(".").isdigit() and (
+        day = token.text.rstrip(".").isdecimal() and (
             any(t.text.casefold() in month_words for t in following)
             or (index > 0 and sentence.tokens[index - 1].text.casefold() in words.day_articles and int(_digits_of(token)) <= 31)
         )
@@ -181,13 +215,14 @@ def _fixed_number(sentence: TaggedSentence, index: int, month_words: set[str], r
 
 
 def _is_year(text: str) -> bool:
-    return len(text) == 4 and text.isdecimal() and 1800 <= int(text) <= 2100  # "¹²³⁴" is a digit, but no decimal one
+    value = _number_value(text) if len(text) == 4 else None  # "¹²³⁴" is a digit, but no decimal one; "٢0١9" two scripts
+    return value is not None and 1800 <= value <= 2100
 
 
 def in_digits_of(new: str, old: str) -> str:
     """``new`` (ASCII digits) written in the digits ``old`` is written in: "२०१९" becomes "२०१७", not "2017"."""
-    zero = next((ord(ch) - unicodedata.digit(ch) for ch in old if ch.isdecimal()), ord("0"))
-    return "".join(chr(zero + int(ch)) if ch.isdigit() else ch for ch in new)
+    zero = next((_zero(ch) for ch in old if ch.isdecimal()), ord("0"))
+    return "".join(chr(zero + unicodedata.decimal(ch)) if ch.isdecimal() else ch for ch in new)
 
 
 def _in_range(sentence: TaggedSentence, index: int, words: NumberWords) -> bool:
@@ -228,9 +263,10 @@ def swap_calendar(
     for index, token in enumerate(sentence.tokens):
         found = where.get(token.text.casefold())
         if found is not None and not in_longer_name(sentence, index) and not _in_range(sentence, index, numbers):
-            day = next((t.text for t in reversed(sentence.tokens[max(0, index - 2) : index]) if t.text != "."), "")
-            if day.isdigit() and int(day) > 28:
-                continue  # "31 mars" -> "31 avril" is no date
+            before = reversed(sentence.tokens[max(0, index - 2) : index])
+            day = next((t.text for t in before if t.text != "." and not _digit_signs(t.text)), "")
+            if (_leading_number(day) or 0) > 28:
+                continue  # "31 mars" -> "31 avril" is no date; "③ mars" has no day the rules can read
             others = [word for place, word in enumerate(forms[found[0]]) if place not in present]
             edits += [(index, index + 1, match_case(token.text, new)) for new in rng.sample(others, 3)]
     return edits

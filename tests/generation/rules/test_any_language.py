@@ -222,3 +222,45 @@ def test_the_coverage_estimate_leaves_the_output_and_the_counts_as_they_were(tmp
     assert runs[0] == runs[1]
     assert [line.split(" (")[0] for line in heard[:2]] == ["rules for German", "rules for French"]
     assert sum(line.startswith("rules likely cover") for line in heard) == 2
+
+
+def _signs(text: str) -> list[str]:
+    """The characters that are numbers but no digits of a number ("²", "③", "½"), in order."""
+    return [c for c in text if unicodedata.category(c) == "No"]
+
+
+# A footnote mark, a circled number or a fraction beside a month, and a number in one script's digits.
+DIGIT_SIGNS = [
+    ("de", "Am 3² März kamen ½ der 300 Gäste nach Berlin.", ord("0")),
+    ("ru", "③ марта в Москве открылся новый музей на 300 гостей.", ord("0")),
+    ("hi", "३१² मार्च २०१९ को कंपनी ने लोगों को नौकरी दी।", ord("०")),
+    ("ar", "في ٣² مارس ٢٠١٩ افتتحت الحكومة مدرسة جديدة.", 0x0660),
+    ("th", "วันที่ ③ มีนาคม บริษัทจ้างพนักงาน ๓๐๐ คน", 0x0E50),
+    ("zh", "② 三月，公司雇用了３００名员工。", ord("０")),
+]
+
+
+@pytest.mark.parametrize(("code", "sentence", "zero"), DIGIT_SIGNS, ids=[case[0] for case in DIGIT_SIGNS])
+def test_digit_signs_are_left_alone_and_numbers_keep_their_own_digits(code: str, sentence: str, zero: int) -> None:
+    """``str.isdigit`` is true for "²" and "③", which ``int`` cannot read: only decimal digits make a number."""
+    made = _made(code, [sentence])[sentence]
+    assert made and all(_signs(text) == _signs(sentence) for _, text in made)
+    edits = _number_edits({sentence: made})[sentence]
+    assert edits and all(_zeros(old) == _zeros(new) == {zero} and old != new for old, new in edits)
+
+
+MIXED_DIGITS = [
+    ("ar", "افتتحت الحكومة ٣0٠ مدرسة جديدة."),
+    ("hi", "कंपनी ने ३0० लोगों को नौकरी दी।"),
+    ("th", "บริษัทจ้างพนักงาน ๓0๐ คน"),
+    ("de", "Im Mai 2٠19 kamen viele Gäste nach Berlin."),
+]
+
+
+@pytest.mark.parametrize(("code", "sentence"), MIXED_DIGITS, ids=[case[0] for case in MIXED_DIGITS])
+def test_digits_of_two_scripts_are_not_one_number(code: str, sentence: str) -> None:
+    """An Arabic-Indic digit beside a Latin one cannot be rewritten "in the same digits": it is left as written."""
+    made = _made(code, [sentence])[sentence]
+    assert not _number_edits({sentence: made})[sentence]
+    mixed = next(word for word in sentence.split() if len(_zeros(word) - {-1}) > 1)
+    assert all(mixed in text for _, text in made)
