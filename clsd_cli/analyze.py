@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 
 from clsd_format.errors import CLSDError
+from clsd_format.folders import folder_callback
 
 # rich_markup_mode=None: click's plain help, as `clsd` prints it (whole words wrapped at any width)
 app = typer.Typer(
@@ -54,20 +55,34 @@ def quoted_command(ctx: typer.Context) -> str:
 ResultsDirArg = Annotated[
     list[Path],
     typer.Argument(
-        help="Folder(s) written by `clsd evaluate --output` (each holds results/ and predictions/); several are read as one."
+        callback=folder_callback("results folder"),
+        help="Folder(s) written by `clsd evaluate --output` (each holds results/ and predictions/); several are read as one.",
     ),
 ]
-OutOpt = Annotated[Path, typer.Option("--out", help="Report folder to write (report.md, tables/, figures/).")]
+OutOpt = Annotated[
+    Path,
+    typer.Option(
+        "--out",
+        callback=folder_callback("report folder", may_be_missing=True),
+        help="Report folder to write (report.md, tables/, figures/).",
+    ),
+]
 DataDirOpt = Annotated[
     Path | None,
     typer.Option(
         "--data-dir",
         envvar="CLSD_DATA_DIR",
+        callback=folder_callback("data folder"),
         help="Folder with the release CSV/TSV files (or a Hub-format export). Default: the release as `clsd evaluate` fetches it.",
     ),
 ]
 DatasetOpt = Annotated[
-    list[Path] | None, typer.Option("--dataset", help="Hub-format dataset folder of other CLSD tasks (repeatable).")
+    list[Path] | None,
+    typer.Option(
+        "--dataset",
+        callback=folder_callback("dataset folder"),
+        help="Hub-format dataset folder of other CLSD tasks (repeatable).",
+    ),
 ]
 ModelOpt = Annotated[
     list[str] | None, typer.Option("--model", help="NAME=PATH: a local copy of a model in the results (repeatable).")
@@ -76,12 +91,21 @@ PosShiftOpt = Annotated[
     bool, typer.Option("--pos-shift/--no-pos-shift", help="Run the one-word-change analysis (needs the models).")
 ]
 StanzaDirOpt = Annotated[
-    Path | None, typer.Option("--stanza-dir", help="Folder with Stanza models (datasets without annotation files).")
+    Path | None,
+    typer.Option(
+        "--stanza-dir",
+        callback=folder_callback("folder of Stanza models", may_be_missing=True),
+        help="Folder with Stanza models (datasets without annotation files).",
+    ),
 ]
 StanzaDownloadOpt = Annotated[bool, typer.Option("--stanza-download", help="Let Stanza download missing models.")]
 CacheDirOpt = Annotated[
     Path | None,
-    typer.Option("--cache-dir", help="Embedding cache (default: $CLSD_CACHE_DIR/embeddings or ~/.cache/clsd_mteb/embeddings)."),
+    typer.Option(
+        "--cache-dir",
+        callback=folder_callback("cache folder", may_be_missing=True),
+        help="Embedding cache (default: $CLSD_CACHE_DIR/embeddings or ~/.cache/clsd_mteb/embeddings).",
+    ),
 ]
 BatchSizeOpt = Annotated[int, typer.Option("--batch-size", min=1)]
 OverwriteOpt = Annotated[bool, typer.Option("--overwrite", help="Replace an existing report in --out.")]

@@ -14,14 +14,24 @@ import typer
 
 from clsd_cli.generation_options import RunDir
 from clsd_format.errors import CLSDError
+from clsd_format.folders import folder_callback
 
 app = typer.Typer()
+
+
+OutOption = Annotated[
+    Path,
+    typer.Option(
+        callback=folder_callback("folder to write into", may_be_missing=True),
+        help="New folder for the Hub-format dataset (must not exist or be empty).",
+    ),
+]
 
 
 @app.command()
 def build(
     run_dir: RunDir,
-    out: Annotated[Path, typer.Option(help="New folder for the Hub-format dataset (must not exist or be empty).")],
+    out: OutOption,
     name: Annotated[str, typer.Option(help="Dataset name used in task names: CLSD-<NAME>-DE-FR.")],
     license: Annotated[
         str | None, typer.Option(help="Licence of the dataset, a Hub licence id (cc-by-4.0, ...); default: not specified.")

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 import typer
 
 from clsd_format import authors_hub, defaults, schema
+from clsd_format.folders import folder_callback
 from clsd_format.release import DATA_DIR_ENV, RELEASE_TASK_NAMES
 
 if TYPE_CHECKING:
@@ -56,6 +57,7 @@ DataDirOption = Annotated[
     Path | None,
     typer.Option(
         metavar="DIR",
+        callback=folder_callback("data folder"),
         help="Local data: the release CSVs, a Hub-format export, or a generated CLSD dataset folder. "
         f"Default: ${DATA_DIR_ENV}, else the release fetched from GitHub.",
     ),
@@ -73,6 +75,7 @@ OutputOption = Annotated[
     Path,
     typer.Option(
         metavar="DIR",
+        callback=folder_callback("results folder", may_be_missing=True),
         help="Results folder: results/<model>/<revision>/<task>.json (mteb's layout) and predictions/<model>/<revision>/.",
     ),
 ]
@@ -412,10 +415,21 @@ def _evaluate_one(
 
 @app.command("export-release")
 def export_release_command(
-    out: Annotated[Path, typer.Argument(metavar="OUT", help="New folder to write the Hub-format dataset into.")],
+    out: Annotated[
+        Path,
+        typer.Argument(
+            metavar="OUT",
+            callback=folder_callback("folder to write into", may_be_missing=True),
+            help="New folder to write the Hub-format dataset into.",
+        ),
+    ],
     data_dir: Annotated[
         Path | None,
-        typer.Option(metavar="DIR", help=f"Where the release CSVs are (default: ${DATA_DIR_ENV}, else fetched)."),
+        typer.Option(
+            metavar="DIR",
+            callback=folder_callback("data folder"),
+            help=f"Where the release CSVs are (default: ${DATA_DIR_ENV}, else fetched).",
+        ),
     ] = None,
 ) -> None:
     """Write the release as one Hub-format dataset.

@@ -12,6 +12,7 @@ from typing import Annotated
 
 import typer
 
+from clsd_format.folders import folder_callback
 from clsd_generation.rules.registry import DEFAULT_RULES, OPT_IN_RULES, RULES
 
 INPUT = "Input"
@@ -28,6 +29,7 @@ RunDir = Annotated[
     typer.Option(
         "--run-dir",
         rich_help_panel=RUN,
+        callback=folder_callback("run folder", may_be_missing=True),
         help="Folder holding the run's checkpoint (created if absent). Repeat a command with the same folder to resume.",
     ),
 ]
@@ -210,6 +212,16 @@ MaxUnknownLowercase = Annotated[
     int,
     typer.Option(
         rich_help_panel=ANSWER_CHECKS, help="Refuse an LLM candidate from this many unknown words that start lower-case (0: off)."
+    ),
+]
+AcceptAnsweringModel = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--accept-answering-model",
+        rich_help_panel=ANSWER_CHECKS,
+        metavar="NAME",
+        help="Read the answers that name the model NAME although --model asked for another (repeatable). Without it, an "
+        "answer naming another model than --model (or --model with a date or version added) is refused and asked again.",
     ),
 ]
 RulesSeed = Annotated[int, typer.Option(rich_help_panel=RULES_PANEL, help="Seed of the rule backend.")]

@@ -10,6 +10,8 @@ from typing import Annotated
 
 import typer
 
+from clsd_format.folders import folder_callback
+
 app = typer.Typer(add_completion=False)
 
 
@@ -19,6 +21,7 @@ def plan(
         list[Path],
         typer.Argument(
             metavar="RESULTS_DIR...",
+            callback=folder_callback("results folder"),
             help="Results folder(s) of `clsd evaluate --output` (several are read as one), with two or more models.",
         ),
     ],

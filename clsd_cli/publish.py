@@ -12,15 +12,23 @@ from typing import Annotated
 
 import typer
 
+from clsd_format.folders import folder_callback
+
 app = typer.Typer()
 
 
 @app.command()
 def push(
-    folder: Annotated[Path, typer.Argument(help="A folder written by `clsd build`.")],
+    folder: Annotated[Path, typer.Argument(callback=folder_callback("dataset folder"), help="A folder written by `clsd build`.")],
     repo_id: Annotated[str, typer.Option(help="Hub dataset repository, owner/name.")],
     private: Annotated[bool, typer.Option("--private", help="Create the repository as private.")] = False,
-    dry_run: Annotated[Path | None, typer.Option(help="Write the exact repository folder here instead of uploading.")] = None,
+    dry_run: Annotated[
+        Path | None,
+        typer.Option(
+            callback=folder_callback("folder to write into", may_be_missing=True),
+            help="Write the exact repository folder here instead of uploading.",
+        ),
+    ] = None,
 ) -> None:
     """Upload a built dataset to the Hugging Face Hub.
 

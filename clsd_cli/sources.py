@@ -12,6 +12,7 @@ import typer
 
 from clsd_cli.evaluate import split_names
 from clsd_format.authors_hub import DEFAULT_REVISION, REPO_ID
+from clsd_format.folders import folder_callback
 from clsd_format.release import DATA_DIR_ENV
 
 app = typer.Typer(add_completion=False)
@@ -25,6 +26,7 @@ def compare_sources_command(
         Path | None,
         typer.Option(
             metavar="DIR",
+            callback=folder_callback("data folder"),
             help=f"The first source: a folder of the release CSVs (or any --data-dir of clsd evaluate). "
             f"Default: ${DATA_DIR_ENV}, else the release fetched from GitHub.",
         ),

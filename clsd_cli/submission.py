@@ -1,6 +1,7 @@
 """``clsd export-results`` and ``clsd push-results``: CLSD results for the MTEB results repository, or for the Hub.
 
-Only typer is imported at module level; mteb loads inside the command (see ``tests/cli/test_cli_startup.py``).
+Only typer and the light ``clsd_format`` are imported at module level; mteb loads inside the command (see
+``tests/cli/test_cli_startup.py``).
 """
 
 from __future__ import annotations
@@ -10,16 +11,28 @@ from typing import Annotated
 
 import typer
 
+from clsd_format.folders import folder_callback
+
 app = typer.Typer(add_completion=False)
+
+RESULTS_FOLDER = folder_callback("results folder")
+RESULTS_HELP = "The folder clsd evaluate --output (or mteb run --output-folder) wrote."
 
 
 @app.command("export-results")
 def export_results_command(
     results_dir: Annotated[
         Path,
-        typer.Argument(metavar="RESULTS_DIR", help="The folder clsd evaluate --output (or mteb run --output-folder) wrote."),
+        typer.Argument(metavar="RESULTS_DIR", callback=RESULTS_FOLDER, help=RESULTS_HELP),
     ],
-    out: Annotated[Path, typer.Argument(metavar="OUT", help="New (or empty) folder to write the submission into.")],
+    out: Annotated[
+        Path,
+        typer.Argument(
+            metavar="OUT",
+            callback=folder_callback("folder to write into", may_be_missing=True),
+            help="New (or empty) folder to write the submission into.",
+        ),
+    ],
 ) -> None:
     """Copy results ready for the MTEB results repository.
 
@@ -52,7 +65,7 @@ def export_results_command(
 def push_results_command(
     results_dir: Annotated[
         Path,
-        typer.Argument(metavar="RESULTS_DIR", help="The folder clsd evaluate --output (or mteb run --output-folder) wrote."),
+        typer.Argument(metavar="RESULTS_DIR", callback=RESULTS_FOLDER, help=RESULTS_HELP),
     ],
     hub_dataset: Annotated[
         str,
@@ -72,7 +85,12 @@ def push_results_command(
         bool, typer.Option("--create-pr", help="Open a pull request on the model repository instead of committing.")
     ] = False,
     dry_run: Annotated[
-        Path | None, typer.Option(metavar="OUT", help="Write the files that would be uploaded into OUT instead.")
+        Path | None,
+        typer.Option(
+            metavar="OUT",
+            callback=folder_callback("folder to write into", may_be_missing=True),
+            help="Write the files that would be uploaded into OUT instead.",
+        ),
     ] = None,
 ) -> None:
     """Publish a model's CLSD results on the Hugging Face Hub.

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from clsd_format.extras import require_extra
+from clsd_format.folders import folder_callback
 from clsd_format.release import RELEASED_TASKS
 
 if TYPE_CHECKING:
@@ -43,11 +44,19 @@ DataArgument = Annotated[
     Path,
     typer.Argument(
         metavar="DATA",
+        callback=folder_callback("data folder"),
         help="The release CSVs, a Hub-format export of them, a generated CLSD dataset folder, or a clsd generate "
         "run folder (--run-dir; built as clsd build would, then exported).",
     ),
 ]
-OutArgument = Annotated[Path, typer.Argument(metavar="OUT", help="New (or empty) folder to write the training dataset into.")]
+OutArgument = Annotated[
+    Path,
+    typer.Argument(
+        metavar="OUT",
+        callback=folder_callback("folder to write into", may_be_missing=True),
+        help="New (or empty) folder to write the training dataset into.",
+    ),
+]
 TasksOption = Annotated[
     list[str] | None,
     typer.Option(

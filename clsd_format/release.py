@@ -15,7 +15,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from clsd_format.errors import DataError
+from clsd_format.folders import check_folder
 from clsd_format.languages import ENGLISH, FRENCH, GERMAN, Language
 
 REPOSITORY = "impresso/cross_lingual_semantic_discrimination"
@@ -111,8 +111,5 @@ def resolve_data_dir(data_dir: str | os.PathLike[str] | None = None) -> Path | N
     chosen = data_dir if data_dir is not None else os.environ.get(DATA_DIR_ENV)
     if not chosen:
         return None
-    folder = Path(chosen).expanduser()
-    if not folder.is_dir():
-        origin = "data_dir" if data_dir is not None else DATA_DIR_ENV
-        raise DataError(f"{origin} points at {folder}, which is not a folder.")
-    return folder
+    origin = "data_dir" if data_dir is not None else f"${DATA_DIR_ENV}"
+    return check_folder(Path(chosen).expanduser(), "data folder", label=origin)

@@ -11,14 +11,16 @@ Methods (95% and a 5% level by default):
   seeded. Resampling a task's ``n`` rows with replacement draws its hits from Binomial(n, hits / n), so
   the bootstrap needs only each task's counts; the tasks are resampled independently.
 * **Two models on the same rows** (or one model direct and through the pivot, on the same row ids):
-  the exact McNemar test, a two-sided binomial test of the rows only one side gets right against 1/2;
-  the interval of the difference is Newcombe's hybrid score interval for paired proportions (1998,
-  method 10), built from the two Wilson intervals and the correlation of the paired outcomes.
+  the exact McNemar test, a two-sided binomial test of the rows only one side gets right against 1/2.
+  The interval of the difference is that test inverted, so the two never disagree (the interval excludes
+  0 exactly when p < 5%): given the ``m`` discordant rows of ``n``, the difference is
+  ``(m / n) * (2 * theta - 1)`` where ``theta`` is the share of discordant rows side a gets right, and
+  ``theta`` gets its Clopper-Pearson interval, the set of values the exact binomial test does not reject.
+  It is conditional on ``m``, as the test is; no discordant row gives [0, 0].
 * **Several comparisons**: Holm's step-down adjustment of their p-values.
-* **Several tasks together**: the stratified exact McNemar test, summing each task's discordant rows
-  (under "no difference on any task" each discordant row is a fair coin, so the sum is binomial); the
-  difference is the mean of the tasks' differences (as Table 1 averages tasks) with a seeded,
-  stratified paired bootstrap interval.
+* **Several tasks together**: the same test and interval on the rows of every task summed (under "no
+  difference on any task" each discordant row is a fair coin, so the sum is binomial: the stratified
+  exact McNemar test); the difference is the one on all those rows, so each task weighs by its rows.
 * **How many rows a set needs** to tell apart two models whose P@1 differ by ``delta`` when a share
   ``discordance`` of rows is right for exactly one of them: Connor's (1987) sample size for
   McNemar's test.
@@ -162,21 +164,21 @@ def p_text(p_value: float) -> str:
 
 
 def paired_difference_interval(counts: PairedCounts, confidence: float = CONFIDENCE) -> Interval:
-    """Newcombe's (1998) hybrid score interval (method 10) of p_a - p_b on paired rows."""
-    n, p_a, p_b = counts.n, counts.p_a, counts.p_b
-    a_ci = wilson_interval(counts.both + counts.only_a, n, confidence)
-    b_ci = wilson_interval(counts.both + counts.only_b, n, confidence)
-    # the phi correlation of the paired outcomes, with Newcombe's continuity correction of a positive one
-    a, b, c, d = counts.both, counts.only_a, counts.only_b, counts.neither
-    margins = (a + b) * (c + d) * (a + c) * (b + d)
-    cross: float = a * d - b * c
-    if cross > 0:
-        cross = max(cross - n / 2, 0.0)
-    phi = cross / math.sqrt(margins) if margins else 0.0
-    delta = p_a - p_b
-    below = (p_a - a_ci.low) ** 2 - 2 * phi * (p_a - a_ci.low) * (b_ci.high - p_b) + (b_ci.high - p_b) ** 2
-    above = (a_ci.high - p_a) ** 2 - 2 * phi * (a_ci.high - p_a) * (p_b - b_ci.low) + (p_b - b_ci.low) ** 2
-    return Interval(max(-1.0, delta - math.sqrt(max(below, 0.0))), min(1.0, delta + math.sqrt(max(above, 0.0))))
+    """The exact McNemar test inverted: the interval of p_a - p_b that excludes 0 exactly when the test rejects.
+
+    The Clopper-Pearson interval of the share of discordant rows side a gets right (scipy's ``exact``
+    method: the values a two-sided exact binomial test at ``1 - confidence`` keeps), mapped to the difference
+    through ``delta = (m / n) * (2 * theta - 1)``. Both bounds are in [-m / n, m / n]: the rows only one
+    side gets right are all a difference can come from.
+    """
+    from scipy.stats import binomtest
+
+    discordant = counts.only_a + counts.only_b
+    if discordant == 0:
+        return Interval(0.0, 0.0)
+    theta = binomtest(counts.only_a, discordant).proportion_ci(confidence_level=confidence, method="exact")
+    scale = discordant / counts.n
+    return Interval(scale * (2 * float(theta.low) - 1), scale * (2 * float(theta.high) - 1))
 
 
 def holm(p_values: Sequence[float]) -> list[float]:
@@ -190,31 +192,22 @@ def holm(p_values: Sequence[float]) -> list[float]:
     return adjusted
 
 
+def pooled_counts(tables: Sequence[PairedCounts]) -> PairedCounts:
+    """The rows of several tasks as one table: the stratified exact McNemar test and its interval read this."""
+    if not tables:
+        raise ValueError("no task to pool")
+    return PairedCounts(*(sum(getattr(t, side) for t in tables) for side in ("both", "only_a", "only_b", "neither")))
+
+
 def pooled_mcnemar(tables: Sequence[PairedCounts]) -> float:
     """Stratified exact McNemar test over tasks: the binomial test of the summed discordant rows."""
-    if not tables:
-        raise ValueError("no task to pool")
-    return mcnemar_exact(sum(t.only_a for t in tables), sum(t.only_b for t in tables))
+    pooled = pooled_counts(tables)
+    return mcnemar_exact(pooled.only_a, pooled.only_b)
 
 
-def pooled_difference_interval(
-    tables: Sequence[PairedCounts], confidence: float = CONFIDENCE, resamples: int = BOOTSTRAP_RESAMPLES, seed: int = SEED
-) -> Interval:
-    """Interval of the mean over tasks of p_a - p_b: a paired bootstrap stratified by task, seeded.
-
-    Resampling a task's rows with replacement draws its (only a, only b, rest) counts from a
-    multinomial with the observed shares, so only the counts are needed.
-    """
-    if not tables:
-        raise ValueError("no task to pool")
-    rng = np.random.default_rng(seed)
-    deltas = []
-    for t in tables:
-        draws = rng.multinomial(t.n, [t.only_a / t.n, t.only_b / t.n, (t.both + t.neither) / t.n], size=resamples)
-        deltas.append((draws[:, 0] - draws[:, 1]) / t.n)
-    means = np.mean(deltas, axis=0)
-    tail = 100 * (1 - confidence) / 2
-    return Interval(float(np.percentile(means, tail)), float(np.percentile(means, 100 - tail)))
+def pooled_difference_interval(tables: Sequence[PairedCounts], confidence: float = CONFIDENCE) -> Interval:
+    """Interval of p_a - p_b on the rows of every task together: :func:`pooled_mcnemar` inverted."""
+    return paired_difference_interval(pooled_counts(tables), confidence)
 
 
 def mcnemar_sample_size(delta: float, discordance: float, alpha: float = ALPHA, power: float = POWER) -> int:

@@ -1,8 +1,9 @@
 """Paired comparisons on the same rows: model against model per task, and pivot against direct per model.
 
 Every comparison pairs two hit vectors by row id (a hit: T ranks first; a tie is a miss) and reports
-both P@1, their difference with Newcombe's paired 95% interval, the rows only one side gets right and
-the exact McNemar p-value, Holm-adjusted over the comparisons of one family (:mod:`clsd_mteb.confidence`):
+both P@1, their difference with its 95% interval, the rows only one side gets right and the exact McNemar
+p-value, Holm-adjusted over the comparisons of one family (:mod:`clsd_mteb.confidence`). The interval is the
+exact test inverted, so it excludes 0 exactly when the unadjusted p is below 5%:
 
 * model comparisons: every pair of models on one task is a family; the pooled rows ``direct (all)``
   and ``pivot (all)`` (the stratified test over every task of the setting, for models that have all
@@ -10,16 +11,23 @@ the exact McNemar p-value, Holm-adjusted over the comparisons of one family (:mo
 * pivot tests: pivot minus direct on the same row ids, one family per model over its tasks, plus a
   pooled row ``all`` over the tasks that have both settings.
 
+A pooled row is measured on the rows of its tasks together: its P@1 and difference are over all those rows
+(each task weighs by its rows), as its test counts them.
+
 P@1 and differences are in percentage points. :func:`mark_ties` puts the model comparisons into
 Table 1: every model not significantly below the best of a column (Holm-adjusted p >= 5%).
 
-Two results are paired only on the same rows of the same data: the same row ids (a trial on the first
-10 rows is never set against a run on all 40) and, for two models, the same dataset revision as their
-result files name it (two datasets of one name are not one set of rows). A pair that is not is left out,
-never paired on the rows it happens to share: :func:`left_out` and :func:`pivot_left_out` say why, and
-the report's notes and answer repeat it. A pooled row needs every task of its setting paired. A pivot
-task and its direct task are two data files whose revisions may differ by design (a local folder names
-each file by its digest): a pivot test asks for the same row ids.
+Two results are paired only when they are known to be on the same rows of the same data: the same row ids
+(a trial on the first 10 rows is never set against a run on all 40) and data known to be the same, as
+:func:`clsd_analysis.same_data.why_other_data` decides it (for two models: both dataset revisions known and
+equal; for a pivot test: both known and of one dataset). A result whose dataset revision is unknown (a
+prediction file without its result file) is paired with none: two datasets of one name number their rows
+alike. A pair that is not is left out, never paired on the rows it happens to share: :func:`left_out` and
+:func:`pivot_left_out` say why, and the report's notes and answer repeat it. A pooled row needs every task
+of its setting paired.
+
+Hits without what they were computed on (``data=None``) are the hits of one run of the same tasks, as
+``clsd evaluate`` pairs them: their data is one by construction and only their row ids are checked.
 """
 
 from __future__ import annotations
@@ -31,6 +39,7 @@ from dataclasses import astuple, dataclass, fields, replace
 import numpy as np
 
 from clsd_analysis.results import ResultsFolder
+from clsd_analysis.same_data import ResultData, why_other_data
 from clsd_analysis.tables import AVERAGE, Table1
 from clsd_mteb.confidence import (
     ALPHA,
@@ -39,13 +48,13 @@ from clsd_mteb.confidence import (
     mcnemar_exact,
     paired_counts,
     paired_difference_interval,
-    pooled_difference_interval,
+    pooled_counts,
     pooled_mcnemar,
 )
 from clsd_mteb.naming import DIRECT, pivot_base, setting_of, short_task
 
 Hits = Mapping[str, Mapping[str, Mapping[str, bool]]]  # {model label: {task: {row id: hit}}}
-Revisions = Mapping[str, Mapping[str, str | None]]  # {model label: {task: dataset revision its result file names}}
+ResultsData = Mapping[str, Mapping[str, ResultData]]  # {model label: {task: what its result was computed on}}
 POOLED = {DIRECT: "direct (all)"}  # the pooled rows' task names; a pivot setting's is "<setting> (all)"
 ALL_TASKS = "all"
 
@@ -103,11 +112,11 @@ def hits_of(results: ResultsFolder) -> dict[str, dict[str, dict[str, bool]]]:
     return found
 
 
-def revisions_of(results: ResultsFolder) -> dict[str, dict[str, str | None]]:
-    """The dataset revision of every model and task with a prediction file (None without a result file)."""
-    found: dict[str, dict[str, str | None]] = {}
+def data_of(results: ResultsFolder) -> dict[str, dict[str, ResultData]]:
+    """What every model's result on every task with a prediction file was computed on (:meth:`ResultsFolder.result_data`)."""
+    found: dict[str, dict[str, ResultData]] = {}
     for run, task in sorted(results.prediction_paths):
-        found.setdefault(results.label(run), {})[task] = results.dataset_revision(run, task)
+        found.setdefault(results.label(run), {})[task] = results.result_data(run, task)
     return found
 
 
@@ -115,27 +124,33 @@ def pooled_name(setting: str) -> str:
     return POOLED.get(setting, f"{setting} (all)")
 
 
-def why_unpaired(a: Mapping[str, bool], b: Mapping[str, bool], revision_a: str | None, revision_b: str | None) -> str | None:
-    """Why two results cannot be paired (other data, other rows), or None when they are on the same rows."""
-    if revision_a != revision_b:
-        return f"other data (dataset revisions {revision_a or 'unknown'} and {revision_b or 'unknown'})"
+def why_unpaired(
+    a: Mapping[str, bool], b: Mapping[str, bool], data_a: ResultData | None, data_b: ResultData | None
+) -> str | None:
+    """Why two results cannot be paired (data not known to be the same, other rows), or None when they are on the
+    same rows of the same data. ``None`` data: hits of one run (module docstring)."""
+    if data_a is not None and data_b is not None:
+        other = why_other_data(data_a, data_b)
+        if other is not None:
+            return other
     if a.keys() != b.keys():
         return f"other rows ({len(a):,} and {len(b):,} rows, {len(a.keys() & b.keys()):,} of them shared)"
     return None
 
 
-def _revision(revisions: Revisions | None, model: str, task: str) -> str | None:
-    return None if revisions is None else revisions.get(model, {}).get(task)
+def result_data(data: ResultsData | None, model: str, task: str) -> ResultData | None:
+    """What ``model``'s result on ``task`` was computed on; unknown when ``data`` lacks it, None without ``data``."""
+    return None if data is None else data.get(model, {}).get(task, ResultData(task, None))
 
 
-def left_out(hits: Hits, revisions: Revisions | None = None) -> dict[tuple[str, str, str], str]:
+def left_out(hits: Hits, data: ResultsData | None = None) -> dict[tuple[str, str, str], str]:
     """(task or pooled row, model a, model b) -> why that pair is not compared; pairs in :func:`model_comparisons`' order."""
     models = list(hits)
     tasks = sorted({task for per_task in hits.values() for task in per_task})
     found: dict[tuple[str, str, str], str] = {}
     for task in tasks:
         for a, b in itertools.combinations([m for m in models if task in hits[m]], 2):
-            why = why_unpaired(hits[a][task], hits[b][task], _revision(revisions, a, task), _revision(revisions, b, task))
+            why = why_unpaired(hits[a][task], hits[b][task], result_data(data, a, task), result_data(data, b, task))
             if why is not None:
                 found[(task, a, b)] = why
     for setting in sorted({setting_of(t) for t in tasks}):
@@ -168,9 +183,8 @@ def _row_values(counts: PairedCounts) -> tuple[float, float, float, float, float
 
 
 def _pooled_values(tables: Sequence[PairedCounts]) -> tuple[float, float, float, float, float]:
-    interval = pooled_difference_interval(tables)
-    p_a, p_b = (float(np.mean([getattr(t, side) for t in tables])) for side in ("p_a", "p_b"))
-    return 100 * p_a, 100 * p_b, 100 * (p_a - p_b), 100 * interval.low, 100 * interval.high
+    """P@1 of each side and their difference on the rows of every task together: what the pooled test measures."""
+    return _row_values(pooled_counts(tables))
 
 
 def _with_holm(rows: list[PairedComparison]) -> list[PairedComparison]:
@@ -178,14 +192,14 @@ def _with_holm(rows: list[PairedComparison]) -> list[PairedComparison]:
     return [replace(r, p_holm=p) for r, p in zip(rows, adjusted, strict=True)]
 
 
-def model_comparisons(hits: Hits, revisions: Revisions | None = None) -> tuple[list[PairedComparison], list[str]]:
+def model_comparisons(hits: Hits, data: ResultsData | None = None) -> tuple[list[PairedComparison], list[str]]:
     """Every pair of models on every task, then the pooled rows per setting; and notes on what was not compared and why.
 
-    ``revisions``: each result's dataset revision; without it, pairs are checked by their row ids alone.
+    ``data``: what each result was computed on (:func:`data_of`); without it, the hits of one run, checked by their row ids.
     """
     models = list(hits)
     tasks = sorted({task for per_task in hits.values() for task in per_task})
-    excluded = left_out(hits, revisions)
+    excluded = left_out(hits, data)
     rows: list[PairedComparison] = []
     for task in tasks:
         family = []
@@ -230,14 +244,18 @@ def model_comparisons(hits: Hits, revisions: Revisions | None = None) -> tuple[l
     return rows, notes + left_out_notes(excluded)
 
 
-def pivot_left_out(hits: Hits) -> dict[tuple[str, str], str]:
-    """(model, direct task) -> why its pivot test is left out: the pivot task's rows are not the direct task's."""
+def pivot_left_out(hits: Hits, data: ResultsData | None = None) -> dict[tuple[str, str], str]:
+    """(model, direct task) -> why its pivot test is left out: the pivot result is not known to be of the direct
+    result's dataset, or not on its rows."""
     found = {}
     for model, per_task in hits.items():
         for task in sorted(per_task):
             base = pivot_base(task)
-            if base is not None and base in per_task and per_task[task].keys() != per_task[base].keys():
-                found[(model, base)] = why_unpaired(per_task[base], per_task[task], None, None) or ""
+            if base is None or base not in per_task:
+                continue
+            why = why_unpaired(per_task[base], per_task[task], result_data(data, model, base), result_data(data, model, task))
+            if why is not None:
+                found[(model, base)] = why
     return found
 
 
@@ -248,12 +266,13 @@ def pivot_notes(excluded: Mapping[tuple[str, str], str]) -> list[str]:
     ]
 
 
-def pivot_tests(hits: Hits) -> list[PivotTest]:
+def pivot_tests(hits: Hits, data: ResultsData | None = None) -> list[PivotTest]:
     """Per model: pivot minus direct on each task's row ids (Holm over the model's tasks), then pooled.
 
-    A task whose pivot result is not on the direct result's rows is left out (:func:`pivot_left_out`).
+    A task whose pivot result is not known to be on the direct result's rows of one dataset is left out
+    (:func:`pivot_left_out`).
     """
-    excluded = pivot_left_out(hits)
+    excluded = pivot_left_out(hits, data)
     rows: list[PivotTest] = []
     for model, per_task in hits.items():
         found = []
@@ -318,11 +337,12 @@ def _task_name(column: str, setting: str) -> str:
 __all__ = [
     "PairedComparison",
     "PivotTest",
+    "ResultsData",
+    "data_of",
     "hits_of",
     "left_out",
     "mark_ties",
     "model_comparisons",
     "pivot_left_out",
     "pivot_tests",
-    "revisions_of",
 ]

@@ -17,13 +17,13 @@ import pandas as pd
 from clsd_analysis.comparisons import (
     PairedComparison,
     PivotTest,
+    data_of,
     hits_of,
     left_out,
     model_comparisons,
     pivot_left_out,
     pivot_notes,
     pivot_tests,
-    revisions_of,
 )
 from clsd_analysis.distractor_types import DistractorTypes, distractor_types
 from clsd_analysis.edit_distance import distractor_table
@@ -31,6 +31,7 @@ from clsd_analysis.edit_typing import TaggerFactory, offline_tagger
 from clsd_analysis.model_style import ModelStyle, model_styles
 from clsd_analysis.report_writer import ReportWriter
 from clsd_analysis.results import ResultsFolder
+from clsd_analysis.same_data import ResultData
 from clsd_analysis.task_data import TaskCatalog
 from clsd_format.errors import CLSDError
 from clsd_mteb.naming import is_pivot
@@ -71,32 +72,32 @@ class ReportContext:
         return hits_of(self.results)
 
     @cached_property
-    def revisions(self) -> dict[str, dict[str, str | None]]:
-        """The dataset revision of each model's result on each task, by model label."""
-        return revisions_of(self.results)
+    def data(self) -> dict[str, dict[str, ResultData]]:
+        """What each model's result on each task was computed on, by model label (:func:`clsd_analysis.comparisons.data_of`)."""
+        return data_of(self.results)
 
     @cached_property
     def left_out(self) -> dict[tuple[str, str, str], str]:
         """The pairs of models not compared, on other rows or other data, and why (:func:`clsd_analysis.comparisons.left_out`)."""
-        return left_out(self.hits, self.revisions)
+        return left_out(self.hits, self.data)
 
     @cached_property
     def comparisons(self) -> list[PairedComparison]:
         """Every pair of models on the same rows of every task, and pooled per setting (:mod:`clsd_analysis.comparisons`)."""
-        rows, notes = model_comparisons(self.hits, self.revisions)
+        rows, notes = model_comparisons(self.hits, self.data)
         self.notes += notes
         return rows
 
     @cached_property
     def pivot_left_out(self) -> dict[tuple[str, str], str]:
-        """(model, direct task) whose pivot result is not on its direct result's rows, and why."""
-        return pivot_left_out(self.hits)
+        """(model, direct task) whose pivot result is not known to be on its direct result's rows, and why."""
+        return pivot_left_out(self.hits, self.data)
 
     @cached_property
     def pivot_tests(self) -> list[PivotTest]:
         """Per model, pivot minus direct on the same rows (:mod:`clsd_analysis.comparisons`)."""
         self.notes += pivot_notes(self.pivot_left_out)
-        return pivot_tests(self.hits)
+        return pivot_tests(self.hits, self.data)
 
     @cached_property
     def annotation_dir(self) -> Path | None:

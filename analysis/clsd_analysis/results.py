@@ -21,13 +21,15 @@ A trial (a task cut to its first rows: ``limit``, ``clsd evaluate --limit``) fil
 under a split of its own, ``test_first_<N>`` (:mod:`clsd_mteb.trials`); it is read from there and listed in
 :attr:`ResultsFolder.trials`, which the report states at its top.
 
-Each result keeps the dataset revision its file names (:attr:`ResultsFolder.dataset_revisions`): two
-results are compared only on the same rows of the same data (:mod:`clsd_analysis.comparisons`).
+Each result keeps the dataset revision its file names (:attr:`ResultsFolder.dataset_revisions`; a file naming
+none, or a prediction file without its result file, has none), and :meth:`ResultsFolder.result_data` adds where
+its rows were read when its folder's ``data_sources.json`` records it: two results are compared only when they
+are known to be on the same rows of the same data (:mod:`clsd_analysis.same_data`, :mod:`clsd_analysis.comparisons`).
 
 Several folders (one per machine or cluster job) are read as one by :func:`load_results`. A model, model
 revision and task held by two folders is read once when both hold the same numbers; two folders that
-hold it with other numbers, or of another dataset revision, are refused with one line naming both files:
-a report holds one result per model and task.
+hold it with other numbers, or not known to be of the same data, are refused with one line naming both
+files: a report holds one result per model and task.
 """
 
 from __future__ import annotations
@@ -40,10 +42,13 @@ from typing import Any
 
 import numpy as np
 
+from clsd_analysis.same_data import ResultData, known_revision, why_other_data
 from clsd_format.errors import CLSDError, DataError
+from clsd_format.folders import folder_problem
 from clsd_format.json_files import read_json
 from clsd_mteb.result_checks import impossible_score  # the check every command that reads results shares
-from clsd_mteb.trials import trial_of, trial_split
+from clsd_mteb.source_record import RecordedSource, SourceKey, read_sources
+from clsd_mteb.trials import trial_of, trial_split, whole_task_revision
 
 SPLIT = "test"
 SUBSET = "default"
@@ -105,9 +110,11 @@ class ResultsFolder:
     prediction_paths: dict[tuple[ModelRun, str], Path]
     skipped: list[str] = field(default_factory=list)  # files that are not CLSD results, with why
     trials: dict[tuple[ModelRun, str], int] = field(default_factory=dict)  # results of a trial: its first rows
-    dataset_revisions: dict[tuple[ModelRun, str], str] = field(default_factory=dict)  # as each result file names it
+    dataset_revisions: dict[tuple[ModelRun, str], str] = field(default_factory=dict)  # as each result file names it, if it does
     score_paths: dict[tuple[ModelRun, str], Path] = field(default_factory=dict)  # the result file of each score
     roots: list[Path] = field(default_factory=list)  # every folder read (``root`` is the first)
+    # each folder's data_sources.json, read once
+    _records: dict[Path, dict[SourceKey, RecordedSource]] = field(default_factory=dict, init=False, repr=False)
 
     @property
     def runs(self) -> list[ModelRun]:
@@ -133,8 +140,21 @@ class ResultsFolder:
         return None if path is None else read_predictions(path, run, task_name, split)
 
     def dataset_revision(self, run: ModelRun, task_name: str) -> str | None:
-        """The dataset revision the result file names (a trial's ends in ``-limit<N>``); None without a result file."""
+        """The dataset revision the result file names (a trial's ends in ``-limit<N>``); None when unknown (no result
+        file, or one that names none)."""
         return self.dataset_revisions.get((run, task_name))
+
+    def result_data(self, run: ModelRun, task_name: str) -> ResultData:
+        """What the result was computed on: its dataset revision and, when the folder holding its result file
+        records it (``data_sources.json``), where its rows were read."""
+        revision = self.dataset_revision(run, task_name)
+        path = self.score_paths.get((run, task_name))
+        root = next((r for r in self.roots or [self.root] if path is not None and path.is_relative_to(r)), None)
+        if revision is None or root is None:
+            return ResultData(task_name, revision)
+        if root not in self._records:
+            self._records[root] = read_sources(root)
+        return ResultData(task_name, revision, self._records[root].get((task_name, whole_task_revision(revision))))
 
     def is_reranker(self, run: ModelRun) -> bool:
         """Whether the run is a cross-encoder's: its scores are relevance scores, not cosines of embeddings."""
@@ -161,7 +181,7 @@ def _model_identity(folder: Path, relative: str) -> tuple[str, str]:
     return name_as_path.replace("__", "/"), revision
 
 
-def _clsd_scores(path: Path) -> tuple[str, dict[str, Any], int | None, str] | str:
+def _clsd_scores(path: Path) -> tuple[str, dict[str, Any], int | None, str | None] | str:
     """(task name, scores of the default subset of the test split or a trial's, the trial's rows, the dataset revision),
     or why the file is not used."""
     import mteb
@@ -178,7 +198,7 @@ def _clsd_scores(path: Path) -> tuple[str, dict[str, Any], int | None, str] | st
     impossible = impossible_score(entry)
     if impossible is not None:
         return f"{path}: {impossible}"
-    return result.task_name, dict(entry), trial, str(result.dataset_revision)
+    return result.task_name, dict(entry), trial, known_revision(result.dataset_revision)
 
 
 def load_results(roots: str | Path | Sequence[str | Path]) -> ResultsFolder:
@@ -195,8 +215,9 @@ def load_results(roots: str | Path | Sequence[str | Path]) -> ResultsFolder:
 def _load_folder(root: Path) -> ResultsFolder:
     """Index one results folder."""
     results_dir, predictions_dir = root / "results", root / "predictions"
-    if not root.is_dir():
-        raise ResultsError(f"results folder {root} does not exist.")
+    problem = folder_problem(root, "results folder")
+    if problem is not None:
+        raise ResultsError(problem)
     if not results_dir.is_dir() and not predictions_dir.is_dir():
         raise ResultsError(
             f"{root} has neither results/ nor predictions/: point at the folder given to "
@@ -222,7 +243,9 @@ def _load_folder(root: Path) -> ResultsFolder:
             continue
         task_name, entry, trial, dataset_revision = found
         key = (run_for(results_dir, path.parent), task_name)
-        folder.scores[key], folder.score_paths[key], folder.dataset_revisions[key] = entry, path, dataset_revision
+        folder.scores[key], folder.score_paths[key] = entry, path
+        if dataset_revision is not None:
+            folder.dataset_revisions[key] = dataset_revision
         if trial is not None:
             folder.trials[key] = trial
     for path in sorted(predictions_dir.glob(f"*/*/*{PREDICTIONS_SUFFIX}")) if predictions_dir.is_dir() else []:
@@ -244,7 +267,8 @@ def _merged(folders: Sequence[ResultsFolder]) -> ResultsFolder:
                 _check_same_result(merged, folder, key)
                 continue
             merged.scores[key], merged.score_paths[key] = entry, folder.score_paths[key]
-            merged.dataset_revisions[key] = folder.dataset_revisions[key]
+            if key in folder.dataset_revisions:
+                merged.dataset_revisions[key] = folder.dataset_revisions[key]
             if key in folder.trials:
                 merged.trials[key] = folder.trials[key]
         for key, path in folder.prediction_paths.items():
@@ -260,17 +284,16 @@ def _merged(folders: Sequence[ResultsFolder]) -> ResultsFolder:
 
 
 def _check_same_result(merged: ResultsFolder, folder: ResultsFolder, key: tuple[ModelRun, str]) -> None:
-    """A result already read from another folder: the same data and the same numbers, or one line naming both files."""
+    """A result already read from another folder: known to be of the same data, with the same numbers; or one line
+    naming both files."""
     (run, task), first, second = key, merged.score_paths[key], folder.score_paths[key]
     held = f"{first} and {second} both hold `{run.name}` (revision {run.revision}) on {task}"
-    if merged.dataset_revisions[key] != folder.dataset_revisions[key]:
-        raise ResultsError(
-            f"{held}, of different dataset revisions ({merged.dataset_revisions[key]}, {folder.dataset_revisions[key]}): "
-            "a report holds one result per model and task; analyse these folders apart."
-        )
+    why = why_other_data(*(ResultData(task, f.dataset_revision(*key)) for f in (merged, folder)))
+    if why is not None:
+        raise ResultsError(f"{held}, of {why}: a report holds one result per model and task; analyse these folders apart.")
     if _numbers(merged.scores[key]) != _numbers(folder.scores[key]):
         raise ResultsError(
-            f"{held} at dataset revision {folder.dataset_revisions[key]} with different numbers: keep one of them "
+            f"{held} at dataset revision {folder.dataset_revision(*key)} with different numbers: keep one of them "
             "(or evaluate again into one folder)."
         )
 

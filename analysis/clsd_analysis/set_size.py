@@ -5,9 +5,10 @@ discordant rows); the share of such rows, measured per pair of models over every
 how many rows a two-sided McNemar test needs to detect D at a given level and power (Connor 1987,
 :func:`clsd_mteb.confidence.mcnemar_sample_size`). The number of rows is what an LLM-made set costs.
 
-The discordance is measured only on the same rows of the same data (:func:`clsd_analysis.comparisons.why_unpaired`):
-a task on which two models' results are not (a trial against a full run, two datasets of one name) is left out,
-and the plan says so.
+The discordance is measured only on results known to be on the same rows of the same data
+(:func:`clsd_analysis.comparisons.why_unpaired`, :mod:`clsd_analysis.same_data`): a task on which two models'
+results are not (a trial against a full run, two datasets of one name, a result whose dataset revision is
+unknown) is left out, and the plan says so.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from clsd_analysis.comparisons import Hits, Revisions, hits_of, revisions_of, why_unpaired
+from clsd_analysis.comparisons import Hits, ResultsData, data_of, hits_of, result_data, why_unpaired
 from clsd_format.errors import CLSDError
 from clsd_mteb.confidence import ALPHA, POWER, mcnemar_sample_size
 
@@ -34,21 +35,23 @@ class SetSize:
     left_out: dict[str, str] = field(default_factory=dict)  # task -> why the two results on it are not paired
 
 
-def unpaired_tasks(hits: Hits, a: str, b: str, revisions: Revisions | None = None) -> dict[str, str]:
-    """The tasks both models have whose results are not on the same rows of the same data, and why."""
+def unpaired_tasks(hits: Hits, a: str, b: str, data: ResultsData | None = None) -> dict[str, str]:
+    """The tasks both models have whose results are not known to be on the same rows of the same data, and why.
+
+    ``data``: what each result was computed on (:func:`clsd_analysis.comparisons.data_of`); None: hits of one run.
+    """
     found = {}
     for task in sorted(hits[a].keys() & hits[b].keys()):
-        revision_a, revision_b = (None if revisions is None else revisions.get(m, {}).get(task) for m in (a, b))
-        why = why_unpaired(hits[a][task], hits[b][task], revision_a, revision_b)
+        why = why_unpaired(hits[a][task], hits[b][task], result_data(data, a, task), result_data(data, b, task))
         if why is not None:
             found[task] = why
     return found
 
 
-def discordance(hits: Hits, a: str, b: str, revisions: Revisions | None = None) -> tuple[int, float]:
+def discordance(hits: Hits, a: str, b: str, data: ResultsData | None = None) -> tuple[int, float]:
     """(rows, share of them exactly one of ``a`` and ``b`` gets right), over every task both have on the same rows."""
     rows = disagree = 0
-    left_out = unpaired_tasks(hits, a, b, revisions)
+    left_out = unpaired_tasks(hits, a, b, data)
     for task in sorted(hits[a].keys() & hits[b].keys() - left_out.keys()):
         rows += len(hits[a][task])
         disagree += sum(hits[a][task][i] != hits[b][task][i] for i in hits[a][task])
@@ -56,14 +59,14 @@ def discordance(hits: Hits, a: str, b: str, revisions: Revisions | None = None) 
 
 
 def plan_set_size(
-    hits: Hits, differences: Sequence[float], alpha: float = ALPHA, power: float = POWER, revisions: Revisions | None = None
+    hits: Hits, differences: Sequence[float], alpha: float = ALPHA, power: float = POWER, data: ResultsData | None = None
 ) -> list[SetSize]:
     """Per pair of models with a shared task: the rows a set needs to tell apart each difference (in points);
     a pair whose shared tasks are all on other rows or data has no rows measured, and says why."""
     found = []
     for a, b in itertools.combinations(sorted(hits), 2):
-        rows, share = discordance(hits, a, b, revisions)
-        left_out = unpaired_tasks(hits, a, b, revisions)
+        rows, share = discordance(hits, a, b, data)
+        left_out = unpaired_tasks(hits, a, b, data)
         if rows == 0 and not left_out:
             continue
         needed: dict[float, int | None] = {
@@ -104,7 +107,7 @@ def plan_for_folders(
 
     results = load_results(folders)
     hits = hits_of(results)
-    plans = plan_set_size(hits, differences, alpha, power, revisions_of(results))
+    plans = plan_set_size(hits, differences, alpha, power, data_of(results))
     if not any(plan.rows for plan in plans):
         where = ", ".join(map(str, folders))
         why = "; ".join(line for line in plan_lines(plans, alpha, power)[1:])

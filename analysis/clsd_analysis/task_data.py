@@ -22,9 +22,11 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from clsd_analysis.same_data import ResultData, why_other_data
 from clsd_format import schema
 from clsd_format.data_source import DataSource, resolve_data_source
 from clsd_format.errors import CLSDError
+from clsd_format.folders import check_folder
 from clsd_format.release import RELEASE_TASK_NAMES
 
 if TYPE_CHECKING:
@@ -86,8 +88,7 @@ class TaskCatalog:
 
         found: dict[str, AbsTaskCLSD] = {}
         for folder in self.dataset_folders:
-            if not folder.is_dir():
-                raise CLSDError(f"dataset folder {folder} does not exist.")
+            check_folder(folder, "dataset folder")
             for task in clsd_mteb.get_tasks(data_dir=folder):
                 found.setdefault(task.metadata.name, task)
         return found
@@ -175,7 +176,7 @@ class TaskCatalog:
         from clsd_mteb.trials import whole_task_revision
 
         found = whole_task_revision(str(data.metadata.dataset["revision"]))
-        if wanted and found not in wanted:
+        if wanted and why_other_data(ResultData(data.name, found), ResultData(data.name, wanted[0])) is not None:
             self.problems[data.name] = (
                 f"the texts found ({where}) are of dataset revision {found}, the results of {wanted[0]}: another "
                 "dataset of this name, so its texts are left out (pass the dataset the results were computed on with --dataset)"

@@ -54,7 +54,9 @@ def test_each_pair_on_each_task_with_counts_exact_mcnemar_and_holm():
     good_weak = _row(rows, A, "good", "weak")
     assert (good_weak.only_a, good_weak.only_b) == (10, 0)
     assert good_weak.p_value == pytest.approx(binomtest(10, 10, 0.5).pvalue)
-    assert good_weak.delta_ci_low < good_weak.delta < good_weak.delta_ci_high
+    # every discordant row is good's: the difference can be no larger than the discordant share, and the interval,
+    # the exact test inverted, excludes 0 as the test rejects
+    assert 0 < good_weak.delta_ci_low < good_weak.delta == good_weak.delta_ci_high
     family = [r for r in rows if r.task == A]
     assert len(family) == 3 and [r.p_holm for r in family] == pytest.approx(holm([r.p_value for r in family]))
     # the pooled row sums the discordant rows of both direct tasks; weak lacks no direct task, but lacks a pivot one

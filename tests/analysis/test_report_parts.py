@@ -147,7 +147,9 @@ def test_the_report_is_about_the_best_model_unless_told(results: ResultsFolder, 
         _ = context("nobody/none").focus
 
 
-def test_the_report_quotes_every_content_option_and_no_cache(tmp_path: Path) -> None:
+def test_the_report_quotes_every_content_option_and_no_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    Path("R").mkdir()  # the results folder is checked when the command line is read
     quoted = []
     with mock.patch("clsd_analysis.report.build_report", lambda results, out, options: quoted.append(options) or out):
         args = [

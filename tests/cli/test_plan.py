@@ -20,8 +20,8 @@ OTHER_TASK = "CLSD-WMT21-DE-FR"
 GOOD, CLOSE = "1111111111111111110", "1111111111111111100"  # 19 rows, one of them discordant
 
 
-def _write_predictions(root: Path, model: str, pattern: str) -> None:
-    write_predictions(root, model, TASK, pattern)
+def _write_result(root: Path, model: str, pattern: str) -> None:
+    write_result(root, model, TASK, pattern)
 
 
 def test_discordance_and_rows_needed_by_hand():
@@ -37,8 +37,8 @@ def test_discordance_and_rows_needed_by_hand():
 
 @pytest.mark.slow
 def test_clsd_plan_answers_for_each_difference(tmp_path: Path):
-    _write_predictions(tmp_path, "org/a", "1111111100")
-    _write_predictions(tmp_path, "org/b", "1111110001")
+    _write_result(tmp_path, "org/a", "1111111100")
+    _write_result(tmp_path, "org/b", "1111110001")
     done = subprocess.run(
         [sys.executable, "-m", "clsd_cli", "plan", str(tmp_path), "-d", "1", "-d", "2", "-d", "3"],
         capture_output=True,
@@ -53,7 +53,7 @@ def test_clsd_plan_answers_for_each_difference(tmp_path: Path):
     )
     assert "Connor 1987" in done.stdout
     lonely = tmp_path / "lonely"
-    _write_predictions(lonely, "org/a", "10")
+    _write_result(lonely, "org/a", "10")
     refused = subprocess.run(
         [sys.executable, "-m", "clsd_cli", "plan", str(lonely)], capture_output=True, text=True, env=os.environ
     )
@@ -74,6 +74,19 @@ def test_the_plan_measures_only_results_on_the_same_rows_of_the_same_data(tmp_pa
     assert lines[2].startswith("org/a vs org/c: 5.3% of 19 rows discordant")  # on the one task they share
 
 
+def test_predictions_of_unknown_data_are_not_measured_even_with_the_same_row_ids(tmp_path: Path):
+    """Two folders of predictions alone (no result file names the dataset revision): two datasets of one task name
+    with the same row ids would be measured as one; nothing is measured, and the plan says why."""
+    write_predictions(tmp_path / "set-1", "org/a", TASK, "1111111100")
+    write_predictions(tmp_path / "set-2", "org/b", TASK, "1111110001")
+    with pytest.raises(CLSDError, match="no two models have results on the same rows of the same data") as raised:
+        plan_for_folders([tmp_path / "set-1", tmp_path / "set-2"], [1.0])
+    assert "Left out: CLSD-WMT19-DE-FR, unknown data (dataset revisions unknown and unknown" in str(raised.value)
+    write_result(tmp_path / "set-2", "org/c", TASK, CLOSE[:10])  # a known revision beside an unknown one: no better
+    with pytest.raises(CLSDError, match="unknown data \\(dataset revisions unknown and data-rev"):
+        plan_for_folders([tmp_path / "set-1", tmp_path / "set-2"], [1.0])
+
+
 def test_clsd_plan_reads_several_folders_as_one(tmp_path: Path):
     write_result(tmp_path / "job-1", "org/a", TASK, GOOD)
     write_result(tmp_path / "job-2", "org/b", TASK, CLOSE)
@@ -85,8 +98,8 @@ def test_clsd_plan_reads_several_folders_as_one(tmp_path: Path):
 def test_a_difference_that_is_no_positive_finite_number_of_points_below_100_is_refused(tmp_path, points, capsys):
     from clsd_cli.app import main
 
-    _write_predictions(tmp_path, "org/a", "1111111100")
-    _write_predictions(tmp_path, "org/b", "1111110001")
+    _write_result(tmp_path, "org/a", "1111111100")
+    _write_result(tmp_path, "org/b", "1111110001")
     with pytest.raises(SystemExit) as done:
         main(["plan", str(tmp_path), "-d", "2", "-d", points])
     (line,) = capsys.readouterr().err.strip().splitlines()

@@ -91,34 +91,59 @@ def test_paired_counts_and_their_edge_cases():
         confidence.paired_counts(a, b[:3])
 
 
-def test_newcombes_paired_interval_without_correlation_is_the_square_and_add_of_two_wilson_intervals():
-    counts = PairedCounts(both=20, only_a=20, only_b=10, neither=10)  # ad - bc = 0: phi is 0
-    wa, wb = confidence.wilson_interval(40, 60), confidence.wilson_interval(30, 60)
-    low = counts.delta - math.hypot(counts.p_a - wa.low, wb.high - counts.p_b)
-    high = counts.delta + math.hypot(wa.high - counts.p_a, counts.p_b - wb.low)
-    assert confidence.paired_difference_interval(counts) == confidence.Interval(pytest.approx(low), pytest.approx(high))
+def _clopper_pearson_by_hand(k: int, m: int, alpha: float = 0.05) -> tuple[float, float]:
+    """Clopper-Pearson's closed form through beta quantiles, written out independently of the module."""
+    from scipy.stats import beta
+
+    low = 0.0 if k == 0 else beta.ppf(alpha / 2, k, m - k + 1)
+    high = 1.0 if k == m else beta.ppf(1 - alpha / 2, k + 1, m - k)
+    return low, high
 
 
-@pytest.mark.slow
-def test_newcombes_paired_interval_agrees_with_scipys_paired_bootstrap_on_many_rows():
-    rng = np.random.default_rng(7)
-    a = rng.random(1500) < 0.85
-    b = np.where(rng.random(1500) < 0.08, ~a, a)  # about 8% discordant rows, as between two strong models
-    counts = confidence.paired_counts(a, b)
+def test_the_paired_interval_is_the_exact_test_inverted_by_hand():
+    counts = PairedCounts(both=20, only_a=20, only_b=10, neither=10)
+    low, high = _clopper_pearson_by_hand(20, 30)
     got = confidence.paired_difference_interval(counts)
-    reference = bootstrap(
-        (a.astype(float), b.astype(float)),
-        lambda x, y, axis=-1: x.mean(axis=axis) - y.mean(axis=axis),
-        paired=True,
-        method="percentile",
-        n_resamples=20_000,
-        random_state=np.random.default_rng(1),
-    ).confidence_interval
+    assert (got.low, got.high) == pytest.approx((0.5 * (2 * low - 1), 0.5 * (2 * high - 1)), abs=1e-9)
     assert counts.delta in got
-    assert got.low == pytest.approx(reference.low, abs=0.002)
-    assert got.high == pytest.approx(reference.high, abs=0.002)
     swapped = confidence.paired_difference_interval(PairedCounts(counts.both, counts.only_b, counts.only_a, counts.neither))
     assert (swapped.low, swapped.high) == pytest.approx((-got.high, -got.low))
+    # the rows only one side gets right bound every difference: here 2 of 40 rows
+    narrow = confidence.paired_difference_interval(PairedCounts(30, 2, 0, 8))
+    assert -0.05 <= narrow.low and narrow.high <= 0.05
+
+
+def _tables(rng: np.random.Generator) -> list[PairedCounts]:
+    """Every discordance table with up to 40 discordant rows, and 400 drawn at random up to 3,000."""
+    small = [PairedCounts(5, a, m - a, 7) for m in range(41) for a in range(m + 1)]
+    drawn = []
+    for _ in range(400):
+        m = int(rng.integers(41, 3000))
+        a = int(rng.binomial(m, rng.uniform(0.3, 0.7)))
+        drawn.append(PairedCounts(int(rng.integers(0, 5000)), a, m - a, int(rng.integers(0, 5000))))
+    return small + drawn
+
+
+def test_every_paired_interval_excludes_zero_exactly_when_the_exact_test_rejects():
+    """The property the answer relies on: a verdict and its interval never disagree, whatever the table."""
+    disagree = []
+    for counts in _tables(np.random.default_rng(3)):
+        interval = confidence.paired_difference_interval(counts)
+        rejects = confidence.mcnemar_exact(counts.only_a, counts.only_b) < confidence.ALPHA
+        if (0.0 not in interval) != rejects:
+            disagree.append(counts)
+        assert counts.delta in interval
+    assert disagree == []
+
+
+def test_pooled_rows_get_the_same_test_and_interval_as_one_task():
+    rng = np.random.default_rng(5)
+    for _ in range(200):
+        tables = [PairedCounts(*(int(x) for x in rng.integers(0, 60, size=4))) for _ in range(int(rng.integers(1, 5)))]
+        tables = [t for t in tables if t.n > 0] or [PairedCounts(1, 0, 0, 0)]
+        interval = confidence.pooled_difference_interval(tables)
+        assert (0.0 not in interval) == (confidence.pooled_mcnemar(tables) < confidence.ALPHA)
+        assert confidence.pooled_counts(tables).delta in interval
 
 
 def test_holm_by_hand():
@@ -128,14 +153,14 @@ def test_holm_by_hand():
     assert confidence.holm([]) == []
 
 
-def test_the_pooled_test_sums_discordant_rows_and_its_interval_is_a_seeded_stratified_bootstrap():
+def test_the_pooled_test_sums_discordant_rows_and_its_interval_is_the_summed_tables():
     tables = [PairedCounts(70, 10, 5, 15), PairedCounts(50, 12, 4, 34)]
     assert confidence.pooled_mcnemar(tables) == pytest.approx(binomtest(22, 31, 0.5).pvalue)
+    assert confidence.pooled_counts(tables) == PairedCounts(120, 22, 9, 49)
     interval = confidence.pooled_difference_interval(tables)
-    assert interval == confidence.pooled_difference_interval(tables)
-    assert (tables[0].delta + tables[1].delta) / 2 in interval
+    assert interval == confidence.paired_difference_interval(PairedCounts(120, 22, 9, 49))
     single = confidence.pooled_difference_interval([PairedCounts(0, 0, 0, 9)])
-    assert single == confidence.Interval(0.0, 0.0)  # no discordant row: every resample has no difference
+    assert single == confidence.Interval(0.0, 0.0)  # no discordant row: no difference on these rows
     with pytest.raises(ValueError, match="no task"):
         confidence.pooled_mcnemar([])
 

@@ -67,11 +67,11 @@ class Comparison(Section):
     def _paired_tests(report: ReportContext) -> None:
         if report.comparisons:
             report.writer.add(
-                "Every pair of models on the same rows: P@1 of each (%), Δ = a − b in points with its paired 95% interval "
-                "(Newcombe), the rows only one of them gets right, and the exact McNemar p-value, Holm-adjusted over "
-                "the comparisons of one task (`p_holm`). The pooled rows test every task of a setting together "
-                "(discordant rows summed over tasks; Δ is the difference of the averages, its interval a bootstrap "
-                "stratified by task, seeded).\n"
+                "Every pair of models on the same rows: P@1 of each (%), Δ = a − b in points with its paired 95% interval, "
+                "the rows only one of them gets right, and the exact McNemar p-value, Holm-adjusted over the comparisons "
+                "of one task (`p_holm`). The interval is the exact test inverted (Clopper-Pearson on the rows only one "
+                "side gets right), so it excludes 0 exactly when p < 5%. The pooled rows test every task of a setting "
+                "together: P@1, Δ, interval and test on the rows of all its tasks at once (discordant rows summed).\n"
             )
             frame = statistics_frame(report.comparisons, PairedComparison)
             report.writer.table(
