@@ -236,7 +236,7 @@ def evaluate(
     watched = (sys.stderr if err else sys.stdout).isatty()  # a person reads the progress lines as they come
     encoders = _encoders(model, device, served)  # a model that cannot load stops the run before the data is read
     selected = _load_tasks(source, names, limit=limit, exact=exact, err=err)
-    scored: dict[str, dict[str, tuple[float, int]]] = {}
+    scored: dict[str, dict[str, tuple[float, int, float | None]]] = {}
     with ConsoleProgress(watched=watched, err=err) as progress:
         for encoder in encoders:
             scored.update(_evaluate_one(encoder, selected, output, batch_size=batch_size, overwrite=overwrite, progress=progress))
@@ -293,16 +293,17 @@ def _load_tasks(source: DataSource, names: list[str] | None, *, limit: int | Non
     return list(selected)
 
 
-def _table1(scored: dict[str, dict[str, tuple[float, int]]], hits: Hits) -> tuple[Table1, list[str]]:
+def _table1(scored: dict[str, dict[str, tuple[float, int, float | None]]], hits: Hits) -> tuple[Table1, list[str]]:
     """Table 1 of the run's (P@1, rows) per model and task, each value with its interval and the models tied with
     each column's best; and the answer's lines when the table offers a choice (two models, or both settings)."""
     from clsd_analysis.answer import answer_lines
     from clsd_analysis.comparisons import mark_ties, model_comparisons, pivot_tests
     from clsd_analysis.tables import AVERAGE, build_table1
 
-    scores = {model: {task: p1 for task, (p1, _) in per_task.items()} for model, per_task in scored.items()}
-    rows = {model: {task: n for task, (_, n) in per_task.items()} for model, per_task in scored.items()}
-    table = build_table1(scores, num_rows=rows)
+    scores = {model: {task: p1 for task, (p1, _, _) in per_task.items()} for model, per_task in scored.items()}
+    rows = {model: {task: n for task, (_, n, _) in per_task.items()} for model, per_task in scored.items()}
+    chance = {model: {task: c for task, (_, _, c) in per_task.items()} for model, per_task in scored.items()}
+    table = build_table1(scores, num_rows=rows, chance=chance)
     mark_ties(table, model_comparisons(hits)[0])
     choice = len(table.models) > 1 or len(table.settings_of(AVERAGE)) > 1
     return table, answer_lines(table, pivot_tests(hits)) if choice else []
@@ -310,7 +311,7 @@ def _table1(scored: dict[str, dict[str, tuple[float, int]]], hits: Hits) -> tupl
 
 def _prediction_hits(
     encoders: Sequence[EncoderProtocol | CrossEncoderProtocol],
-    scored: dict[str, dict[str, tuple[float, int]]],
+    scored: dict[str, dict[str, tuple[float, int, float | None]]],
     output: Path,
     limit: int | None,
 ) -> Hits:
@@ -335,7 +336,9 @@ def _prediction_hits(
 def _print_answer(answer: list[str], *, err: bool) -> None:
     """The answer's lines under Table 1 (on stderr when a format was asked for: stdout holds the table alone)."""
     if answer:
-        typer.echo("\nThe answer (95% intervals; exact McNemar tests on the same rows, Holm-adjusted, 5%):", err=err)
+        typer.echo(
+            "\nThe answer (95% intervals; exact McNemar tests on the same rows at 5%, ties with the best Holm-adjusted):", err=err
+        )
         typer.echo("\n".join(f"- {line}" for line in answer), err=err)
 
 
@@ -389,8 +392,10 @@ def _evaluate_one(
     batch_size: int,
     overwrite: bool,
     progress: ConsoleProgress,
-) -> dict[str, dict[str, tuple[float, int]]]:
-    """Run (or reuse) one model's results on the tasks, a line per task; its (P@1, rows) by model name and task."""
+) -> dict[str, dict[str, tuple[float, int, float | None]]]:
+    """Run (or reuse) one model's results on the tasks, a line per task; its (P@1, rows, P@1 of guessing) by model
+    name and task."""
+    from clsd_mteb.confidence import chance_of
     from clsd_mteb.run import evaluate_tasks, prediction_folder
 
     meta = encoder.mteb_model_meta
@@ -408,7 +413,12 @@ def _evaluate_one(
     progress.echo(f"  {time.perf_counter() - start:.0f} s in all; predictions: {prediction_folder(output, encoder)}")
     return {
         str(meta.name): {
-            r.task_name: (r.get_score(), int(r.get_score(getter=lambda scores: scores["num_rows"]))) for r in results.task_results
+            r.task_name: (
+                r.get_score(),
+                int(r.get_score(getter=lambda scores: scores["num_rows"])),
+                next((chance_of(scores) for split in r.scores.values() for scores in split), None),
+            )
+            for r in results.task_results
         }
     }
 

@@ -29,7 +29,7 @@ Methods (95% and a 5% level by default):
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -41,6 +41,7 @@ BOOTSTRAP_RESAMPLES = 10_000
 SEED = 0
 CI_LOW = "precision_at_1_ci_low"
 CI_HIGH = "precision_at_1_ci_high"
+CHANCE = "chance_precision_at_1"  # the P@1 of guessing, stored with every CLSD result
 
 
 @dataclass(frozen=True)
@@ -108,6 +109,26 @@ def interval_scores(hits: np.ndarray) -> dict[str, float]:
     """The interval of P@1 as the score entries every CLSD result carries (shares in [0, 1])."""
     interval = hit_interval(hits)
     return {CI_LOW: interval.low, CI_HIGH: interval.high}
+
+
+def chance_of(scores: Mapping[str, object]) -> float | None:
+    """The P@1 of guessing on a result's rows: its stored :data:`CHANCE`, else (a result written before that key
+    existed) 1 / (1 + its distractor slots), every row taken as full; None when neither is there."""
+    stored = scores.get(CHANCE)
+    if isinstance(stored, int | float) and 0 < stored <= 1:
+        return float(stored)
+    slots = sum(1 for key in scores if key.startswith("distractor_") and key.endswith("_win_rate"))
+    return 1 / (1 + slots) if slots else None
+
+
+def beats_guessing(interval: Interval, chance: float) -> bool | None:
+    """True when the whole interval of a P@1 is above guessing, False when it is below, None when guessing is in it:
+    the verdict is read off the interval the user sees, so the two never disagree."""
+    if interval.low > chance:
+        return True
+    if interval.high < chance:
+        return False
+    return None
 
 
 def counts_from_share(share: float, n: int) -> int:

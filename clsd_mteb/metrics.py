@@ -9,6 +9,8 @@ Definitions (all from one cosine matrix):
   ``distractor_<i>_win_rate`` = share of rows (having slot i) where distractor i ties or beats T;
   ``num_rows``; ``precision_at_1_ci_low`` / ``precision_at_1_ci_high``: the 95% Wilson interval of
   ``precision_at_1`` from the same per-row hits (:mod:`clsd_mteb.confidence`).
+* ``chance_precision_at_1``: the P@1 of guessing, the mean over rows of 1 / (1 + the row's distractors)
+  (20% with four distractors): what a model must beat to be told from guessing.
 * ``pooled_recall_at_1``: share of rows where T strictly beats *every* candidate text of the split
   (the targets of all rows and all their distractors, the row's own T taken out once). This is the
   candidate set of mteb's own ``CrossLingualSemanticDiscrimination*`` retrieval tasks (one corpus per
@@ -38,7 +40,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from clsd_format.errors import EmbeddingError
-from clsd_mteb.confidence import interval_scores
+from clsd_mteb.confidence import CHANCE, interval_scores
 
 # Cap on the cosine block held in memory at once (float64 entries): 2**24 = 128 MiB.
 _BLOCK_ENTRIES = 2**24
@@ -85,6 +87,7 @@ def clsd_metrics(cosines: np.ndarray, pooled_hits: np.ndarray | None = None) -> 
         "mrr": _exact_mean(1.0 / ranks),
         "mean_rank": _exact_mean(ranks),
         "mean_margin": _exact_mean(cosines[:, 0] - np.nanmax(distractors, axis=1)),
+        CHANCE: _exact_mean(1.0 / (1 + present.sum(axis=1))),
     }
     wins = distractor_wins(cosines)
     for slot in range(distractors.shape[1]):

@@ -1,10 +1,21 @@
 """The answer to CLSD's question in a few sentences: which model for each direction, and whether to pivot.
 
 Every number is one of the tables': a value and interval of Table 1 (each setting), the models Table 1
-marks as not significantly below the best, and the pooled (else the single) row of the pivot tests.
+marks as not significantly below the best, and the rows of the pivot tests. Each line says what it rests
+on: the number of rows and the P@1 of guessing (1 in the number of candidates), because a best model on 49
+rows may be no better than a coin. So a line
+
+* names no best when the best's interval holds the P@1 of guessing, or when the random baseline is tied with
+  it: no model is told apart from guessing on these rows;
+* names every model whose whole interval is below guessing;
+* when models are tied with the best, says how many rows would tell them apart if their difference is what
+  these rows show (Connor's set size for the exact McNemar test, as ``clsd plan`` computes it).
+
+Every direction gets a pivot line: the pivot test of each model (the test and its interval are one method,
+so they never disagree), or "not measured" with the commands that would measure it, or why it was not.
 A model whose results are not on the best's rows (a trial, another dataset of the same name) is said to be
-not compared with it, and why: never tied, never below.
-``clsd evaluate`` prints these lines under its Table 1; the report opens with them.
+not compared with it, and why: never tied, never below. ``clsd evaluate`` prints these lines under its
+Table 1; the report opens with them.
 """
 
 from __future__ import annotations
@@ -13,8 +24,12 @@ from collections.abc import Mapping, Sequence
 
 from clsd_analysis.comparisons import ALL_TASKS, PivotTest
 from clsd_analysis.tables import AVERAGE, Table1
-from clsd_mteb.confidence import ALPHA, p_text
+from clsd_format.defaults import RANDOM_BASELINE
+from clsd_format.release import RELEASE_TASK_NAMES
+from clsd_mteb.confidence import ALPHA, POWER, beats_guessing, mcnemar_sample_size, p_text
 from clsd_mteb.naming import short_task
+
+Cell = tuple[str, str]
 
 
 def _value(table: Table1, model: str, column: str, setting: str) -> str:
@@ -24,55 +39,156 @@ def _value(table: Table1, model: str, column: str, setting: str) -> str:
     return f"{value:.1f}%" + ("" if interval is None else f" [{interval.low:.1f}, {interval.high:.1f}]")
 
 
+def _listed(table: Table1, models: Sequence[str], cell: Cell) -> str:
+    return ", ".join(f"{m} {_value(table, m, *cell)}" for m in models)
+
+
+def _guessing(table: Table1, model: str, cell: Cell) -> bool | None:
+    """True above guessing, False below, None when the rows cannot tell (or the interval or chance is unknown)."""
+    interval, chance = table.interval(model, *cell), table.chance.get(model, {}).get(cell)
+    return None if interval is None or chance is None else beats_guessing(interval, chance)
+
+
+def chance_text(chance: float) -> str:
+    """``20.0% (1 in 5 candidates)``; a set whose rows have different numbers of candidates gets its mean."""
+    candidates = 100 / chance
+    if abs(candidates - round(candidates)) < 1e-6:
+        return f"{chance:.1f}% (1 in {round(candidates)} candidates)"
+    return f"{chance:.1f}% (on average 1 in {candidates:.1f} candidates)"
+
+
+def _head(table: Table1, model: str, column: str, setting: str) -> str:
+    name = "Over all directions (average)" if column == AVERAGE else short_task(column)
+    rows, chance = table.rows.get(model, {}).get((column, setting)), table.chance.get(model, {}).get((column, setting))
+    facts = [f"{rows:,} rows" if rows else None, f"guessing scores {chance_text(chance)}" if chance else None]
+    said = "; ".join(f for f in facts if f)
+    return f"{name}, {setting}" + (f" ({said})" if said else "")
+
+
+def _set_size(table: Table1, tied: Sequence[str], cell: Cell) -> str:
+    """How many rows would tell the tied models from the best, if their differences are what these rows show."""
+    needed = []
+    for model in tied:
+        versus = table.versus_best.get((model, *cell))
+        if versus is None:
+            continue
+        share, delta = versus.discordant / versus.rows, abs(versus.delta) / 100
+        if 0 < delta < share:
+            needed.append(mcnemar_sample_size(delta, share))
+    if not needed:
+        return ""
+    low, high = min(needed), max(needed)
+    rows = f"about {low:,}" if low == high else f"about {low:,} to {high:,}"
+    return (
+        f"; {rows} rows would tell them apart with {100 * POWER:g}% power if the differences are as measured here "
+        "(`clsd plan` gives other differences)"
+    )
+
+
+def _no_better_than_guessing(table: Table1, best: Sequence[str], cell: Cell) -> bool:
+    """The best cannot be told from guessing: its interval holds guessing's P@1, or the random baseline is tied with it."""
+    if any(_guessing(table, m, cell) is not True for m in best if table.chance.get(m, {}).get(cell) is not None):
+        return True
+    return any(m == RANDOM_BASELINE and (m in best or table.is_tied(m, *cell)) for m in table.models)
+
+
+def _cell_line(table: Table1, column: str, setting: str) -> str | None:
+    cell = (column, setting)
+    best = [m for m in table.models if table.is_best(m, column, setting)]
+    if not best:
+        return None
+    valued = [m for m in table.models if table.values[m].get(cell) is not None]
+    below = [m for m in valued if _guessing(table, m, cell) is False]
+    head = _head(table, best[0], column, setting)
+    rows = table.rows.get(best[0], {}).get(cell)
+    uncompared = {m: why for (m, c, s), why in table.uncompared.items() if (c, s) == cell}
+    not_paired = ", ".join(f"{m} ({why})" for m, why in uncompared.items())
+    if _no_better_than_guessing(table, best, cell):
+        on = f"on these {rows:,} rows" if rows else "on these rows"
+        line = f"{head}: no model is told apart from guessing {on}: " + _listed(table, valued, cell)
+        line += f"; not compared with {best[0]}: {not_paired}" if uncompared else ""
+        return line + (f"; below guessing: {', '.join(below)}." if below else ".")
+    line = f"{head}: best {_listed(table, best, cell)}"
+    tied = [m for m in table.models if table.is_tied(m, column, setting)]
+    if tied:
+        line += "; statistically tied with it: " + _listed(table, tied, cell) + _set_size(table, tied, cell)
+    if uncompared:
+        line += f"; not compared with it: {not_paired}"
+    others = [m for m in valued if m not in best and m not in uncompared]
+    if not tied and others:
+        line += f"; every other {'compared ' if uncompared else ''}model is significantly below it"
+    if below:
+        line += f"; below guessing: {_listed(table, below, cell)}"
+    return line + "."
+
+
 def best_lines(table: Table1) -> list[str]:
-    """Per column and setting, and over all: the best model with its interval, and every model tied with it."""
+    """Per column and setting, and over all: the best model with its interval, every model tied with it, and what the
+    line rests on (rows, guessing); or that no model is told apart from guessing."""
     lines = []
     for setting in table.settings_of(AVERAGE):
         for column in [c for c in [*table.columns, AVERAGE] if setting in table.settings_of(c)]:
-            best = [m for m in table.models if table.is_best(m, column, setting)]
-            if not best:
-                continue
-            tied = [m for m in table.models if table.is_tied(m, column, setting)]
-            name = "Over all directions (average)" if column == AVERAGE else short_task(column)
-            line = f"{name}, {setting}: best " + ", ".join(f"{m} {_value(table, m, column, setting)}" for m in best)
-            if tied:
-                line += "; statistically tied with it: " + ", ".join(f"{m} {_value(table, m, column, setting)}" for m in tied)
-            uncompared = {m: why for (m, c, s), why in table.uncompared.items() if (c, s) == (column, setting)}
-            if uncompared:
-                line += "; not compared with it: " + ", ".join(f"{m} ({why})" for m, why in uncompared.items())
-            others = [
-                m
-                for m in table.models
-                if m not in best and m not in uncompared and table.values[m].get((column, setting)) is not None
-            ]
-            if not tied and others:
-                line += f"; every other {'compared ' if uncompared else ''}model is significantly below it"
-            lines.append(line + ".")
+            line = _cell_line(table, column, setting)
+            if line is not None:
+                lines.append(line)
     return lines
 
 
-def pivot_lines(tests: Sequence[PivotTest]) -> list[str]:
-    """Per model: does pivoting through English help, hurt, or show no detectable difference (pooled over tasks)?"""
+def _verdict(row: PivotTest, where: str) -> str:
+    """One model's pivot test: the difference, its interval and the test, which say one thing (one method)."""
+    numbers = f"{row.delta:+.1f} points [{row.delta_ci_low:+.1f}, {row.delta_ci_high:+.1f}], {p_text(row.p_value)}{where}"
+    if row.p_value >= ALPHA:
+        return f"{row.model}: no detectable difference at 5% ({numbers})"
+    return f"{row.model}: pivoting {'helps' if row.delta > 0 else 'hurts'} ({numbers})"
+
+
+def how_to_measure_pivot(task: str) -> str:
+    """The commands that would measure the pivot of a direction: the release has its pivot tasks; a set of one's
+    own first needs its English translations."""
+    if task in RELEASE_TASK_NAMES:
+        return f"evaluate its pivot task too (`clsd evaluate --tasks {task},{task}-PivotEN`)"
+    return (
+        "translate the run's texts to English, build and evaluate the pivot set (`clsd translate --run-dir RUN`, "
+        "then `clsd build --run-dir RUN --out DATASET --name NAME` and `clsd evaluate --data-dir DATASET`)"
+    )
+
+
+def pivot_lines(
+    table: Table1,
+    tests: Sequence[PivotTest],
+    excluded: Mapping[tuple[str, str], str] | None = None,
+    unmeasured: Mapping[str, str] | None = None,
+) -> list[str]:
+    """Per direction: each model's pivot test, or why there is none (left out, not built, or not measured and how
+    to measure it); then per model the pooled test over every direction it has both settings of."""
     lines = []
-    for model in dict.fromkeys(t.model for t in tests):
-        rows = [t for t in tests if t.model == model]
-        row = next((t for t in rows if t.task == ALL_TASKS), rows[0])
-        where = f"over {len(rows) - 1} sets" if row.task == ALL_TASKS else f"on {short_task(row.task)}"
-        numbers = f"{row.delta:+.1f} points [{row.delta_ci_low:+.1f}, {row.delta_ci_high:+.1f}], {p_text(row.p_holm)}, {where}"
-        if row.p_holm >= ALPHA:
-            lines.append(f"{model}: pivoting through English shows no detectable difference at 5% ({numbers}).")
-        else:
-            lines.append(f"{model}: pivoting through English {'helps' if row.delta > 0 else 'hurts'} ({numbers}).")
+    for column in table.columns:
+        name = f"{short_task(column)}, through English"
+        rows = [t for t in tests if t.task == column]
+        left_out = {model: why for (model, task), why in (excluded or {}).items() if task == column}
+        if rows:
+            lines.append(f"{name}: " + "; ".join(_verdict(row, "") for row in rows) + ".")
+        elif (unmeasured or {}).get(column):
+            lines.append(f"{name}: not measured: {(unmeasured or {})[column]}.")
+        elif not left_out:
+            lines.append(f"{name}: not measured; to measure it, {how_to_measure_pivot(column)}.")
+        lines += [f"{name}: {model}'s pivot and direct results are not compared: {why}." for model, why in left_out.items()]
+    pooled = [t for t in tests if t.task == ALL_TASKS]
+    for row in pooled:
+        sets = len([t for t in tests if t.model == row.model and t.task != ALL_TASKS])
+        lines.append(f"Over all directions, through English: {_verdict(row, f', over {sets} sets')}.")
     return lines
-
-
-def pivot_left_out_lines(excluded: Mapping[tuple[str, str], str]) -> list[str]:
-    """Per model and task whose pivot result is not on its direct result's rows: not tested, and why."""
-    return [f"{model}: pivot and direct not compared on {short_task(task)}: {why}." for (model, task), why in excluded.items()]
 
 
 def answer_lines(
-    table: Table1, tests: Sequence[PivotTest], pivot_excluded: Mapping[tuple[str, str], str] | None = None
+    table: Table1,
+    tests: Sequence[PivotTest],
+    pivot_excluded: Mapping[tuple[str, str], str] | None = None,
+    pivot_unmeasured: Mapping[str, str] | None = None,
 ) -> list[str]:
-    """The answer: the best model per direction and over all, then pivot or not per model (and where it was not tested)."""
-    return best_lines(table) + pivot_lines(tests) + pivot_left_out_lines(pivot_excluded or {})
+    """The answer: the best model per direction and over all (or none better than guessing), then the pivot question
+    for every direction. ``pivot_unmeasured``: direct task -> why its pivot was not measured (said instead of how)."""
+    return best_lines(table) + pivot_lines(table, tests, pivot_excluded, pivot_unmeasured)
+
+
+__all__ = ["answer_lines", "best_lines", "chance_text", "how_to_measure_pivot", "pivot_lines"]

@@ -40,7 +40,7 @@ import numpy as np
 
 from clsd_analysis.results import ResultsFolder
 from clsd_analysis.same_data import ResultData, why_other_data
-from clsd_analysis.tables import AVERAGE, Table1
+from clsd_analysis.tables import AVERAGE, Table1, Versus
 from clsd_mteb.confidence import (
     ALPHA,
     PairedCounts,
@@ -303,8 +303,9 @@ def mark_ties(
     table: Table1, comparisons: Sequence[PairedComparison], excluded: Mapping[tuple[str, str, str], str] | None = None
 ) -> None:
     """Mark in ``table`` every model not significantly below its column's best (Holm-adjusted p >= :data:`ALPHA`),
-    and every model not compared with a best (``excluded`` says why; else: no paired result) in ``table.uncompared``."""
-    by_pair = {(c.task, c.model_a, c.model_b): c.p_holm for c in comparisons}
+    with the difference and discordant rows the test saw (``table.versus_best``), and every model not compared with
+    a best (``excluded`` says why; else: no paired result) in ``table.uncompared``."""
+    by_pair = {(c.task, c.model_a, c.model_b): c for c in comparisons}
     for column in [*table.columns, AVERAGE]:
         for setting in table.settings_of(column):
             task = _compared_as(table, column, setting)
@@ -312,13 +313,22 @@ def mark_ties(
             for model in table.models:
                 if model in best or table.values[model].get((column, setting)) is None:
                     continue
-                p_values = [by_pair.get((task, b, model), by_pair.get((task, model, b))) for b in best]
-                if p_values and all(p is not None and p >= ALPHA for p in p_values):
+                found = [by_pair.get((task, b, model), by_pair.get((task, model, b))) for b in best]
+                if found and all(c is not None and c.p_holm >= ALPHA for c in found):
                     table.tied.add((model, column, setting))
-                elif None in p_values:
-                    b = best[p_values.index(None)]
+                    _note_versus(table, found[0], best[0], model, (column, setting))
+                elif None in found:
+                    b = best[found.index(None)]
                     why = (excluded or {}).get((task, b, model)) or (excluded or {}).get((task, model, b))
                     table.uncompared[(model, column, setting)] = why or "no per-row predictions to pair"
+
+
+def _note_versus(table: Table1, comparison: PairedComparison | None, best: str, model: str, cell: tuple[str, str]) -> None:
+    rows = table.rows.get(best, {}).get(cell)
+    if comparison is None or not rows:
+        return
+    delta = comparison.delta if comparison.model_a == best else -comparison.delta
+    table.versus_best[(model, *cell)] = Versus(delta, comparison.only_a + comparison.only_b, rows)
 
 
 def _compared_as(table: Table1, column: str, setting: str) -> str:

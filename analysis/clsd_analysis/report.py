@@ -107,9 +107,11 @@ def _answer(report: ReportContext) -> None:
     if lines:
         report.writer.add("## The answer\n")
         report.writer.add(
-            "Which model for each direction, directly and through the English pivot, with its 95% interval, and which models the rows cannot "
-            "tell from it (exact McNemar test on the same rows, Holm-adjusted, 5%); then, per model, whether the English "
-            "pivot helps (pivot − direct on the same rows, pooled over the sets). Section 1 holds every number.\n"
+            "Which model for each direction, directly and through the English pivot, with its 95% interval, the rows it "
+            "rests on and the P@1 of guessing, and which models the rows cannot tell from it (exact McNemar test on the "
+            "same rows, Holm-adjusted, 5%); then, per direction, whether the English pivot helps (pivot − direct on the "
+            "same rows, exact McNemar test at 5%, its interval the test inverted), and over all sets. Section 1 holds "
+            "every number.\n"
         )
         report.writer.add("\n".join(f"- {line}" for line in lines) + "\n")
 

@@ -23,13 +23,13 @@ install: pandas is imported inside :func:`comparison_frame` only.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from clsd_analysis.alignment import Alignment, alignment_for
 from clsd_analysis.results import MAIN_METRIC
-from clsd_mteb.confidence import Interval, counts_from_share, mean_interval, wilson_interval
+from clsd_mteb.confidence import Interval, chance_of, counts_from_share, mean_interval, wilson_interval
 from clsd_mteb.naming import DIRECT, short_task, split_pivot
 
 if TYPE_CHECKING:
@@ -46,11 +46,23 @@ __all__ = [
     "DELTA",
     "DIRECT",
     "Table1",
+    "Versus",
     "build_table1",
+    "chance_by_model",
     "comparison_frame",
     "comparison_table",
     "scores_by_model",
 ]
+
+
+@dataclass(frozen=True)
+class Versus:
+    """A model tied with its column's best, as the paired test saw the two: the difference and the rows that told
+    them apart, out of all rows; what the set size that would tell them apart is computed from."""
+
+    delta: float  # best minus this model, in points
+    discordant: int  # rows exactly one of the two gets right
+    rows: int
 
 
 @dataclass
@@ -65,6 +77,9 @@ class Table1:
     intervals: dict[str, dict[Cell, Interval]] = field(default_factory=dict)  # 95%, in percent; empty: rows unknown
     tied: set[tuple[str, str, str]] = field(default_factory=set)  # (model, column, setting) not significantly below the best
     uncompared: dict[tuple[str, str, str], str] = field(default_factory=dict)  # not paired with the best, and why
+    rows: dict[str, dict[Cell, int]] = field(default_factory=dict)  # rows scored; an average: the rows of its tasks
+    chance: dict[str, dict[Cell, float]] = field(default_factory=dict)  # P@1 of guessing, in percent; an average: the mean
+    versus_best: dict[tuple[str, str, str], Versus] = field(default_factory=dict)  # a tied model against the best
 
     def interval(self, model: str, column: str, setting: str) -> Interval | None:
         return self.intervals.get(model, {}).get((column, setting))
@@ -93,10 +108,12 @@ def build_table1(
     scores: Mapping[str, Mapping[str, float | None]],
     alignment: Mapping[str, Alignment] | None = None,
     num_rows: Mapping[str, Mapping[str, int | None]] | None = None,
+    chance: Mapping[str, Mapping[str, float | None]] | None = None,
 ) -> Table1:
     """``scores``: {model: {task name: precision_at_1 in 0-1}}; ``alignment``: user entries over the built-in ones.
 
-    ``num_rows``: {model: {task name: rows scored}}; with it every value gets its interval.
+    ``num_rows``: {model: {task name: rows scored}}; with it every value gets its interval and its set size.
+    ``chance``: {model: {task name: P@1 of guessing in 0-1}} (:func:`clsd_mteb.confidence.chance_of`).
     """
     columns: list[str] = []
     settings = [DIRECT]
@@ -121,7 +138,29 @@ def build_table1(
             values[model][(AVERAGE, setting)] = sum(found) / len(found) if complete else None  # type: ignore[arg-type]
     if num_rows is not None:
         table.intervals = {model: _intervals(scores[model], num_rows.get(model, {}), table) for model in table.models}
+        table.rows = {model: _per_cell(num_rows.get(model, {}), table, sum) for model in table.models}
+    if chance is not None:
+        in_percent = {m: {t: None if c is None else 100 * c for t, c in per_task.items()} for m, per_task in chance.items()}
+        table.chance = {model: _per_cell(in_percent.get(model, {}), table, _mean) for model in table.models}
     return table
+
+
+def _mean(values: list[float]) -> float:
+    return sum(values) / len(values)
+
+
+def _per_cell(by_task: Mapping[str, float | None], table: Table1, combine: Callable[[list[Any]], Any]) -> dict[Cell, Any]:
+    """A per-task number by cell, and for each average whose tasks all have it, ``combine`` of theirs."""
+    found: dict[Cell, Any] = {}
+    for task, value in by_task.items():
+        if value is not None:
+            base, language = split_pivot(task)
+            found[(base, DIRECT if language is None else f"pivot {language}")] = value
+    for setting in table.settings:
+        block = [(c, setting) for c in table.columns if setting in table.settings_of(c)]
+        if block and all(cell in found for cell in block):
+            found[(AVERAGE, setting)] = combine([found[cell] for cell in block])
+    return found
 
 
 def _intervals(scores: Mapping[str, float | None], rows: Mapping[str, int | None], table: Table1) -> dict[Cell, Interval]:
@@ -145,6 +184,14 @@ def scores_by_model(results: ResultsFolder, metric: str = MAIN_METRIC) -> dict[s
     return {results.label(run): {task: results.score(run, task, metric) for task in results.task_names} for run in results.runs}
 
 
+def chance_by_model(results: ResultsFolder) -> dict[str, dict[str, float | None]]:
+    """{model label: {task: P@1 of guessing}}, from each result's scores (:func:`clsd_mteb.confidence.chance_of`)."""
+    return {
+        results.label(run): {task: chance_of(results.scores.get((run, task)) or {}) for task in results.task_names}
+        for run in results.runs
+    }
+
+
 def rows_by_model(results: ResultsFolder) -> dict[str, dict[str, int | None]]:
     """{model label: {task: rows scored}}, from each result's ``num_rows``."""
     counts = scores_by_model(results, "num_rows")
@@ -155,7 +202,13 @@ def comparison_table(
     results: ResultsFolder, alignment: Mapping[str, Alignment] | None = None, metric: str = MAIN_METRIC
 ) -> Table1:
     """Table 1 of a results folder; models are labelled as :meth:`ResultsFolder.label` does."""
-    return build_table1(scores_by_model(results, metric), alignment, rows_by_model(results) if metric == MAIN_METRIC else None)
+    main = metric == MAIN_METRIC
+    return build_table1(
+        scores_by_model(results, metric),
+        alignment,
+        rows_by_model(results) if main else None,
+        chance_by_model(results) if main else None,
+    )
 
 
 def _delta(table: Table1, model: str, setting: str) -> float:

@@ -133,20 +133,72 @@ def test_hits_are_read_from_prediction_files_by_row_id(tmp_path: Path):
     assert hits == {"org/model": {A: {"a": True, "b": False}}}  # the tie in row b is a miss
 
 
-def test_the_answer_names_the_best_its_ties_and_what_the_pivot_does():
+def _answer(hits: dict, chance: float = 0.2) -> list[str]:
     from clsd_analysis.answer import answer_lines
 
-    scores = {m: {t: sum(h.values()) / len(h) for t, h in per_task.items()} for m, per_task in HITS.items()}
-    table = build_table1(scores, num_rows={m: {t: len(h) for t, h in per_task.items()} for m, per_task in HITS.items()})
-    mark_ties(table, model_comparisons(HITS)[0])
-    lines = answer_lines(table, pivot_tests(HITS))
+    scores = {m: {t: sum(h.values()) / len(h) for t, h in per_task.items()} for m, per_task in hits.items()}
+    rows = {m: {t: len(h) for t, h in per_task.items()} for m, per_task in hits.items()}
+    table = build_table1(scores, num_rows=rows, chance={m: dict.fromkeys(per_task, chance) for m, per_task in hits.items()})
+    mark_ties(table, model_comparisons(hits)[0])
+    return answer_lines(table, pivot_tests(hits))
+
+
+def _wilson(hits: int, n: int) -> str:
+    return "[{:.1f}, {:.1f}]".format(*(100 * x for x in binomtest(hits, n).proportion_ci(method="wilson")))
+
+
+def test_the_answer_names_the_best_its_ties_the_rows_guessing_and_what_the_pivot_does():
+    lines = _answer(HITS)
     first = next(line for line in lines if line.startswith("WMT19 DE→FR, direct"))
-    low, high = (100 * x for x in binomtest(18, 20).proportion_ci(method="wilson"))
-    assert first == f"WMT19 DE→FR, direct: best good 90.0% [{low:.1f}, {high:.1f}]; statistically tied with it: close 85.0% " + (
-        "[{:.1f}, {:.1f}].".format(*(100 * x for x in binomtest(17, 20).proportion_ci(method="wilson")))
+    assert first == (
+        f"WMT19 DE→FR, direct (20 rows; guessing scores 20.0% (1 in 5 candidates)): best good 90.0% {_wilson(18, 20)}; "
+        f"statistically tied with it: close 85.0% {_wilson(17, 20)}."
     )
-    # good gains 2 rows of 20 through the pivot and loses none: p = 0.5, no detectable difference
-    assert "good: pivoting through English shows no detectable difference at 5% (+10.0 points" in "\n".join(lines)
+    # every direction gets its pivot line: good gains 2 rows of 20 through the pivot and loses none, p = 0.5
+    pivot = next(line for line in lines if line.startswith("WMT19 DE→FR, through English"))
+    assert "good: no detectable difference at 5% (+10.0 points [" in pivot and "p = 0.5" in pivot
+    # WMT21 has no pivot result: not measured, and the command that measures it
+    assert (
+        "WMT21 DE→FR, through English: not measured; to measure it, evaluate its pivot task too "
+        "(`clsd evaluate --tasks CLSD-WMT21-DE-FR,CLSD-WMT21-DE-FR-PivotEN`)." in lines
+    )
+
+
+def test_no_model_is_called_best_when_the_rows_cannot_tell_it_from_guessing():
+    # 10 rows, five candidates: 4 of 10 right is 40% [16.8, 68.7], which holds 20%; 0 of 10 is [0, 27.8], not below
+    hits = {"a": {A: _hits("1111000000")}, "b": {A: _hits("1100000000")}, "c": {A: _hits("0000000000")}}
+    first = _answer(hits)[0]
+    assert first.startswith("WMT19 DE→FR, direct (10 rows; guessing scores 20.0% (1 in 5 candidates)): no model is told")
+    assert "no model is told apart from guessing on these 10 rows: a 40.0%" in first
+    assert "best" not in first and "below guessing" not in first
+
+
+def test_a_model_whose_whole_interval_is_below_guessing_is_named():
+    # two candidates (chance 50%): 2 of 40 right is [1.4, 16.5], below 50%; 36 of 40 is above it
+    good, poor = "1" * 36 + "0" * 4, "11" + "0" * 38
+    first = _answer({"good": {A: _hits(good)}, "poor": {A: _hits(poor)}}, chance=0.5)[0]
+    assert "(40 rows; guessing scores 50.0% (1 in 2 candidates)): best good 90.0%" in first
+    assert first.endswith(f"; below guessing: poor 5.0% {_wilson(2, 40)}.")
+
+
+def test_a_best_tied_with_the_random_baseline_is_not_told_from_guessing():
+    from clsd_format.defaults import RANDOM_BASELINE
+
+    # a beats guessing on its own interval (14 of 20), yet the random baseline (10 of 20, by luck) is tied with it
+    hits = {"a": {A: _hits("1" * 14 + "0" * 6)}, RANDOM_BASELINE: {A: _hits("1" * 10 + "0" * 10)}}
+    first = _answer(hits)[0]
+    assert "no model is told apart from guessing on these 20 rows" in first
+
+
+def test_tied_models_get_the_rows_that_would_tell_them_apart():
+    from clsd_mteb.confidence import mcnemar_sample_size
+
+    # 100 rows: a right on 60, b on 56; they disagree on 12 rows (8 only a, 4 only b): p = 0.39, tied
+    a = "1" * 52 + "1" * 8 + "0" * 4 + "0" * 36
+    b = "1" * 52 + "0" * 8 + "1" * 4 + "0" * 36
+    first = _answer({"a": {A: _hits(a)}, "b": {A: _hits(b)}})[0]
+    needed = mcnemar_sample_size(0.04, 0.12)
+    assert f"statistically tied with it: b 56.0% {_wilson(56, 100)}; about {needed:,} rows would tell them apart" in first
 
 
 def test_p_values_keep_two_significant_digits_and_one_that_underflows_is_written_as_a_bound():

@@ -65,7 +65,7 @@ def test_one_folder_with_two_datasets_of_one_name(toys: tuple[Path, Path], tmp_p
     report = build_report(results, tmp_path / "report", OPTIONS).parent
     text = (report / "report.md").read_text(encoding="utf-8")
     answer = text.split("## The answer", 1)[1].split("## 1.", 1)[0]
-    assert "statistically tied" not in answer and "not compared with it" in answer and "other data (dataset revisions" in answer
+    assert "statistically tied" not in answer and "not compared with" in answer and "other data (dataset revisions" in answer
     assert "1 pair(s) of results are not compared" in answer
     assert "the results hold it at 2 dataset revisions" in text.split("## Notes", 1)[1]
     assert OTHER_WORD not in _texts(report) and "Äpfel" not in _texts(report)

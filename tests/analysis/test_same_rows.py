@@ -51,7 +51,7 @@ def test_a_trial_is_never_tied_with_a_full_run(tmp_path: Path) -> None:
     assert any("`org/full` and `org/trial` are not compared on `CLSD-WMT19-DE-FR`: other data" in n for n in notes)
     rows, notes = model_comparisons(hits)  # hits of one run (as `clsd evaluate` calls it): the rows tell
     assert rows == [] and any("other rows (19 and 10 rows, 10 of them shared)" in n for n in notes)
-    (line,) = [line for line in _answer(tmp_path) if line.startswith("WMT19 DE→FR")]
+    (line,) = [line for line in _answer(tmp_path) if line.startswith("WMT19 DE→FR, direct")]
     assert "statistically tied" not in line and "significantly below" not in line
     assert "not compared with it: org/full (other data (dataset revisions data-rev and data-rev-limit10))" in line
 
@@ -65,9 +65,12 @@ def test_two_datasets_of_one_name_are_not_paired_nor_pooled(tmp_path: Path) -> N
     assert [(r.task, r.model_a, r.model_b) for r in rows] == [(B, "org/a", "org/b")]  # A's pair and the pooled row left out
     assert any("not compared on `CLSD-WMT19-DE-FR`: other data (dataset revisions data-rev and other-rev)" in n for n in notes)
     assert any("not compared on `direct (all)`: WMT19 DE→FR is not on the same rows" in n for n in notes)
-    answer = "\n".join(_answer(tmp_path))
-    assert "WMT21 DE→FR, direct: best org/a" in answer and "statistically tied with it: org/b" in answer
-    assert "WMT19 DE→FR, direct: best org/a" in answer and "not compared with it: org/b (other data" in answer
+    lines = {line.split(" (")[0]: line for line in _answer(tmp_path)}
+    assert "): best org/a" in lines["WMT21 DE→FR, direct"] and "statistically tied with it: org/b" in lines["WMT21 DE→FR, direct"]
+    assert (
+        "): best org/a" in lines["WMT19 DE→FR, direct"]
+        and "not compared with it: org/b (other data" in lines["WMT19 DE→FR, direct"]
+    )
 
 
 def test_a_pivot_result_on_other_rows_is_not_tested(tmp_path: Path) -> None:
@@ -76,8 +79,9 @@ def test_a_pivot_result_on_other_rows_is_not_tested(tmp_path: Path) -> None:
     hits = hits_of(load_results(tmp_path))
     assert pivot_tests(hits) == []
     assert pivot_left_out(hits) == {("org/a", A): "other rows (19 and 4 rows, 4 of them shared)"}
-    assert "org/a: pivot and direct not compared on WMT19 DE→FR: other rows (19 and 4 rows, 4 of them shared)." in _answer(
-        tmp_path
+    assert (
+        "WMT19 DE→FR, through English: org/a's pivot and direct results are not compared: other rows (19 and 4 rows, 4 of them shared)."
+        in _answer(tmp_path)
     )
 
 
@@ -137,7 +141,7 @@ def test_a_result_file_that_names_no_revision_is_of_unknown_data(tmp_path: Path,
     write_result(tmp_path, "org/b", A, CLOSE, dataset_revision=named)
     results = load_results(tmp_path)
     assert model_comparisons(hits_of(results), data_of(results))[0] == []
-    (line,) = [line for line in _answer(tmp_path) if line.startswith("WMT19 DE→FR")]
+    (line,) = [line for line in _answer(tmp_path) if line.startswith("WMT19 DE→FR, direct")]
     assert "statistically tied" not in line and "not compared with it: org/b (unknown data" in line
     copy = Path(shutil.copytree(tmp_path, tmp_path.parent / f"{tmp_path.name}-copy"))
     with pytest.raises(ResultsError, match=r"of unknown data \(dataset revisions unknown and unknown"):
@@ -158,7 +162,10 @@ def test_a_pivot_test_needs_both_results_known_to_be_of_one_dataset(tmp_path: Pa
     assert pivot_left_out(hits_of(results), data_of(results)) == {
         ("org/a", A): f"other data ({A} at local-sha256-aaaa from /sets/one, {PA} at local-sha256-bbbb from /sets/two)"
     }
-    assert any(line.startswith("org/a: pivot and direct not compared on WMT19 DE→FR: other data") for line in _answer(tmp_path))
+    assert any(
+        line.startswith("WMT19 DE→FR, through English: org/a's pivot and direct results are not compared: other data")
+        for line in _answer(tmp_path)
+    )
 
 
 def test_a_pivot_result_of_unknown_revision_is_not_tested(tmp_path: Path) -> None:
