@@ -236,11 +236,12 @@ def evaluate(
     watched = (sys.stderr if err else sys.stdout).isatty()  # a person reads the progress lines as they come
     encoders = _encoders(model, device, served)  # a model that cannot load stops the run before the data is read
     selected = _load_tasks(source, names, limit=limit, exact=exact, err=err)
+    untrained = _warn_untrained(encoders, selected)
     scored: dict[str, dict[str, tuple[float, int, float | None]]] = {}
     with ConsoleProgress(watched=watched, err=err) as progress:
         for encoder in encoders:
             scored.update(_evaluate_one(encoder, selected, output, batch_size=batch_size, overwrite=overwrite, progress=progress))
-    table, answer = _table1(scored, _prediction_hits(encoders, scored, output, limit))
+    table, answer = _table1(scored, _prediction_hits(encoders, scored, output, limit), untrained)
     _print_table(table, table_format, drawn=table_format is None and sys.stdout.isatty())
     _print_answer(answer, err=err)
     typer.echo(f"\nResults: {output / 'results'}", err=err)
@@ -293,17 +294,20 @@ def _load_tasks(source: DataSource, names: list[str] | None, *, limit: int | Non
     return list(selected)
 
 
-def _table1(scored: dict[str, dict[str, tuple[float, int, float | None]]], hits: Hits) -> tuple[Table1, list[str]]:
+def _table1(
+    scored: dict[str, dict[str, tuple[float, int, float | None]]], hits: Hits, untrained: dict[str, dict[str, list[str]]]
+) -> tuple[Table1, list[str]]:
     """Table 1 of the run's (P@1, rows) per model and task, each value with its interval and the models tied with
     each column's best; and the answer's lines when the table offers a choice (two models, or both settings)."""
     from clsd_analysis.answer import answer_lines
     from clsd_analysis.comparisons import mark_ties, model_comparisons, pivot_tests
-    from clsd_analysis.tables import AVERAGE, build_table1
+    from clsd_analysis.tables import AVERAGE, build_table1, mark_untrained
 
     scores = {model: {task: p1 for task, (p1, _, _) in per_task.items()} for model, per_task in scored.items()}
     rows = {model: {task: n for task, (_, n, _) in per_task.items()} for model, per_task in scored.items()}
     chance = {model: {task: c for task, (_, _, c) in per_task.items()} for model, per_task in scored.items()}
     table = build_table1(scores, num_rows=rows, chance=chance)
+    mark_untrained(table, untrained)
     mark_ties(table, model_comparisons(hits)[0])
     choice = len(table.models) > 1 or len(table.settings_of(AVERAGE)) > 1
     return table, answer_lines(table, pivot_tests(hits)) if choice else []
@@ -382,6 +386,20 @@ def _encoders(model: str | None, device: str | None, served: ServedConfig | None
     if served is not None:
         return [load_served(served)]
     return [load_model(model, device=device)] + ([load_model(CHAR_NGRAM_NAME)] if model is None else [])
+
+
+def _warn_untrained(
+    encoders: Sequence[EncoderProtocol | CrossEncoderProtocol], tasks: Sequence[AbsTask]
+) -> dict[str, dict[str, list[str]]]:
+    """One line on stderr per model and task language the model declares no training in, before the run: its
+    scores there may say more about shared numbers and names than about the model. The same facts, by model and
+    task, mark those models in the answer."""
+    from clsd_mteb.model_languages import untrained_by_model, untrained_warnings
+
+    metas = [encoder.mteb_model_meta for encoder in encoders]
+    for line in untrained_warnings(metas, tasks):
+        typer.echo(line, err=True)
+    return untrained_by_model(metas, tasks)
 
 
 def _evaluate_one(

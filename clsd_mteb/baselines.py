@@ -60,7 +60,7 @@ def _meta(name: str, *, embed_dim: int, loader: Any) -> ModelMeta:
         name=name,
         revision=BASELINE_REVISION,
         release_date=None,
-        languages=None,
+        languages=None,  # trained on no language (UNTRAINED, below)
         n_parameters=0,
         n_embedding_parameters=0,
         memory_usage_mb=0,
@@ -152,5 +152,8 @@ def load_char_ngram(
 
 RANDOM_META = _meta(RANDOM_NAME, embed_dim=RANDOM_DIM, loader=load_random)
 CHAR_NGRAM_META = _meta(CHAR_NGRAM_NAME, embed_dim=CHAR_NGRAM_DIM, loader=load_char_ngram)
-RANDOM = ModelSpec(name=RANDOM_NAME, meta=lambda: RANDOM_META)
-CHAR_NGRAM = ModelSpec(name=CHAR_NGRAM_NAME, meta=lambda: CHAR_NGRAM_META)
+# Neither is trained on anything: no language is one they know or lack, so their ModelMeta declares none and no
+# task is warned about (a random vector is chance in every language; n-grams match shared strings in any script).
+UNTRAINED = "a baseline learns no language: its vectors are the same function of the text in every language"
+RANDOM = ModelSpec(name=RANDOM_NAME, meta=lambda: RANDOM_META, no_languages=UNTRAINED)
+CHAR_NGRAM = ModelSpec(name=CHAR_NGRAM_NAME, meta=lambda: CHAR_NGRAM_META, no_languages=UNTRAINED)

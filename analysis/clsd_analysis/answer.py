@@ -9,7 +9,8 @@ rows may be no better than a coin. So a line
   it: no model is told apart from guessing on these rows;
 * names every model whose whole interval is below guessing;
 * when models are tied with the best, says how many rows would tell them apart if their difference is what
-  these rows show (Connor's set size for the exact McNemar test, as ``clsd plan`` computes it).
+  these rows show (Connor's set size for the exact McNemar test, as ``clsd plan`` computes it);
+* marks (†) a model that declares no training in a language of the set (:mod:`clsd_mteb.model_languages`).
 
 Every direction gets a pivot line: the pivot test of each model (the test and its interval are one method,
 so they never disagree), or "not measured" with the commands that would measure it, or why it was not.
@@ -39,8 +40,12 @@ def _value(table: Table1, model: str, column: str, setting: str) -> str:
     return f"{value:.1f}%" + ("" if interval is None else f" [{interval.low:.1f}, {interval.high:.1f}]")
 
 
+UNTRAINED_MARK = "†"
+UNTRAINED_LEGEND = f"{UNTRAINED_MARK}: the model declares no training in a language of that set (its training languages, as its metadata lists them)."
+
+
 def _listed(table: Table1, models: Sequence[str], cell: Cell) -> str:
-    return ", ".join(f"{m} {_value(table, m, *cell)}" for m in models)
+    return ", ".join(f"{m}{UNTRAINED_MARK if (m, *cell) in table.untrained else ''} {_value(table, m, *cell)}" for m in models)
 
 
 def _guessing(table: Table1, model: str, cell: Cell) -> bool | None:
@@ -188,7 +193,10 @@ def answer_lines(
 ) -> list[str]:
     """The answer: the best model per direction and over all (or none better than guessing), then the pivot question
     for every direction. ``pivot_unmeasured``: direct task -> why its pivot was not measured (said instead of how)."""
-    return best_lines(table) + pivot_lines(table, tests, pivot_excluded, pivot_unmeasured)
+    lines = best_lines(table)
+    if any(UNTRAINED_MARK in line for line in lines):
+        lines.append(UNTRAINED_LEGEND)
+    return lines + pivot_lines(table, tests, pivot_excluded, pivot_unmeasured)
 
 
 __all__ = ["answer_lines", "best_lines", "chance_text", "how_to_measure_pivot", "pivot_lines"]

@@ -94,10 +94,11 @@ def _answer(report: ReportContext) -> None:
     """The report's opening answer (:mod:`clsd_analysis.answer`), from the same tables as section 1."""
     from clsd_analysis.answer import answer_lines
     from clsd_analysis.comparisons import mark_ties
-    from clsd_analysis.tables import comparison_table
+    from clsd_analysis.tables import comparison_table, mark_untrained
 
     table = comparison_table(report.results)
     mark_ties(table, report.comparisons, report.left_out)
+    mark_untrained(table, _untrained(report.results))
     lines = answer_lines(table, report.pivot_tests, report.pivot_left_out)
     if report.left_out:
         lines.append(
@@ -114,6 +115,14 @@ def _answer(report: ReportContext) -> None:
             "every number.\n"
         )
         report.writer.add("\n".join(f"- {line}" for line in lines) + "\n")
+
+
+def _untrained(results: ResultsFolder) -> dict[str, dict[str, list[str]]]:
+    """By display label: the tasks holding a language each model declares no training in, read from the results' files."""
+    from clsd_mteb.model_languages import untrained_in_results
+
+    by_name = untrained_in_results(results.roots or [results.root])
+    return {results.label(run): by_name.get(run.name, {}) for run in results.runs}
 
 
 def _recorded_sources(results: ResultsFolder) -> dict[SourceKey, RecordedSource]:

@@ -23,7 +23,7 @@ install: pandas is imported inside :func:`comparison_frame` only.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -51,6 +51,7 @@ __all__ = [
     "chance_by_model",
     "comparison_frame",
     "comparison_table",
+    "mark_untrained",
     "scores_by_model",
 ]
 
@@ -80,6 +81,7 @@ class Table1:
     rows: dict[str, dict[Cell, int]] = field(default_factory=dict)  # rows scored; an average: the rows of its tasks
     chance: dict[str, dict[Cell, float]] = field(default_factory=dict)  # P@1 of guessing, in percent; an average: the mean
     versus_best: dict[tuple[str, str, str], Versus] = field(default_factory=dict)  # a tied model against the best
+    untrained: set[tuple[str, str, str]] = field(default_factory=set)  # (model, column, setting): a language it lacks
 
     def interval(self, model: str, column: str, setting: str) -> Interval | None:
         return self.intervals.get(model, {}).get((column, setting))
@@ -143,6 +145,22 @@ def build_table1(
         in_percent = {m: {t: None if c is None else 100 * c for t, c in per_task.items()} for m, per_task in chance.items()}
         table.chance = {model: _per_cell(in_percent.get(model, {}), table, _mean) for model in table.models}
     return table
+
+
+def mark_untrained(table: Table1, untrained: Mapping[str, Mapping[str, Sequence[str]]]) -> None:
+    """Mark every cell whose task holds a language the model declares no training in ({model: {task: [mteb codes]}},
+    :mod:`clsd_mteb.model_languages`); an average is marked when one of its tasks is."""
+    for model in table.models:
+        cells = {_cell_of(task) for task, codes in untrained.get(model, {}).items() if codes}
+        for setting in table.settings:
+            if any(cell in cells for cell in ((c, setting) for c in table.columns)):
+                cells.add((AVERAGE, setting))
+        table.untrained |= {(model, *cell) for cell in cells}
+
+
+def _cell_of(task: str) -> Cell:
+    base, language = split_pivot(task)
+    return base, DIRECT if language is None else f"pivot {language}"
 
 
 def _mean(values: list[float]) -> float:

@@ -27,12 +27,15 @@ class ModelSpec:
     ``meta`` builds its ``ModelMeta``, whose ``loader`` mteb calls as ``loader(name, revision=..., **kwargs)``
     (``mteb.get_model`` once the model is registered, ``clsd_mteb.models.load_model`` by name). It
     is a function because a revision reads the installed package's version. ``extra``: the optional
-    extra of clsd-mteb its package comes with (None: a core dependency).
+    extra of clsd-mteb its package comes with (None: a core dependency). Every model declares the languages it was
+    trained on in its ``ModelMeta`` (``languages``), so that a task in another language is warned about
+    (:mod:`clsd_mteb.model_languages`); one that declares none says why in ``no_languages``.
     """
 
     name: str
     meta: Callable[[], ModelMeta]
     extra: str | None = None
+    no_languages: str | None = None  # why its ModelMeta declares no training languages (None: it declares them)
 
 
 class TextBatchEncoder(AbsEncoder):

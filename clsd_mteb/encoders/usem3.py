@@ -38,7 +38,9 @@ EMBED_DIM = 512
 # embedding table (stored 6-bit, held as uint8) and the DAN/CNN weights.
 N_PARAMETERS = 68_927_266
 N_EMBEDDING_PARAMETERS = 65_541_120
-# The package's 16 languages (ar, de, en, es, fr, it, ja, ko, nl, pl, pt, ru, th, tr, zh, zh-TW).
+# The training languages, as mteb codes: mteb's registry has no ModelMeta of this model to take them from. The 16 of
+# the paper (Yang et al. 2020, arXiv:1907.04307: "16 languages") as the package's card lists them: ar, de, en, es,
+# fr, it, ja, ko, nl, pl, pt, ru, th, tr, zh, zh-TW (Traditional Chinese: zho-Hant).
 LANGUAGES = [
     "ara-Arab", "deu-Latn", "eng-Latn", "spa-Latn", "fra-Latn", "ita-Latn", "jpn-Jpan", "kor-Hang",
     "nld-Latn", "pol-Latn", "por-Latn", "rus-Cyrl", "tha-Thai", "tur-Latn", "zho-Hans", "zho-Hant",

@@ -212,3 +212,20 @@ def test_p_values_keep_two_significant_digits_and_one_that_underflows_is_written
     assert "| b | 1.50 | 0.0031 | 2.5e-09 |" in markdown  # two significant digits: never "0.00" for a p of 0.003
     assert "| c | 0.25 | 0.41 | 1 |" in markdown
     assert "<1e-300" in render.to_latex(frame, statistic_format, column_formats=P_COLUMNS)
+
+
+def test_a_model_without_training_in_a_language_of_the_set_is_marked():
+    from clsd_analysis.answer import UNTRAINED_LEGEND, answer_lines
+    from clsd_analysis.tables import mark_untrained
+
+    scores = {m: {t: sum(h.values()) / len(h) for t, h in per_task.items()} for m, per_task in HITS.items()}
+    table = build_table1(scores, num_rows={m: {t: len(h) for t, h in per_task.items()} for m, per_task in HITS.items()})
+    mark_ties(table, model_comparisons(HITS)[0])
+    mark_untrained(table, {"close": {A: ["fra-Latn"]}})
+    lines = answer_lines(table, pivot_tests(HITS))
+    first = next(line for line in lines if line.startswith("WMT19 DE→FR, direct"))
+    assert "close† 85.0%" in first and "good 90.0%" in first
+    average = next(line for line in lines if line.startswith("Over all directions (average), direct"))
+    assert "close† " in average  # an average holds the set
+    assert "close†" not in next(line for line in lines if line.startswith("WMT21 DE→FR, direct"))
+    assert UNTRAINED_LEGEND in lines
