@@ -75,9 +75,9 @@ class StanzaTagger:
             pipeline = stanza.Pipeline(**kwargs)
         except Exception as exc:  # Stanza signals a missing model with several exception types
             where = self.model_dir or "Stanza's default directory"
+            # One sentence for the report and the console: Stanza's own exception (kept as the cause) names its files.
             raise StanzaModelMissing(
-                f"cannot load a Stanza part-of-speech model for language '{language}' from {where} "
-                f"({type(exc).__name__}: {exc}). {how_to_get(language, self.model_dir)}"
+                f"no Stanza part-of-speech model for language '{language}' in {where}. {how_to_get(language, self.model_dir)}"
             ) from exc
         self._pipelines[language] = pipeline
         return pipeline

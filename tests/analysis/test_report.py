@@ -304,3 +304,6 @@ def test_missing_stanza_model_says_how_to_get_it(tmp_path: Path) -> None:
         tagger.tag("de", [["Der", "Hund", "schläft", "."]])
     message = str(error.value)
     assert "stanza.download('de'" in message and "--stanza-dir" in message and "--no-pos-shift" in message
+    # one sentence a person reads: never Stanza's own exception pasted in (its class, its resource paths)
+    assert message.startswith("no Stanza part-of-speech model for language 'de' in ")
+    assert "Error" not in message and "resources.json" not in message and "\n" not in message
