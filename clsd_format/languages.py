@@ -136,8 +136,39 @@ def script_direction(script: str) -> str:
 
 
 def unknown_language(text: str, why: str = "no library knows it") -> CLSDError:
-    """The one error line for a language code that cannot be read: what was given, why, and the accepted forms."""
-    return CLSDError(f"unknown language {text!r} ({why}); write {ACCEPTED_FORMS}.")
+    """The one error line for a language code that cannot be read: what was given, why, what was probably meant (a
+    name written for a code is the commonest slip, and the line should hand back the code to write), and the accepted
+    forms."""
+    meant = _probably_meant(text)
+    hint = f"did you mean {meant}? Otherwise write" if meant else "write"
+    return CLSDError(f"unknown language {text!r} ({why}); {hint} {ACCEPTED_FORMS}.")
+
+
+def _probably_meant(text: str) -> str | None:
+    """The code ``text`` probably stands for, with its English name: a language's name in any language CLDR names it
+    in ("greek", "Deutsch", "ελληνικά"; English names first, since a few names mean another language elsewhere), or a
+    country's code written for its language ("gr": CLDR's likely language of Greece). Read by langcodes, never from a
+    table of ours; None where neither reading finds a language, or without langcodes.
+    """
+    if len(text) < 2 or not (importable("langcodes") and importable("language_data")):
+        return None
+    import langcodes
+    from langcodes.data_dicts import LIKELY_SUBTAGS
+
+    found, region = None, None
+    for named_in in ("en", "und") if len(text) >= 3 else ():  # one or two letters match too many short names
+        try:
+            found = langcodes.find(text, named_in)
+            break
+        except LookupError:
+            continue
+    likely = LIKELY_SUBTAGS.get(f"und-{text.upper()}") if len(text) == 2 and text.isascii() and text.isalpha() else None
+    if found is None and likely is not None:  # CLDR's likely language of a country ("und-GR" -> "el-Grek-GR")
+        found, region = langcodes.Language.get(likely.split("-")[0]), registry_description("region", text.upper())
+    if found is None or found.language in _NOT_A_LANGUAGE or found.display_name("en").startswith("Unknown language"):
+        return None
+    where = f"; {text.upper()} is the region code of {region}" if region else ""
+    return f"{str(found)!r} ({found.display_name('en')}{where})"
 
 
 def parse_language(text: str) -> Language:

@@ -257,6 +257,9 @@ def load_model(name_or_path: str | None, device: str | None = None) -> EncoderPr
         return load_local_folder(Path(name_or_path).expanduser(), device)
     import mteb
 
+    from clsd_mteb.model_names import check_findable
+
+    check_findable(name_or_path)  # a typo or no network, said at once with the near names, before mteb tries the Hub
     try:
         return cast("EncoderProtocol | CrossEncoderProtocol", mteb.get_model(name_or_path, device=device))
     except Exception as exc:  # offline hub errors come in many types

@@ -30,6 +30,7 @@ def api_key(monkeypatch: pytest.MonkeyPatch) -> None:
         ("de", "en-QM", "region 'QM'"),
         ("de", "de-CH-1996", "'1996' would be lost"),
         ("de", "sr-Latn", "most of them Cyrillic"),  # the column holds Serbian in Cyrillic
+        ("de", "greek", "did you mean 'el' (Greek)?"),  # a language's name for its code
     ],
 )
 def test_a_pair_or_script_that_cannot_be_is_one_line_before_any_request(

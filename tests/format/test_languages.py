@@ -82,6 +82,38 @@ def test_a_code_no_library_knows_is_one_line_naming_the_accepted_forms(text: str
         KNOWN_LANGUAGES.get(text)
 
 
+@pytest.mark.parametrize(
+    ("text", "meant"),
+    [
+        ("greek", "'el' (Greek)"),  # a language's English name, in any case
+        ("Greek", "'el' (Greek)"),
+        ("deutsch", "'de' (German)"),  # its name in its own language
+        ("ελληνικά", "'el' (Greek)"),
+        ("Ancient Greek", "'grc' (Ancient Greek)"),
+        ("Brazilian Portuguese", "'pt-BR' (Portuguese (Brazil)"),
+        ("gr", "'el' (Greek; GR is the region code of Greece)"),  # a country's code for its language
+        ("jp", "'ja' (Japanese; JP is the region code of Japan)"),
+    ],
+)
+def test_a_language_name_or_a_country_code_gets_the_code_to_write(text: str, meant: str) -> None:
+    with pytest.raises(CLSDError) as caught:
+        parse_language(text)
+    message = str(caught.value)
+    assert len(message.splitlines()) == 1 and f"did you mean {meant}" in message and "code:Name:mteb-code" in message
+
+
+@pytest.mark.parametrize("text", ["xx", "zz", "12", "de-", "a", "un"])
+def test_nothing_is_suggested_where_no_language_is_meant(text: str) -> None:
+    with pytest.raises(CLSDError) as caught:
+        parse_language(text)
+    assert "did you mean" not in str(caught.value)
+
+
+def test_a_code_that_is_a_language_is_read_as_it_is_not_as_a_near_name() -> None:
+    assert parse_language("grc").name == "Ancient Greek"  # not Greek: grc is a code of its own
+    assert parse_language("ell").code == parse_language("gre").code == "el"
+
+
 def test_the_right_to_left_scripts_are_those_whose_letters_run_right_to_left() -> None:
     letters = [chr(c) for c in range(0x20000) if unicodedata.category(chr(c)).startswith("L")]
     shared = regex.compile(r"\p{Script=Common}")  # the Arabic tatweel: a letter of no one script

@@ -10,10 +10,10 @@ _Server = TypeVar("_Server", bound="LocalServer")
 
 
 class LocalServer:
-    """Serves ``handler`` on 127.0.0.1 at a free port from ``with`` to its end; ``base_url`` ends in ``path``."""
+    """Serves ``handler`` on 127.0.0.1 at a free port (or ``port``) from ``with`` to its end; ``base_url`` ends in ``path``."""
 
-    def __init__(self, handler: type[BaseHTTPRequestHandler], path: str = "") -> None:
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    def __init__(self, handler: type[BaseHTTPRequestHandler], path: str = "", port: int = 0) -> None:
+        self.server = ThreadingHTTPServer(("127.0.0.1", port), handler)
         self.server.daemon_threads = True
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
         self._path = path
