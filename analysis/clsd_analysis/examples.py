@@ -6,7 +6,9 @@ failed row). Pairs are pooled over models; a seeded random sample (the same seed
 sample, whatever order the files were read in) is shown with the changed words marked (the paper
 colours them; here ``**bold**``, ``\\textbf`` in LaTeX), the distractor's edit type and the models each
 pair tricked. A report is about one model (``focus``): the sample then starts with pairs that tricked
-that model, and only fills up with pairs that tricked others, so a baseline's easy wins do not lead.
+that model, and only fills up with pairs that tricked others, so a baseline's easy wins do not lead. The texts
+know their language (:class:`clsd_format.html_text.LanguageText`): the report's Markdown writes each with its
+``lang`` and ``dir``, so an Arabic or Hebrew example reads right to left in any browser.
 """
 
 from __future__ import annotations
@@ -21,6 +23,8 @@ from clsd_analysis.edit_distance import TOP, distractor_table
 from clsd_analysis.edit_typing import TypedEdit
 from clsd_analysis.results import ResultsFolder
 from clsd_analysis.task_data import TaskCatalog
+from clsd_format import schema
+from clsd_format.html_text import LanguageText
 from clsd_mteb.naming import DIRECT, short_task
 
 COLUMNS = ["task", "id", "original", "distractor (changes marked)", "edit type", "models tricked", "tricked"]
@@ -73,11 +77,12 @@ def successful_examples(
             [
                 short_task(task),
                 row_id,
-                row["target"],
-                marked_changes(row["target"], distractor),
+                LanguageText(row["target"], row[schema.TARGET_LANG]),
+                LanguageText(marked_changes(row["target"], distractor), row[schema.TARGET_LANG]),
                 _type_label(edit),
                 ", ".join(models),
                 len(models),
             ]
         )
-    return pd.DataFrame.from_records(records, columns=COLUMNS)
+    # object columns: the texts stay LanguageText (pandas would read plain strings into its own string type)
+    return pd.DataFrame(records, columns=COLUMNS, dtype=object).astype({"tricked": "int64"})

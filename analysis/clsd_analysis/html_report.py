@@ -7,7 +7,9 @@ with the browser's own ``DecompressionStream``. Nothing is fetched: no server, n
 The tables' CSV, LaTeX and Markdown files stay beside it, linked relatively, as in ``report.md``.
 
 Inert whatever the data holds: texts of a dataset or a result reach the Markdown (examples, model names), so
-the Markdown-to-HTML step keeps only what the report itself made. Raw HTML is escaped; an image becomes an
+the Markdown-to-HTML step keeps only what the report itself made. Raw HTML is escaped, but for the spans that give
+each text of the data its ``lang`` and ``dir`` (:mod:`clsd_format.html_text`: Arabic and Hebrew read right to left in
+the static page, with no script; a table cell that is one such text carries them itself); an image becomes an
 element only when it is one of the report's own PNG figures (embedded), a link only when it points to one of the
 report's own files by a relative path; any other image or link (``![x](https://...)``, ``<https://...>``) shows
 as its text. And the page carries a Content-Security-Policy (:data:`CONTENT_SECURITY_POLICY`) that forbids every
@@ -33,6 +35,7 @@ from markdown_it.token import Token
 from clsd_analysis.explorer_data import explorer_document
 from clsd_analysis.report_context import ReportContext
 from clsd_analysis.task_data import TaskData
+from clsd_format.html_text import CLOSE_SPAN, OWN_SPAN
 
 ASSETS = "html"  # the package folder of template.html, report.css and explorer.js
 
@@ -89,13 +92,58 @@ def _inert(children: list[Token], folder: Path) -> list[Token]:
     return kept
 
 
+def _own_spans(children: list[Token]) -> list[Token]:
+    """Inline tokens with each raw HTML tag as text, but for the spans :func:`clsd_format.html_text.in_language` wrote.
+
+    Such a span (``lang`` and ``dir``, nothing else) is rebuilt from what it says, a ``</span>`` kept only where it
+    closes one, and a span left open closed at the end: the HTML stays well formed whatever the texts hold.
+    """
+    kept: list[Token] = []
+    depth = 0
+    for child in children:
+        if child.type != "html_inline":
+            kept.append(child)
+            continue
+        own = OWN_SPAN.fullmatch(child.content)
+        if own is not None:
+            depth += 1
+            lang, direction = own.groups()
+            tag = f'<span lang="{lang}" dir="{direction}">'
+            kept.append(Token("html_inline", "", 1, content=tag, meta={"lang": lang, "dir": direction}))
+        elif child.content == CLOSE_SPAN and depth:
+            depth -= 1
+            kept.append(Token("html_inline", "", -1, content=CLOSE_SPAN))
+        else:
+            kept.append(Token("text", "", 0, content=child.content))  # shown as written, escaped
+    kept += [Token("html_inline", "", -1, content=CLOSE_SPAN) for _ in range(depth)]
+    return kept
+
+
+def _whole_cell_language(cell: Token, children: list[Token]) -> list[Token]:
+    """A table cell that is one text in its language: ``lang`` and ``dir`` go onto the cell, which then reads (and
+    aligns) in the text's direction; any other cell keeps its spans."""
+    if len(children) < 2 or children[0].nesting != 1 or children[-1].nesting != -1:
+        return children
+    depth = 0
+    for child in children[:-1]:
+        depth += child.nesting if child.type == "html_inline" else 0
+        if depth == 0:
+            return children  # the first span closes before the cell ends: more than one text, or text beside it
+    cell.attrSet("lang", children[0].meta["lang"])
+    cell.attrSet("dir", children[0].meta["dir"])
+    return children[1:-1]
+
+
 def markdown_to_html(markdown: str, folder: Path) -> str:
-    """The report's Markdown as HTML: raw HTML escaped, its figures embedded, no image or link it did not make."""
-    md = MarkdownIt("commonmark", {"html": False}).enable("table")
+    """The report's Markdown as HTML: raw HTML escaped but for the spans naming a text's language and direction,
+    its figures embedded, no image or link it did not make."""
+    md = MarkdownIt("commonmark", {"html": True}).enable("table").disable("html_block")  # raw HTML inline only, sifted
     tokens = md.parse(markdown)
-    for token in tokens:
+    for position, token in enumerate(tokens):
         if token.children:
-            token.children = _inert(token.children, folder)
+            token.children = _own_spans(_inert(token.children, folder))
+            if position and tokens[position - 1].type in ("td_open", "th_open"):
+                token.children = _whole_cell_language(tokens[position - 1], token.children)
     return md.renderer.render(tokens, md.options, {})
 
 

@@ -28,6 +28,7 @@ import numpy as np
 
 from clsd_analysis.alignment import HEADINGS, KINDS
 from clsd_analysis.tables import AVERAGE, DIRECT
+from clsd_format.html_text import LanguageText
 from clsd_mteb.naming import short_task
 
 if TYPE_CHECKING:
@@ -311,6 +312,11 @@ def _cell(value: Any, fmt: Formatter) -> str:
     return fmt(value)
 
 
+def _markdown_cell(value: Any, fmt: Formatter) -> str:
+    """A cell's Markdown: a text of the data (:class:`LanguageText`) in a span naming its language and direction."""
+    return value.markdown() if isinstance(value, LanguageText) else _cell(value, fmt)
+
+
 def _rows(frame: pd.DataFrame) -> Iterator[tuple[Any, list[tuple[Any, Any]]]]:
     """(label, [(column, value)]) keeping each column's own dtype (iterrows would turn ints into floats)."""
     for i, label in enumerate(frame.index):
@@ -336,6 +342,7 @@ def to_markdown(
 ) -> str:
     """A Markdown pipe table ending in a newline; a two-level header is flattened to "group column".
 
+    A :class:`clsd_format.html_text.LanguageText` cell is written in a span naming its language and direction.
     ``column_formats``: a formatter of its own for a column (e.g. p-values), ``fmt`` for the others.
     """
     bold = set(bold)
@@ -344,7 +351,7 @@ def to_markdown(
     for label, row in _rows(frame):
         cells = [str(label)]
         for column, value in row:
-            text = _cell(value, own.get(column, fmt))
+            text = _markdown_cell(value, own.get(column, fmt))
             cells.append(f"**{text}**" if (label, column) in bold and not is_missing(value) else text)
         rows.append(cells)
     return _md_table([index_name or frame.index.name or "", *_flat_columns(frame)], rows) + "\n"

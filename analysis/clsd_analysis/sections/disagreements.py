@@ -12,6 +12,9 @@ from clsd_analysis.comparisons import ALL_TASKS
 from clsd_analysis.disagreements import DIRECT_ONLY, PIVOT_ONLY, find_disagreements
 from clsd_analysis.report_context import ReportContext
 from clsd_analysis.sections.base import Section
+from clsd_analysis.task_data import TaskCatalog
+from clsd_format import schema
+from clsd_format.html_text import in_language
 from clsd_mteb.confidence import p_text
 
 
@@ -20,15 +23,29 @@ def focus_first(rows: pd.DataFrame, focus: str) -> pd.DataFrame:
     return pd.concat([rows[rows["model"] == focus], rows[rows["model"] != focus]])
 
 
-def example_line(row: pd.Series, kind: str) -> str:
-    """One disagreement as a list item: the strongest distractor of each setting with its changes to T in bold."""
-    direct = marked_changes(row["direct_target"], row["direct_top_distractor"])
-    pivot = marked_changes(row["pivot_target"], row["pivot_top_distractor"])
+def example_line(row: pd.Series, kind: str, catalog: TaskCatalog) -> str:
+    """One disagreement as a list item: the strongest distractor of each setting with its changes to T in bold.
+
+    Each text is written in its row's language and direction (:func:`clsd_format.html_text.in_language`), so an Arabic
+    or Hebrew sentence inside the English line reads right to left.
+    """
+    s_lang, t_lang = _languages(catalog, row["direct_task"], row["id"])
+    pivot_lang = _languages(catalog, row["pivot_task"], row["id"])[1]
+    direct = in_language(marked_changes(row["direct_target"], row["direct_top_distractor"]), t_lang)
+    pivot = in_language(marked_changes(row["pivot_target"], row["pivot_top_distractor"]), pivot_lang)
     return (
-        f"- *{kind}* — `{row['model']}`, `{row['direct_task']}` `{row['id']}`: S = “{row['direct_source']}”; "
-        f"T = “{row['direct_target']}”; strongest distractor direct = “{direct}”; "
-        f"through the pivot, T = “{row['pivot_target']}”, strongest distractor = “{pivot}”"
+        f"- *{kind}* — `{row['model']}`, `{row['direct_task']}` `{row['id']}`: S = “{in_language(row['direct_source'], s_lang)}”; "
+        f"T = “{in_language(row['direct_target'], t_lang)}”; strongest distractor direct = “{direct}”; "
+        f"through the pivot, T = “{in_language(row['pivot_target'], pivot_lang)}”, strongest distractor = “{pivot}”"
     )
+
+
+def _languages(catalog: TaskCatalog, task: str, row_id: str) -> tuple[str, str]:
+    """The languages of a row's source and target, as the row gives them (mteb codes)."""
+    data = catalog.get(task)
+    assert data is not None  # a disagreement with texts has its task's data
+    row = data.rows[row_id]
+    return row[schema.SOURCE_LANG], row[schema.TARGET_LANG]
 
 
 @dataclass(frozen=True)
@@ -69,5 +86,5 @@ class Disagreements(Section):
         rows = focus_first(with_texts, report.focus)
         for kind in (DIRECT_ONLY, PIVOT_ONLY):
             for _, row in rows[rows["kind"] == kind].head(self.examples_per_kind).iterrows():
-                writer.add(example_line(row, kind))
+                writer.add(example_line(row, kind, report.catalog))
         writer.add("")
