@@ -54,9 +54,23 @@ def _check_target(out: Path, overwrite: bool) -> None:
         raise CLSDError(f"--out {out} exists and is not a folder.")
 
 
-def _header(report: ReportContext, options: AnalysisOptions) -> None:
+def _title(report: ReportContext, options: AnalysisOptions) -> None:
+    """The title and what a reader must know before the answer: trials are not the tasks' scores."""
     writer, results = report.writer, report.results
     writer.add("# CLSD analysis report\n")
+    if results.trials:
+        trials = "; ".join(f"`{run.name}` on `{task}`: first {rows} rows" for (run, task), rows in sorted(results.trials.items()))
+        writer.add(f"**Trials, not the tasks' scores:** these results cover only the first rows of their task ({trials}).\n")
+    if options.html:
+        writer.add(
+            f"The same report with a row explorer (the rows a model got wrong, their distractors and edit types): [{HTML_FILE}]({HTML_FILE}).\n"
+        )
+
+
+def _header(report: ReportContext, options: AnalysisOptions) -> None:
+    """What the report was made from, after the answer: the command, the folders, the models and their labels, the tasks."""
+    writer, results = report.writer, report.results
+    writer.add("## What this report read\n")
     if options.command:
         writer.add(f"Produced by:\n\n```\n{options.command}\n```\n")
     key = "\n".join(
@@ -71,13 +85,6 @@ def _header(report: ReportContext, options: AnalysisOptions) -> None:
     chosen = "chosen with `--focus`" if options.focus else "the highest mean direct P@1; `--focus MODEL` chooses another"
     writer.add(f"The report is about `{report.focus}` ({chosen}): its examples come first.\n")
     writer.add(f"Tasks: {', '.join(f'`{t}`' for t in results.task_names)}.\n")
-    if results.trials:
-        trials = "; ".join(f"`{run.name}` on `{task}`: first {rows} rows" for (run, task), rows in sorted(results.trials.items()))
-        writer.add(f"**Trials, not the tasks' scores:** these results cover only the first rows of their task ({trials}).\n")
-    if options.html:
-        writer.add(
-            f"The same report with a row explorer (the rows a model got wrong, their distractors and edit types): [{HTML_FILE}]({HTML_FILE}).\n"
-        )
 
 
 def _check_texts_found(catalog: TaskCatalog, task_names: Sequence[str]) -> None:
@@ -157,8 +164,9 @@ def build_report(results_dir: str | Path | Sequence[str | Path], out: str | Path
         focus_request=options.focus,
         notes=[f"Skipped file {s}" for s in results.skipped],
     )
+    _title(report, options)
+    _answer(report)  # the report opens on the answer
     _header(report, options)
-    _answer(report)
     for number, section in enumerate(options.sections, start=1):
         report.writer.add(f"## {number}. {section.title}\n")
         section.write(report)

@@ -209,7 +209,10 @@ def test_report_embeds_tables_and_figures(report: Path) -> None:
         for suffix in (".md", ".tex", ".csv"):
             assert (report / "tables" / f"{name}{suffix}").stat().st_size > 0
     assert "\\toprule" in (report / "tables" / "comparison.tex").read_text()
-    assert "## The answer" in text.split("## 1.")[0]  # the answer opens the report
+    # the report opens on the answer: its first section, before what was read, the tables and (in report.html) the explorer
+    assert [line for line in text.splitlines() if line.startswith("## ")][:2] == ["## The answer", "## What this report read"]
+    page = (report / "report.html").read_text(encoding="utf-8")
+    assert page.index(">The answer</h2>") < page.index("Model comparison (Table 1)") < page.index('id="explorer"')
     # section 2's disagreement counts are the discordant rows of the pooled pivot test
     counts = pd.read_csv(report / "tables" / "disagreement_counts.csv", index_col=0)
     pooled = pd.read_csv(report / "tables" / "pivot_tests.csv").query("task == 'all'").set_index("model")
