@@ -26,6 +26,14 @@ OutOption = Annotated[
         help="New folder for the Hub-format dataset (must not exist or be empty).",
     ),
 ]
+KeepRefusedOption = Annotated[
+    bool,
+    typer.Option(
+        "--keep-refused-translations",
+        help="Build the pivot configs from every non-empty translation, also those refused as not translating their "
+        "source (the card says so).",
+    ),
+]
 
 
 @app.command()
@@ -57,10 +65,12 @@ def build(
         bool,
         typer.Option("--no-score", help="Do not score the set for the card (character n-gram baseline and default model)."),
     ] = False,
+    keep_refused_translations: KeepRefusedOption = False,
 ) -> None:
     """Write a run's dataset with its card, ready to evaluate.
 
-    Both directions, plus the pivot configs when the run was translated; then `clsd evaluate --data-dir OUT`.
+    Both directions, plus the pivot configs when the run was translated (unless most translations are refused);
+    then `clsd evaluate --data-dir OUT`.
     The card reports how hard the set is: P@1 of the character n-gram baseline and of the default model, beside
     their P@1 on the release. Beside it, eval.yaml declares the tasks for the Hub's leaderboards (mteb's format).
     """
@@ -80,7 +90,10 @@ def build(
         drop_invalid=drop_invalid,
         scorer=None if no_score else difficulty_of,
         add_files=write_eval_config,
+        keep_refused_translations=keep_refused_translations,
     )
     for config, rows in summary.rows.items():
         typer.echo(f"{config}: {rows} rows")
+    if summary.pivot_not_built:
+        typer.echo(f"pivot configs not built: {summary.pivot_not_built} (--keep-refused-translations builds them)")
     typer.echo(f"written: {summary.folder}\nnext: clsd evaluate --data-dir {summary.folder}")

@@ -236,12 +236,12 @@ def evaluate(
     watched = (sys.stderr if err else sys.stdout).isatty()  # a person reads the progress lines as they come
     encoders = _encoders(model, device, served)  # a model that cannot load stops the run before the data is read
     selected = _load_tasks(source, names, limit=limit, exact=exact, err=err)
-    untrained = _warn_untrained(encoders, selected)
+    facts = (_warn_untrained(encoders, selected), _pivot_not_built(source))  # what the answer marks and says
     scored: dict[str, dict[str, tuple[float, int, float | None]]] = {}
     with ConsoleProgress(watched=watched, err=err) as progress:
         for encoder in encoders:
             scored.update(_evaluate_one(encoder, selected, output, batch_size=batch_size, overwrite=overwrite, progress=progress))
-    table, answer = _table1(scored, _prediction_hits(encoders, scored, output, limit), untrained)
+    table, answer = _table1(scored, _prediction_hits(encoders, scored, output, limit), facts)
     _print_table(table, table_format, drawn=table_format is None and sys.stdout.isatty())
     _print_answer(answer, err=err)
     typer.echo(f"\nResults: {output / 'results'}", err=err)
@@ -295,10 +295,14 @@ def _load_tasks(source: DataSource, names: list[str] | None, *, limit: int | Non
 
 
 def _table1(
-    scored: dict[str, dict[str, tuple[float, int, float | None]]], hits: Hits, untrained: dict[str, dict[str, list[str]]]
+    scored: dict[str, dict[str, tuple[float, int, float | None]]],
+    hits: Hits,
+    facts: tuple[dict[str, dict[str, list[str]]], dict[str, str]],
 ) -> tuple[Table1, list[str]]:
     """Table 1 of the run's (P@1, rows) per model and task, each value with its interval and the models tied with
-    each column's best; and the answer's lines when the table offers a choice (two models, or both settings)."""
+    each column's best; and the answer's lines when the table offers a choice (two models, or both settings).
+    ``facts``: the tasks whose languages each model declares no training in, and why a pivot set was not built."""
+    untrained, pivot_not_built = facts
     from clsd_analysis.answer import answer_lines
     from clsd_analysis.comparisons import mark_ties, model_comparisons, pivot_tests
     from clsd_analysis.tables import AVERAGE, build_table1, mark_untrained
@@ -310,7 +314,14 @@ def _table1(
     mark_untrained(table, untrained)
     mark_ties(table, model_comparisons(hits)[0])
     choice = len(table.models) > 1 or len(table.settings_of(AVERAGE)) > 1
-    return table, answer_lines(table, pivot_tests(hits)) if choice else []
+    return table, answer_lines(table, pivot_tests(hits), pivot_unmeasured=pivot_not_built) if choice else []
+
+
+def _pivot_not_built(source: DataSource) -> dict[str, str]:
+    """Direct task -> why its pivot set was not built, as a Hub-format dataset's card says (read with the source)."""
+    from clsd_format import hub
+
+    return hub.pivot_not_built(source.card, source.describe()) if source.card else {}
 
 
 def _prediction_hits(

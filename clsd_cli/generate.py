@@ -8,12 +8,15 @@ is chosen by :mod:`clsd_generation.run.backends`. Its help lists the options by 
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import typer
 
 from clsd_cli.generation_options import (
+    AcceptAnsweringModel,
+    AcceptNeighbour,
     AnswersFile,
     ApiKeyEnv,
     BackendName,
@@ -44,6 +47,7 @@ from clsd_cli.generation_options import (
     RequestsOut,
     RuleNames,
     RulesSeed,
+    RunAnyway,
     RunDir,
     SourceColumn,
     SourceLang,
@@ -123,37 +127,59 @@ def generate(
     near_copy_edits: NearCopyEdits = ReadingChecks.near_copy_edits,
     max_unknown_share: MaxUnknownShare = ReadingChecks.max_unknown_share,
     max_unknown_lowercase: MaxUnknownLowercase = ReadingChecks.max_unknown_lowercase,
+    accept: AcceptAnsweringModel = None,
+    accept_neighbour: AcceptNeighbour = None,
     seed: RulesSeed = DEFAULT_RULES_SEED,
     rules: RuleNames = "default",
+    run_anyway: RunAnyway = False,
     quiet: Quiet = False,
 ) -> None:
     """Make four distractors per sentence of both languages.
 
     Resumable (every answer is stored in RUN_DIR/checkpoint.sqlite as it arrives): run the same command again after an interruption, even kill -9. A different input, model, prompt or rule setting is refused."""
-    from clsd_generation.run.generate import RunOptions, generate_distractors
-
-    _check_protocol(protocol, backend, prompt_file, temperature, top_p)
+    prompts = _prompts(protocol, backend, prompt_file, temperature, top_p)
     languages = _parse_languages(source_lang, target_lang)
-    reading = ReadingChecks(language_check, near_copy_edits, max_unknown_share, max_unknown_lowercase)
+    reading = _reading(language_check, near_copy_edits, max_unknown_share, max_unknown_lowercase, accept_neighbour, languages)
     bounds = ValidationBounds(min_jaccard, max_jaccard, min_length_ratio, max_length_ratio, protocol=protocol, reading=reading)
     endpoint = LLMSettings(model or "", base_url, api_key_env, concurrency, timeout, max_retries, max_tokens, structured)
-    llm, files = _llm_settings(backend, batch, endpoint, RequestFiles(requests_out, answers))
-    prompts = load_prompt_settings(prompt_file, temperature=temperature, top_p=top_p)
+    llm, files = _llm_settings(backend, batch, endpoint, RequestFiles(requests_out, answers), accept)
     corpus = _read_corpus(input, (source_column, target_column), languages, id_column, split, hub_config, limit)
     batch_settings = BatchSettings(poll_interval, max_requests=batch_max_requests, max_bytes=int(batch_max_mb * 1_000_000))
-    chosen = _choose_backend(llm, prompts, batch_settings if batch else files, seed, rules)
+    chosen = _choose_backend(llm, prompts, batch_settings if batch else files, seed, (rules, run_anyway))
+    _run(corpus, languages, run_dir, (chosen, bounds), max_attempts, quiet)
+
+
+def _run(
+    corpus: ParallelCorpus,
+    languages: tuple[Language, Language],
+    run_dir: Path,
+    how: tuple[DistractorBackend, ValidationBounds],
+    max_attempts: int,
+    quiet: bool,
+) -> None:
+    """The run itself, its report and the next step."""
+    from clsd_generation.run.generate import RunOptions, generate_distractors
+
     options = RunOptions(max_attempts=max_attempts, progress=not quiet, announce=typer.echo)
-    _print_outcome(generate_distractors(corpus, languages, run_dir, chosen, bounds, options), run_dir)
+    _print_outcome(generate_distractors(corpus, languages, run_dir, *how, options), run_dir)
 
 
 def _choose_backend(
-    llm: LLMSettings | None, prompts: PromptSettings, mode: BatchSettings | RequestFiles | None, seed: int, rules: str
+    llm: LLMSettings | None,
+    prompts: PromptSettings,
+    mode: BatchSettings | RequestFiles | None,
+    seed: int,
+    rules: tuple[str, bool],
 ) -> DistractorBackend:
-    """The LLM backend where --backend llm gave an endpoint (``llm``; live, Batch API or request files), else the rules."""
+    """The LLM backend where --backend llm gave an endpoint (``llm``; live, Batch API or request files), else the rules
+    (``rules``: --rules and --run-anyway)."""
     from clsd_generation.run.backends import LLMBackend, RuleBackend
 
+    names, run_anyway = rules
     if llm is None:
-        return RuleBackend(seed, _rule_names(rules))
+        return RuleBackend(seed, _rule_names(names), run_anyway)
+    if run_anyway:
+        raise CLSDError("--run-anyway is for --backend rules: the LLM backend makes no estimate to stop at.")
     batch = mode if isinstance(mode, BatchSettings) else None
     return LLMBackend(llm, prompts, batch, mode if isinstance(mode, RequestFiles) else None)
 
@@ -177,9 +203,33 @@ def _parse_languages(source_lang: str, target_lang: str) -> tuple[Language, Lang
     return parse_pair(source_lang, target_lang)
 
 
+def _reading(
+    language: bool,
+    edits: int,
+    unknown_share: float,
+    unknown_lowercase: int,
+    neighbours: list[str] | None,
+    languages: tuple[Language, Language],
+) -> ReadingChecks:
+    """The answer checks' settings, each --accept-neighbour as the identifier's codes ("ru:bg") once it is checked
+    against the run's languages (the identifier is loaded only when one is given)."""
+    accepted: tuple[str, ...] = ()
+    if neighbours:
+        from clsd_generation.checks.answers import accepted_neighbour
+
+        codes = [language.code for language in languages]
+        accepted = tuple(sorted({accepted_neighbour(spec, codes) for spec in neighbours}))
+    return ReadingChecks(language, edits, unknown_share, unknown_lowercase, accepted)
+
+
+def _prompts(protocol: str, backend: str, prompt_file: Path | None, temperature: float, top_p: float) -> PromptSettings:
+    """The prompt and sampling of the run, once the settings are checked: an unknown backend is refused; the paper
+    protocol is the paper's LLM request, so settings that would make it something else are refused."""
+    _check_protocol(protocol, backend, prompt_file, temperature, top_p)
+    return load_prompt_settings(prompt_file, temperature=temperature, top_p=top_p)
+
+
 def _check_protocol(protocol: str, backend: str, prompt_file: Path | None, temperature: float, top_p: float) -> None:
-    """An unknown backend is refused; the paper protocol is the paper's LLM request: refuse settings that would make it
-    something else."""
     if backend not in BACKEND_NAMES:
         raise CLSDError(f"unknown backend {backend!r}; use one of {', '.join(BACKEND_NAMES)}.")
     if protocol != PAPER:
@@ -194,15 +244,16 @@ def _check_protocol(protocol: str, backend: str, prompt_file: Path | None, tempe
 
 
 def _llm_settings(
-    backend: str, batch: bool, llm: LLMSettings, files: RequestFiles
+    backend: str, batch: bool, llm: LLMSettings, files: RequestFiles, accept: list[str] | None = None
 ) -> tuple[LLMSettings | None, RequestFiles | None]:
-    """The endpoint of --backend llm, checked (model named, API key set) before the input is read, and the request
-    files when asked for; (None, None) for rules."""
+    """The endpoint of --backend llm with the models allowed to answer for it (``accept``), checked (model named, API key
+    set) before the input is read, and the request files when asked for; (None, None) for rules."""
     wants_files = files.requests_out is not None or files.answers is not None
     if backend != "llm":
-        if batch or wants_files:
-            raise CLSDError("--batch, --requests-out and --answers need --backend llm.")
+        if batch or wants_files or accept:
+            raise CLSDError("--batch, --requests-out, --answers and --accept-answering-model need --backend llm.")
         return None, None
+    llm = replace(llm, accepted_models=tuple(accept or ()))
     if batch and wants_files:
         raise CLSDError("--batch sends the requests to the Batch API; --requests-out and --answers hand them to another engine.")
     if not llm.model:
@@ -251,4 +302,8 @@ def _print_outcome(report: RunReport, run_dir: Path) -> None:
         raise CLSDError(f"{report.unfinished} sentence(s) still need answers: add --requests-out FILE to write their requests.")
     if report.unfinished:
         raise CLSDError(f"{report.unfinished} sentence(s) are unfinished after retries; run the same command again to continue.")
+    empty = report.without_distractors()
+    if empty:  # `clsd build` would refuse: a direction needs distractors in its target language
+        typer.echo(f"nothing to build: no {' and no '.join(empty)} sentence has distractors (why: the failed lines above).")
+        return
     typer.echo(f"next: clsd build --run-dir {run_dir} --out <folder> --name <NAME>")

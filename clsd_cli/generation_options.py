@@ -214,6 +214,16 @@ MaxUnknownLowercase = Annotated[
         rich_help_panel=ANSWER_CHECKS, help="Refuse an LLM candidate from this many unknown words that start lower-case (0: off)."
     ),
 ]
+AcceptNeighbour = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--accept-neighbour",
+        rich_help_panel=ANSWER_CHECKS,
+        metavar="TARGET:NEIGHBOUR",
+        help="Let an LLM candidate the language identifier names NEIGHBOUR pass the language check for TARGET, e.g. ru:bg "
+        "(repeatable). Without it, another language passes only as a close neighbour or within a margin measured on real text.",
+    ),
+]
 AcceptAnsweringModel = Annotated[
     list[str] | None,
     typer.Option(
@@ -225,6 +235,15 @@ AcceptAnsweringModel = Annotated[
     ),
 ]
 RulesSeed = Annotated[int, typer.Option(rich_help_panel=RULES_PANEL, help="Seed of the rule backend.")]
+RunAnyway = Annotated[
+    bool,
+    typer.Option(
+        "--run-anyway",
+        rich_help_panel=RULES_PANEL,
+        help="Run the rules on every sentence although they would give no sentence of a language its distractors, "
+        "measured on its first 200 still to do (without it such a run stops there, exit status 2, saying why).",
+    ),
+]
 RuleNames = Annotated[
     str,
     typer.Option(

@@ -51,8 +51,10 @@ def translate(
     """Translate a run's texts to English (the pivot setting).
 
     Every source, target and distractor, as in the paper's pivot setting, by M2M-100/NLLB or (--backend llm) by an
-    LLM with a fixed prompt. Resumable: translations are stored as they come; run again to continue. `clsd build`
-    then adds the -pivot-en configs.
+    LLM with a fixed prompt. Resumable: translations are stored as they come; run again to continue. Every stored
+    translation is then checked as a translation of its source (no template shared across rows, the source's numbers
+    kept, a length in proportion) and the share refused is printed per language. `clsd build` then adds the -pivot-en
+    configs without the rows of refused translations, or none when more than half of a language's are refused.
     """
     from clsd_generation.dataset.pivot import translate_run, untranslated_count
     from clsd_generation.llm.translate import pivot_refusal_lines

@@ -32,6 +32,8 @@ CARD_FILE = "README.md"
 EVAL_FILE = "eval.yaml"  # the Hub's evaluation config (mteb's format), written beside the card by the plugin
 MANIFEST_KEY = "clsd"
 FILES_KEY = "files"  # under MANIFEST_KEY: data file -> {sha256, rows}
+# under MANIFEST_KEY: direct task name -> why its English pivot config was not built (its translations were refused)
+PIVOT_NOT_BUILT_KEY = "pivot_not_built"
 
 
 @dataclass(frozen=True)
@@ -208,6 +210,18 @@ def read_manifest_from_header(header: Mapping[str, Any], where: str) -> list[Dir
         except TypeError as exc:
             raise DataError(f"bad task entry {entry!r}: {exc}", file=where, row=number, column=MANIFEST_KEY) from exc
     return specs
+
+
+def pivot_not_built(header: Mapping[str, Any], where: str) -> dict[str, str]:
+    """Direct task name -> why its English pivot config was not built (most translations refused), from a card's
+    header; empty when the card says nothing of it. Read strictly: the answer repeats it."""
+    manifest = header.get(MANIFEST_KEY)
+    found = manifest.get(PIVOT_NOT_BUILT_KEY) if isinstance(manifest, dict) else None
+    if found is None:
+        return {}
+    if not isinstance(found, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in found.items()):
+        raise DataError(f"'{PIVOT_NOT_BUILT_KEY}' must map task names to reasons.", file=where, column=MANIFEST_KEY)
+    return dict(found)
 
 
 def read_manifest(folder: Path) -> list[DirectionSpec]:

@@ -106,7 +106,7 @@ def _answer(report: ReportContext) -> None:
     table = comparison_table(report.results)
     mark_ties(table, report.comparisons, report.left_out)
     mark_untrained(table, _untrained(report.results))
-    lines = answer_lines(table, report.pivot_tests, report.pivot_left_out)
+    lines = answer_lines(table, report.pivot_tests, report.pivot_left_out, report.catalog.pivot_not_built())
     if report.left_out:
         lines.append(
             f"{len(report.left_out)} pair(s) of results are not compared: they are not on the same rows of the same data "

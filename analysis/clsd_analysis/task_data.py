@@ -129,6 +129,19 @@ class TaskCatalog:
             (task,) = clsd_mteb.get_tasks([name], hub_dataset=f"{record.location}@{record.revision}")
         return task
 
+    def pivot_not_built(self) -> dict[str, str]:
+        """Direct task -> why its pivot set was not built, as the cards of the local dataset folders say it (the
+        --dataset folders, then the recorded ones); a Hub dataset's card is not fetched for it."""
+        from clsd_format import hub
+
+        folders = [*self.dataset_folders]
+        folders += [Path(r.location) for r in self.recorded.values() if r.kind == "hub-folder" and Path(r.location).is_dir()]
+        found: dict[str, str] = {}
+        for folder in reversed(folders):  # the first folder's word wins, as for the tasks
+            if (folder / hub.CARD_FILE).is_file():
+                found.update(hub.pivot_not_built(hub.read_front_matter(folder), str(folder / hub.CARD_FILE)))
+        return found
+
     def get(self, name: str) -> TaskData | None:
         if name not in self._cache:
             self._cache[name] = self._resolve(name)

@@ -49,6 +49,7 @@ def test_generate_help_groups_the_options_and_shows_each_backend_apart() -> None
         return result.output.split(f"\n{title}:\n", 1)[1].split("\n\n", 1)[0]
 
     assert "--rules" in section("Rule backend") and "--base-url" not in section("Rule backend")
+    assert "--run-anyway" in section("Rule backend")
     assert "--base-url" in section("LLM backend: endpoint and sampling") and "--rules" not in section(
         "LLM backend: endpoint and sampling"
     )

@@ -22,13 +22,15 @@ original sentence from the last line of the prompt and plays that sentence's nex
 ``surrogate`` the list with a lone surrogate (JSON's ``\ud800`` escape): not valid Unicode
 ``deep``     (structured) JSON nested three thousand deep
 ``fragments`` (structured) a JSON object broken off midway: fragments of JSON syntax, not JSON
-``copy``     (translation) the source unchanged; ``german``: a German sentence, not an English one
+``copy``     (translation) the source unchanged; ``german``: a German sentence, not an English one; ``template``:
+             the same English sentence for every text but for an id (:func:`template_of`), what a broken translator sends;
+             ``numberless``: the gloss of the text without its numbers
 ``echo``     the caller's bare API key echoed in the answer (a reasoning block; the translation; the verdict's
              reasoning), as a careless or hostile server may send it
 
 A translation request (``clsd translate --backend llm``: its prompt starts "Translate this") gets
-``Translation: "<english_of(text)>"`` (an English sentence naming the text by a hash) and a note after a blank
-line, which the translator must strip.
+``Translation: "<english_of(text)>"`` (a word-for-word English gloss of the text: plumbing, not a translation) and a
+note after a blank line, which the translator must strip. ``every_text(action)`` scripts one action for every text.
 
 A judge's question (``clsd judge``) gets the answer of a valid distractor (fluent: yes, a translation of
 the source: no, a small edit: yes), or, scripted for the distractor, ``invalid`` (a translation: yes)
@@ -76,8 +78,9 @@ def good_distractors(sentence: str) -> list[str]:
 
 
 def swapped_words(sentence: str, code: str, pool: Sequence[str]) -> list[str]:
-    """Four distractors the way a careful writer of any language makes them: one word of the sentence replaced by a
-    real word of the same language (taken from ``pool``, other sentences of it), a different word each time.
+    """Four candidates that exercise the plumbing in any language, not valid CLSD distractors: one word of the sentence
+    replaced by a real word of the same language (taken from ``pool``, other sentences of it), a different word each
+    time, whatever the result means (mostly word salad).
 
     Words are found as the generator finds them (clsd_format.words), so scripts without spaces are cut into words.
     """
@@ -107,9 +110,37 @@ def markup_items(sentence: str) -> list[str]:
     ]
 
 
+GLOSS = (
+    "the", "house", "river", "council", "said", "on", "Monday", "new", "school", "people", "with", "and", "of", "was",
+    "city", "many", "after", "before", "they", "have", "work", "bridge", "old", "water", "market", "today", "year",
+    "children", "small", "large", "would", "there",
+)  # fmt: skip
+
+
 def english_of(text: str) -> str:
-    """The fake's English translation of ``text``: an English sentence, one per text (a real translation is not needed)."""
+    """The fake's English "translation" of ``text``: a gloss, each word an English word chosen by the word's hash, each
+    number kept as written. Not a translation, but it passes the checks a translation passes (English, its source's
+    numbers, a length in proportion, a different text for a different source): the plumbing is what is tested."""
+    from clsd_format.words import find_words
+
+    glossed = [
+        word
+        if any(ch.isdecimal() for ch in word)
+        else GLOSS[int(hashlib.sha256(word.casefold().encode()).hexdigest(), 16) % len(GLOSS)]
+        for word in find_words(text)
+    ]
+    gloss = " ".join(glossed)
+    return f"{gloss[:1].upper()}{gloss[1:]}."
+
+
+def template_of(text: str) -> str:
+    """What a broken translator answers for every text: one English sentence, only an id changing."""
     return f"This is the English translation of the text numbered {hashlib.sha256(text.encode()).hexdigest()[:8]}."
+
+
+def every_text(action: str, times: int = 10) -> dict[str, list[str]]:
+    """A script playing ``action`` for every sentence or text (the empty key is in every sentence), ``times`` each."""
+    return {"": [action] * times}
 
 
 def decoy(sentence: str) -> str:
@@ -173,9 +204,12 @@ def completion(
     asked = re.search(r"Answer in ([^!\n]+)!", prompt)
     if prompt.startswith("Translate this"):
         text = f'Translation: "{english_of(sentence)}{echoed}"\n\nNote: a literal translation.'
-        text = {"copy": f'Translation: "{sentence}"', "german": 'Translation: "Der Hund schläft heute im Garten."'}.get(
-            action, text
-        )
+        text = {
+            "copy": f'Translation: "{sentence}"',
+            "german": 'Translation: "Der Hund schläft heute im Garten."',
+            "template": template_of(sentence),
+            "numberless": f'Translation: "{english_of(re.sub(r"[0-9]+", "", sentence))}"',
+        }.get(action, text)
     elif prompt.startswith(JUDGE_PROMPTS):
         translation = prompt.startswith(JUDGE_PROMPTS[1])
         text = "Well, it depends." if action == "babble" else "Yes." if translation == (action == "invalid") else "no"
@@ -224,6 +258,7 @@ class FakeOpenAI(LocalServer):
         refused_formats: Iterable[str] = (),
         refusal_status: int = 400,
         swaps: Mapping[str, tuple[str, Sequence[str]]] | None = None,
+        port: int = 0,
     ) -> None:
         self.scripts = {key: list(actions) for key, actions in (scripts or {}).items()}
         self.delay, self.slow_seconds, self.retry_after = delay, slow_seconds, retry_after
@@ -251,8 +286,9 @@ class FakeOpenAI(LocalServer):
         self.lost_upload_answers = 0
         self.lost_create_answers = 0
         self.foreign_output_lines: list[dict[str, Any]] = []  # appended to every batch output (lines no batch held)
+        self.answered_model: str | None = None  # set: every answer (live, batch) names this model, not the one asked for
         self.lock = threading.Lock()
-        super().__init__(_handler(self), "/v1")
+        super().__init__(_handler(self), "/v1", port)
 
     def next_action(self, sentence: str, *, transport: bool = True) -> str:
         with self.lock:
@@ -262,6 +298,10 @@ class FakeOpenAI(LocalServer):
             action = script[index] if index < len(script) else "good"
             self.log.append((sentence, action))
             return action
+
+    def model_of(self, request: Mapping[str, Any]) -> str:
+        """The model an answer to ``request`` names: the one asked for, unless :attr:`answered_model` is set."""
+        return self.answered_model or request["model"]
 
     # --- Batch API ---------------------------------------------------------------------------
     def add_account_files(self, count: int, age: int = 86_400) -> None:
@@ -305,7 +345,8 @@ class FakeOpenAI(LocalServer):
             if action in ("429", "500", "slow", "drop"):
                 status, body = 500, {"error": {"message": f"scripted {action}", "type": "server_error"}}
             else:
-                status, body = 200, completion(request["body"]["model"], sentence, action, prompt, key=self.key)
+                model = self.model_of(request["body"])
+                status, body = 200, completion(model, sentence, action, prompt, key=self.key)
             output.append(
                 {
                     "id": f"req-{len(output)}",
@@ -401,13 +442,14 @@ def _handler(fake: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
                     self.close_connection = True
                     self.connection.shutdown(socket.SHUT_RDWR)
                 elif action == "undecodable":  # the answer's text holds bytes that are not UTF-8
-                    answer = completion(request["model"], sentence, "good", prompt, bool(response_format), fake.key)
+                    answer = completion(fake.model_of(request), sentence, "good", prompt, bool(response_format), fake.key)
                     raw = json.dumps(answer, ensure_ascii=False).replace('"content": "', '"content": "\udcff', 1)
                     self._send(200, None, raw=raw.encode("utf-8", "surrogateescape"))
                 else:
                     if action == "slow":
                         time.sleep(fake.slow_seconds)
-                    answer = completion(request["model"], sentence, action, prompt, bool(response_format), fake.key, fake.swaps)
+                    model = fake.model_of(request)
+                    answer = completion(model, sentence, action, prompt, bool(response_format), fake.key, fake.swaps)
                     self._send(200, answer)
             elif self.path == "/v1/files":
                 message = email.parser.BytesParser(policy=email.policy.HTTP).parsebytes(
@@ -525,6 +567,7 @@ if __name__ == "__main__":  # a standalone server (benchmarks, manual trials): p
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--delay", type=float, default=0.0, help="seconds before every answer")
     parser.add_argument("--lean", action="store_true", help="asyncio server answering every chat completion 'good' (benchmark)")
+    parser.add_argument("--port", type=int, default=0, help="port on 127.0.0.1 (default: a free one); the URL is printed")
     parser.add_argument(
         "--swap",
         action="append",
@@ -546,6 +589,6 @@ if __name__ == "__main__":  # a standalone server (benchmarks, manual trials): p
             path, _, column = source.rpartition(":")
             with open(path, encoding="utf-8", newline="") as handle:
                 swaps[parse_language(code).name] = (code, [row[column] for row in csv.DictReader(handle)])
-        with FakeOpenAI(delay=args.delay, swaps=swaps) as fake:
+        with FakeOpenAI(delay=args.delay, swaps=swaps, port=args.port) as fake:
             print(fake.base_url, flush=True)
             threading.Event().wait()

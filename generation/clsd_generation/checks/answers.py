@@ -4,9 +4,13 @@ The surface bounds (Jaccard, length ratio, markup) keep gibberish and copies tha
 distractors. A reader also asks:
 
 * **Language**: is it in the target language? :mod:`py3langid` (langid.py's model, shipped in its
-  wheel, 97 languages) names the candidate's language; it must be the target language or the language
+  wheel) names the candidate's language; it must be the target language or the language
   it names for the original itself (an original quoting a foreign name, "Er ist Leiter der ARE
   (Association pour le Retournement des Entreprises).", is read as French, and so are its distractors).
+  Which other languages pass is measured, not chosen: ``language_gaps.json`` (written by
+  ``scripts/measure_language_gaps.py`` from real text) names per target language the close neighbours the
+  identifier cannot tell from it, and how near the target another language's real sentences score
+  (:class:`LanguageRow`); ``--accept-neighbour`` adds a neighbour by the user's word.
 * **Near-copies**: is it the original up to a spelling slip? Once case and punctuation are folded, at
   most ``near_copy_edits`` characters changed, with no new word the lexicon knows and no changed number ("Fidesz-Partei" -> "Fidez-Partei" is a slip; "Hund" -> "Bund" and "1995" ->
   "1996" change the meaning). A second correct answer, refused as "same meaning".
@@ -35,12 +39,16 @@ from __future__ import annotations
 
 import difflib
 import functools
+import json
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from importlib import resources
 
 import regex
 
+from clsd_format.errors import CLSDError
+from clsd_format.languages import parse_language
 from clsd_format.words import find_words
 from clsd_generation.checks.coverage import (
     THAI_DICTIONARY,
@@ -89,10 +97,10 @@ def language_of(text: str) -> str:
 
 
 # How far below the identifier's best a language may score (log-probability per character) and still be the text's
-# language. Close languages score close: Indonesian and Malay, Serbian, Croatian and Bosnian, Norwegian and Danish,
-# Czech and Slovak came within 0.62 of each other on the same sentence, any other pair 1.5 or more apart; so a
-# distractor is in the wrong language only beyond 0.75, never for being in its language's close neighbour.
+# language, where language_gaps.json measured nothing nearer: the margin of a pair of languages whose real sentences
+# score far apart, and of every pair of a target language the table has no text of.
 LANGUAGE_MARGIN = 0.75
+LANGUAGE_GAPS = "language_gaps.json"  # beside this module; written by scripts/measure_language_gaps.py
 # An English pivot text is mostly names and numbers more often: English full of names came within 0.37 of the best,
 # French text with names 0.5 and more; so a pivot text is not English beyond 0.45.
 PIVOT_MARGIN = 0.45
@@ -100,10 +108,98 @@ PIVOT_MARGIN = 0.45
 
 def language_gap(text: str, code: str) -> float:
     """How far below the identifier's best language ``code`` scores for ``text``, per character (0.0: it is the best)."""
+    return language_gaps(text).get(code, float("inf"))
+
+
+def language_gaps(text: str) -> dict[str, float]:
+    """:func:`language_gap` of every language the identifier knows, from one reading of ``text``."""
     scores = dict(identifier().rank(text))
-    if code not in scores:
-        return float("inf")
-    return (max(scores.values()) - scores[code]) / max(len(text), 1)
+    best = max(scores.values())
+    return {code: (best - score) / max(len(text), 1) for code, score in scores.items()}
+
+
+@dataclass(frozen=True)
+class LanguageRow:
+    """What the language check lets pass for one target language in one script, as measured on real text.
+
+    ``neighbours``: the languages the identifier names for a share of the target's own real sentences at or above
+    the table's ``neighbour_share`` (Indonesian for Malay): refusing them would refuse that many correct answers,
+    so they pass. ``margins``: for a language whose own real sentences score the target within
+    :data:`LANGUAGE_MARGIN` (Bulgarian for Russian), the gap below which only ``margin_quantile`` of them fall;
+    a candidate named so is in the wrong language beyond it. Every other language keeps :data:`LANGUAGE_MARGIN`.
+    """
+
+    neighbours: frozenset[str]
+    margins: Mapping[str, float]
+
+    def refuses(self, found: str, gap: float, accepted: Iterable[str] = ()) -> bool:
+        """Whether a candidate the identifier names ``found``, ``gap`` below its best for the target, is refused."""
+        if found in self.neighbours or found in accepted:
+            return False
+        return gap > self.margins.get(found, LANGUAGE_MARGIN)
+
+
+def row_key(identifier_code: str, script: str) -> str:
+    """The table's key of a target language: the identifier's code and the script, as mteb writes it ("sr-Latn")."""
+    return f"{identifier_code}-{script}"
+
+
+@functools.cache
+def language_table() -> dict[str, LanguageRow]:
+    """The measured rows of language_gaps.json, by :func:`row_key`."""
+    data = json.loads(resources.files(__package__).joinpath(LANGUAGE_GAPS).read_text(encoding="utf-8"))
+    return {key: LanguageRow(frozenset(row["neighbours"]), dict(row["margins"])) for key, row in data["targets"].items()}
+
+
+def language_row(language: str) -> LanguageRow | None:
+    """The measured row of a target language (a run's code: ``ru``, ``sr-Latn``); None where the table has no real
+    text of it in its script (every other language then keeps :data:`LANGUAGE_MARGIN`)."""
+    found = support(language)
+    if found.identifier is None:
+        return None
+    return language_table().get(row_key(found.identifier, found.script))
+
+
+def wrong_language(language: str, candidate: str, row: LanguageRow | None, accepted: Iterable[str] = ()) -> str | None:
+    """The identifier's code of the language it names for ``candidate`` when the check refuses that for the target
+    ``language``, else None; ``row``: the target's measured row, None where the one margin holds for every language;
+    ``accepted``: the languages the user lets pass for this target."""
+    code = support(language).identifier
+    found = language_of(candidate)
+    if code is None or found == code:
+        return None
+    gap = language_gap(candidate, code)
+    refused = row.refuses(found, gap, accepted) if row is not None else found not in accepted and gap > LANGUAGE_MARGIN
+    return found if refused else None
+
+
+def named_language(code: str) -> str:
+    """The identifier's code with its English name where a library knows it ("Bulgarian, bg")."""
+    try:
+        return f"{parse_language(code).name}, {code}"
+    except CLSDError:  # "zxx": no linguistic content
+        return code
+
+
+def accepted_neighbour(spec: str, languages: Sequence[str]) -> str:
+    """``--accept-neighbour TARGET:NEIGHBOUR`` as the identifier's codes ("ru:bg", "sr:hr" for ``sr-Latn:hrv``);
+    ``languages`` are the run's codes. One line naming what is wrong: the form, a language the identifier does not
+    know (it never names it, so there is nothing to accept), or a target that is not a language of the run."""
+    target, sep, neighbour = spec.partition(":")
+    if not sep or not target.strip() or not neighbour.strip():
+        raise CLSDError(f"--accept-neighbour {spec!r}: write TARGET:NEIGHBOUR, two language codes (e.g. ru:bg).")
+    codes = []
+    for part in (target.strip(), neighbour.strip()):
+        try:
+            code = support(parse_language(part).code).identifier  # "rus" is "ru", as the run writes it
+        except CLSDError:  # a code no library knows: the identifier does not know it either
+            code = None
+        if code is None:
+            raise CLSDError(f"--accept-neighbour {spec!r}: the language identifier (py3langid) does not know {part!r}.")
+        codes.append(code)
+    if codes[0] not in {support(language).identifier for language in languages}:
+        raise CLSDError(f"--accept-neighbour {spec!r}: {target.strip()} is not a language of this run ({', '.join(languages)}).")
+    return f"{codes[0]}:{codes[1]}"
 
 
 @functools.cache
@@ -222,14 +318,20 @@ class AnswerReader:
             self.reads_language and len(_LETTER_WORD.findall(fragment)) >= 2 and language_of(fragment) != self.support.identifier
         )
 
+    @property
+    def accepted_neighbours(self) -> frozenset[str]:
+        """The languages ``--accept-neighbour`` lets pass for this target (the identifier's codes)."""
+        code = self.support.identifier
+        pairs = (spec.split(":") for spec in self.checks.accepted_neighbours)
+        return frozenset(neighbour for target, neighbour in pairs if target == code)
+
     def refusal(self, original: str, candidate: str) -> str | None:
         """Why a reader refuses ``candidate`` as a distractor of ``original``; None when every check passes."""
         if self.reads_language:
-            code = self.support.identifier
-            found = language_of(candidate)
-            # another language than T's own reading, and not a close neighbour of the target (LANGUAGE_MARGIN)
-            if found not in (code, language_of(original)) and language_gap(candidate, str(code)) > LANGUAGE_MARGIN:
-                return f"{WRONG_LANGUAGE} ({found})"
+            # another language than T's own reading, and not one the measured table or the user lets pass
+            found = wrong_language(self.language, candidate, language_row(self.language), self.accepted_neighbours)
+            if found is not None and found != language_of(original):
+                return f"{WRONG_LANGUAGE} ({named_language(found)})"
             foreign = self._foreign_script_words(original, candidate)
             if len(foreign) >= FOREIGN_SCRIPT_WORDS:
                 return f"{WRONG_LANGUAGE} (words in Latin script: {', '.join(foreign[:3])})"

@@ -33,12 +33,13 @@ from clsd_format.errors import CLSDError
 from clsd_format.redaction import redact
 from clsd_generation.core.inputs import ParallelCorpus, ParallelPair
 from clsd_generation.core.outcomes import Settled, Status
-from clsd_generation.core.reading import storable
+from clsd_generation.core.reading import OTHER_MODEL, storable
 
 CHECKPOINT_FILE = "checkpoint.sqlite"
 # 2: the rule behind each candidate and distractor; 3: each answer's finish reason and the rejections it caused, and the
-# judge's verdicts. An older file gains the new columns (empty) and tables when opened.
-SCHEMA_VERSION = 3
+# judge's verdicts; 4: the model each answer was asked of and the one it names. An older file gains the new columns and
+# tables when opened (empty, except what its records tell: see Checkpoint._upgrade); a newer one is refused.
+SCHEMA_VERSION = 4
 GENERATION_KEY = "generation"
 TRANSLATION_KEY = "translation"
 JUDGE_KEY = "judge"  # the judge's model, questions and how it is asked (clsd judge)
@@ -59,6 +60,7 @@ CREATE TABLE IF NOT EXISTS attempts (
     prompt_tokens INTEGER NOT NULL, completion_tokens INTEGER NOT NULL, created TEXT NOT NULL,
     candidate_rules TEXT NOT NULL DEFAULT '[]',
     finish_reason TEXT, rejections TEXT NOT NULL DEFAULT '[]',
+    asked_model TEXT, answered_model TEXT,
     PRIMARY KEY (pair_id, lang, attempt));
 CREATE TABLE IF NOT EXISTS results (
     pair_id TEXT NOT NULL, lang TEXT NOT NULL, status TEXT NOT NULL CHECK (status IN ('ok', 'failed')),
@@ -80,6 +82,8 @@ _ADDED_COLUMNS = (  # (table, column, declaration) added since schema version 1
     ("results", "distractor_rules", "TEXT NOT NULL DEFAULT '[]'"),
     ("attempts", "finish_reason", "TEXT"),
     ("attempts", "rejections", "TEXT NOT NULL DEFAULT '[]'"),
+    ("attempts", "asked_model", "TEXT"),
+    ("attempts", "answered_model", "TEXT"),
 )
 
 
@@ -191,6 +195,19 @@ class Answer:
     candidate_rules: Sequence[str] = ()  # the rule behind each candidate (rule backend)
     finish_reason: str | None = None  # as the endpoint said ("stop", "length"); None for the rules
     rejections: Sequence[str] = ()  # the kind of each rejection (or, paper protocol, flag) this answer caused
+    asked_model: str | None = None  # the model the request named; None for the rules
+    answered_model: str | None = None  # the model the answer names; None for the rules, or an answer that names none
+
+
+@dataclass(frozen=True)
+class ModelAnswers:
+    """The answers of one model, as they name it, to the requests for one model: what the card and the summary count."""
+
+    answered: str | None  # None: the answers named no model (or were recorded before answering models were kept)
+    asked: str | None
+    answers: int
+    refused: int  # of them refused as another model's (core.reading.OTHER_MODEL)
+    sentences: frozenset[tuple[str, str]]  # (pair id, language) of every sentence holding one of its answers, read
 
 
 @dataclass(frozen=True)
@@ -219,7 +236,7 @@ class Checkpoint:
                 raise  # the disk's fault, not the file's: see checkpoint_writes
             raise CLSDError(f"checkpoint {self.path}: not a usable SQLite file ({exc}).") from exc
         version = self.get_meta("schema_version")
-        if version in (1, 2):
+        if version in (1, 2, 3):
             self._upgrade()
         elif version is None:
             self.set_meta("schema_version", SCHEMA_VERSION)
@@ -229,11 +246,26 @@ class Checkpoint:
             )
 
     def _upgrade(self) -> None:
-        """Add the columns later versions store (empty: an older run did not record them); nothing else changed."""
+        """Add the columns later versions store, empty where an older run did not record them, in one transaction.
+
+        The models of an older run's LLM answers are what its records tell: each was asked of the run's model, and a
+        live or request-file answer's origin (``live:<model>``, ``file:<model>``) names the model its answer named (the
+        one asked for when the answer named none); a Batch API answer's origin names its batch only, so its answering
+        model stays unknown (None) and the card says so.
+        """
+        generation = self.get_meta(GENERATION_KEY)
+        asked = generation.get("model") if isinstance(generation, dict) and generation.get("backend") == "llm" else None
         with self.transaction() as db:
+            added = set()
             for table, column, declaration in _ADDED_COLUMNS:
                 if column not in {row[1] for row in db.execute(f"PRAGMA table_info({table})")}:
                     db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {declaration}")
+                    added.add(column)
+            if "answered_model" in added:
+                db.execute("UPDATE attempts SET asked_model = ? WHERE origin != 'rules'", (asked,))
+                db.execute(
+                    "UPDATE attempts SET answered_model = substr(origin, 6) WHERE origin LIKE 'live:_%' OR origin LIKE 'file:_%'"
+                )
             db.execute("INSERT OR REPLACE INTO meta VALUES ('schema_version', ?)", (json.dumps(SCHEMA_VERSION),))
 
     @classmethod
@@ -289,13 +321,11 @@ class Checkpoint:
             k for k in may_grow if isinstance(stored.get(k), int) and isinstance(settings.get(k), int) and settings[k] > stored[k]
         }
         differing = sorted(k for k in set(stored) | set(settings) if stored.get(k) != settings.get(k) and k not in grown)
-        if differing:
-            shown = "; ".join(
-                f"{k}: checkpoint has {_short(stored.get(k))}, this run has {_short(settings.get(k))}" for k in differing
-            )
+        if differing:  # one setting a line, a nested one by its path: a line of them all is unreadable
+            shown = "".join(f"\n  {line}" for key in differing for line in _differences(key, stored.get(key), settings.get(key)))
             raise CLSDError(
-                f"checkpoint {self.path} was made with different settings ({shown}). Results would be mixed: "
-                "use another --run-dir for the new settings, or repeat the original command to resume."
+                f"checkpoint {self.path} was made with different settings; results would be mixed:{shown}\n"
+                "Use another --run-dir for the new settings, or repeat the original command to resume."
             )
         if grown:
             self.set_meta(key, {**stored, **{k: settings[k] for k in grown}})
@@ -351,12 +381,14 @@ class Checkpoint:
     def stored_answers(self) -> dict[tuple[str, str], list[StoredAnswer]]:
         """Every stored answer of every unfinished sentence, in attempt order."""
         answers: dict[tuple[str, str], list[StoredAnswer]] = {}
-        for pair_id, lang, candidates, rules, origin, finish_reason in self._db.execute(
-            "SELECT a.pair_id, a.lang, a.candidates, a.candidate_rules, a.origin, a.finish_reason FROM attempts a "
+        for pair_id, lang, candidates, rules, origin, finish_reason, rejections in self._db.execute(
+            "SELECT a.pair_id, a.lang, a.candidates, a.candidate_rules, a.origin, a.finish_reason, a.rejections FROM attempts a "
             "LEFT JOIN results r ON a.pair_id = r.pair_id AND a.lang = r.lang WHERE r.pair_id IS NULL "
             "ORDER BY a.pair_id, a.lang, a.attempt"
         ):
-            stored = StoredAnswer(json.loads(candidates), json.loads(rules), origin, finish_reason == "length")
+            # Another model's answer spent its attempt, cut or not (as when it was read: llm.live.EndpointRun).
+            cut = finish_reason == "length" and OTHER_MODEL not in json.loads(rejections)
+            stored = StoredAnswer(json.loads(candidates), json.loads(rules), origin, cut)
             answers.setdefault((pair_id, lang), []).append(stored)
         return answers
 
@@ -377,12 +409,41 @@ class Checkpoint:
             )
         ]
 
+    def complete_by_language(self) -> Counter[str]:
+        """Sentences settled with distractors, by language code, over the whole run (counted, not read)."""
+        return Counter(dict(self._db.execute("SELECT lang, COUNT(*) FROM results WHERE status = 'ok' GROUP BY lang")))
+
+    def failure_reasons(self) -> dict[str, Counter[str]]:
+        """Per language, the failed sentences by their reason, over the whole run."""
+        counts: dict[str, Counter[str]] = {}
+        for lang, reason, n in self._db.execute(
+            "SELECT lang, reason, COUNT(*) FROM results WHERE status = 'failed' GROUP BY lang, reason"
+        ):
+            counts.setdefault(lang, Counter())[reason or "no reason recorded"] += n
+        return counts
+
     def rejections(self) -> dict[str, Counter[str]]:
         """Per language, every answer's rejections (or paper-protocol flags) by kind, over the whole run."""
         counts: dict[str, Counter[str]] = {}
         for lang, rejections in self._db.execute("SELECT lang, rejections FROM attempts"):
             counts.setdefault(lang, Counter()).update(json.loads(rejections))
         return counts
+
+    def answering_models(self) -> list[ModelAnswers]:
+        """Every model that answered an LLM request of this run, as its answers name it, with what became of them."""
+        found: dict[tuple[str | None, str | None], tuple[int, int, set[tuple[str, str]]]] = {}
+        for pair_id, lang, asked, answered, rejections in self._db.execute(
+            "SELECT pair_id, lang, asked_model, answered_model, rejections FROM attempts WHERE origin != 'rules' "
+            "ORDER BY answered_model, asked_model"
+        ):
+            answers, refused, sentences = found.get((answered, asked), (0, 0, set()))
+            other = OTHER_MODEL in json.loads(rejections)
+            if not other:
+                sentences.add((pair_id, lang))
+            found[(answered, asked)] = (answers + 1, refused + other, sentences)
+        return [
+            ModelAnswers(answered, asked, n, refused, frozenset(keys)) for (answered, asked), (n, refused, keys) in found.items()
+        ]
 
     def cut_answers(self) -> int:
         """Answers that stopped at the token limit (asked again)."""
@@ -455,6 +516,15 @@ def _short(value: Any, limit: int = 80) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
+def _differences(path: str, stored: Any, now: Any) -> list[str]:
+    """``path: checkpoint has X, this run has Y`` for each setting under ``path`` that differs, a nested one by its
+    dotted path (``validation.min_jaccard``), so that what differs is shown rather than cut off inside a long value."""
+    if isinstance(stored, dict) and isinstance(now, dict):
+        keys = sorted(k for k in set(stored) | set(now) if stored.get(k) != now.get(k))
+        return [line for k in keys for line in _differences(f"{path}.{k}", stored.get(k), now.get(k))]
+    return [f"{path}: checkpoint has {_short(stored)}, this run has {_short(now)}"]
+
+
 def _stored(text: str) -> str:
     """A server's text as stored: redacted, and writable as UTF-8 (a lone surrogate escaped)."""
     return storable(redact(text))
@@ -491,7 +561,7 @@ def record_answers(
 def _insert_attempt(db: sqlite3.Connection, pair_id: str, lang: str, answer: Answer) -> None:
     db.execute(
         "INSERT INTO attempts (pair_id, lang, attempt, answer, candidates, origin, prompt_tokens, completion_tokens, created, "
-        "candidate_rules, finish_reason, rejections) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "candidate_rules, finish_reason, rejections, asked_model, answered_model) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
             pair_id,
             lang,
@@ -505,6 +575,8 @@ def _insert_attempt(db: sqlite3.Connection, pair_id: str, lang: str, answer: Ans
             json.dumps(list(answer.candidate_rules), ensure_ascii=False),
             answer.finish_reason,
             json.dumps(list(answer.rejections), ensure_ascii=False),
+            answer.asked_model,
+            None if answer.answered_model is None else _stored(answer.answered_model),
         ),
     )
 

@@ -11,13 +11,18 @@ JSON nested thousands deep, JSON of another shape than the schema asked for. Eac
 * :func:`read_structured` takes a structured answer's ``distractors`` (a JSON object with that one key, or a bare
   list), strings only; anything else is refused rather than parsed as text, so fragments of JSON syntax never
   become distractors.
+* :func:`answered_as_asked` reads the model an answer names: a dataset says which model wrote it, so an answer of
+  another model than the one asked for is refused unless the user allowed that model by name.
 """
 
 from __future__ import annotations
 
 import json
 import re
+from collections.abc import Collection
 from dataclasses import dataclass
+
+from clsd_format.redaction import redact
 
 CHARS_PER_TOKEN = 32  # no tokenizer's token is longer on average; an answer past max_tokens x this is not the model's
 STORED_PREFIX = 2000  # characters kept of a refused oversized answer
@@ -27,10 +32,14 @@ UNDECODABLE = "answer not valid Unicode"
 JSON_TOO_DEEP = "structured answer nested too deeply"
 NOT_JSON = "structured answer not JSON"
 WRONG_SHAPE = "structured answer not the schema's shape"
-REFUSALS = (OVERSIZED, UNDECODABLE, JSON_TOO_DEEP, NOT_JSON, WRONG_SHAPE)
+OTHER_MODEL = "answer from another model than the one asked for"
+REFUSALS = (OVERSIZED, UNDECODABLE, JSON_TOO_DEEP, NOT_JSON, WRONG_SHAPE, OTHER_MODEL)
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _FENCE = re.compile(r"^```[a-zA-Z]*\s*\n(.*)\n```\s*$", re.DOTALL)
+# What a provider may add to the name asked for to name the snapshot that answered: a date (OpenAI's
+# "gpt-4o-2024-08-06", Anthropic's "-20241022") or a four-digit version (OpenAI's "gpt-4-0613", Mistral's "-2407").
+_SNAPSHOT_SUFFIX = re.compile(r"-(?:[0-9]{4}-[0-9]{2}-[0-9]{2}|[0-9]{8}|[0-9]{4})")
 
 
 def storable(text: str) -> str:
@@ -78,3 +87,26 @@ def read_structured(text: str) -> list[str] | str:
     if any(_SURROGATE.search(item) for item in items):
         return UNDECODABLE
     return [item.strip() for item in items if item.strip()]
+
+
+def answered_as_asked(asked: str, answered: str | None, accepted: Collection[str] = ()) -> bool:
+    """Whether an answer naming the model ``answered`` counts as the answer of the model ``asked`` for.
+
+    Yes when it is the name asked for, that name followed by a snapshot's date or version (``gpt-4o`` answered as
+    ``gpt-4o-2024-08-06``: the provider names the snapshot behind an alias), or a name in ``accepted`` (allowed by the
+    user, e.g. the file path a llama.cpp server answers with); also when the answer names no model, since nothing in it
+    says another one wrote it. Anything else (``gpt-4o-mini`` for ``gpt-4o``, an alias to another model) is another
+    model's answer.
+    """
+    if answered is None or answered == asked or answered in accepted:
+        return True
+    return answered.startswith(asked) and _SNAPSHOT_SUFFIX.fullmatch(answered[len(asked) :]) is not None
+
+
+def model_shown(name: str | None) -> str:
+    """A model name as a server sent it, as printed and published: redacted (a server may echo the key anywhere), every
+    character that is not printable escaped (a name is one line of plain text); None: "(no model named)"."""
+    if name is None:
+        return "(no model named)"
+    shown = redact(name)
+    return shown if shown.isprintable() else shown.encode("unicode_escape").decode("ascii")

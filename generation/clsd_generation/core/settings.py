@@ -42,10 +42,16 @@ class LLMSettings:
     max_retries: int = 6  # transport retries per request, done by the openai client
     max_tokens: int = DEFAULT_MAX_TOKENS  # completion tokens per answer; an answer cut there is asked again
     structured: bool = False  # ask for the distractors as JSON through response_format (JSON schema)
+    # Models whose answers are read although they are not the model asked for (core.reading.answered_as_asked): a
+    # provider's alias, or the file path a llama.cpp server names. Not part of the run's fingerprint: each attempt
+    # records the model that answered it, and the card names them all.
+    accepted_models: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.max_tokens < 1:
             raise CLSDError(f"--max-tokens must be at least 1 (got {self.max_tokens}).")
+        if any(not name.strip() for name in self.accepted_models):
+            raise CLSDError("--accept-answering-model needs a model name, as the answers name it (got an empty one).")
 
     def api_key(self) -> str:
         key = os.environ.get(self.api_key_env)
@@ -71,10 +77,16 @@ class ReadingChecks:
     near_copy_edits: int = 2  # the original up to this many character edits, with no new real word, is "same meaning"; 0: off
     max_unknown_share: float = 0.15  # refused from this share of words the lexicon does not know (above 1: off)
     max_unknown_lowercase: int = 2  # refused from this many unknown words that start lower-case (0: off)
+    # "target:neighbour" in the language identifier's codes ("ru:bg"; checks.answers.accepted_neighbour reads
+    # --accept-neighbour): a candidate the identifier names the neighbour passes the language check for that target.
+    accepted_neighbours: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.near_copy_edits < 0 or self.max_unknown_lowercase < 0:
             raise CLSDError("--near-copy-edits and --max-unknown-lowercase must be 0 or more.")
+        for spec in self.accepted_neighbours:
+            if len(spec.split(":")) != 2 or not all(spec.split(":")):
+                raise CLSDError(f"--accept-neighbour {spec!r}: write TARGET:NEIGHBOUR, two language codes (e.g. ru:bg).")
         if not 0.0 < self.max_unknown_share:
             raise CLSDError(f"--max-unknown-share must be above 0 (got {self.max_unknown_share}).")
 

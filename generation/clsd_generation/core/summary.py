@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import shlex
 from collections import Counter
 from dataclasses import dataclass, field
 
 from clsd_generation.core.checkpoint import Usage
 from clsd_generation.core.outcomes import AnswerEffect, Outcome
+from clsd_generation.core.reading import model_shown
 
 SHOWN_REFUSED_LINES = 5  # refused output lines named one by one in the summary; the rest are counted
+SHOWN_FAILURE_REASONS = 5  # kinds of failure named per language in the summary; the rest are counted
 
 
 @dataclass
@@ -49,6 +52,12 @@ class RunReport:
     checks_off: list[str] = field(default_factory=list)
     # Lines of an output file refused unstored because they answer no request this run wrote there (file and line named).
     refused_lines: list[str] = field(default_factory=list)
+    # The whole run folder, this run and earlier ones, by language ("Greek (el)"): sentences settled with distractors,
+    # and failed sentences by reason. Empty where nobody counted them (a backend run on its own).
+    made: dict[str, int] = field(default_factory=dict)
+    failures: dict[str, Counter[str]] = field(default_factory=dict)
+    # LLM answers this run by (model asked for, model the answer names or None, refused as another model's).
+    answering_models: Counter[tuple[str, str | None, bool]] = field(default_factory=Counter)
 
     def count(self, outcome: Outcome) -> None:
         """One sentence's asking ended this run."""
@@ -65,12 +74,28 @@ class RunReport:
         self.rejections.update(effect.refused)
         self.unchecked.update(effect.unchecked)
 
+    def count_model(self, asked: str, answered: str | None, *, refused: bool) -> None:
+        """One LLM answer: the model it was asked of, the one it names, and whether it was refused as another's."""
+        self.answering_models[(asked, answered, refused)] += 1
+
+    def model_lines(self) -> list[str]:
+        """Every model that answered this run, with its answers, per model asked for; another model's answers refused,
+        with the option that allows that model."""
+        out = []
+        for asked in sorted({asked for asked, _, _ in self.answering_models}):
+            counts = {(answered, refused): n for (a, answered, refused), n in self.answering_models.items() if a == asked}
+            ordered = sorted(counts.items(), key=lambda kv: (kv[0][1], -kv[1], kv[0][0] or ""))
+            parts = [_model_count(answered, refused, n) for (answered, refused), n in ordered]
+            out.append(f"answers by model this run (asked for {model_shown(asked)}): " + ", ".join(parts))
+        return out
+
     def lines(self) -> list[str]:
         out = [
             f"backend: {self.backend}",
             f"sentences: {self.total} ({self.done_before} finished before this run)",
             f"this run: {self.ok} with distractors, {self.failed} failed validation, {self.unfinished} unfinished",
         ]
+        out.extend(self.failure_lines())
         out += [f"check off: {line}" for line in self.checks_off]
         if self.reasked:
             out.append(f"asked again: {self.reasked} answer(s) could not settle their sentence")
@@ -80,6 +105,7 @@ class RunReport:
             out.append(f"answers missing: {self.answers_missing} request(s) had no line in the answers file; asked again")
         if self.requests_written:
             out.append(f"requests written: {self.requests_written} to {self.requests_file} (round {self.request_round})")
+        out.extend(self.model_lines())
         if self.usage.total:
             usage = self.usage
             out.append(f"tokens this run: {usage.prompt_tokens} prompt + {usage.completion_tokens} completion = {usage.total}")
@@ -101,6 +127,26 @@ class RunReport:
         out.extend(self.markup_lines())
         out.extend(self.rule_check_lines())
         return out
+
+    def failure_lines(self) -> list[str]:
+        """Why sentences failed, per language, over the whole run folder: a finished folder's summary (the same
+        command run again) is where the failure reasons are read. Reasons are counted by kind (their detail dropped)."""
+        out = []
+        for language, reasons in self.failures.items():
+            kinds = Counter[str]()
+            for reason, n in reasons.items():
+                kinds[reason.split(" (")[0]] += n
+            ordered = sorted(kinds.items(), key=lambda kv: (-kv[1], kv[0]))
+            shown = ", ".join(f"{kind} {n}" for kind, n in ordered[:SHOWN_FAILURE_REASONS])
+            rest = ordered[SHOWN_FAILURE_REASONS:]
+            if rest:
+                shown += f", {len(rest)} other reason(s) {sum(n for _, n in rest)}"
+            out.append(f"failed in this run folder, {language} ({sum(kinds.values())} sentence(s)): {shown}")
+        return out
+
+    def without_distractors(self) -> list[str]:
+        """The languages of which no sentence of the run folder has distractors: a dataset needs each one."""
+        return [language for language, n in self.made.items() if not n]
 
     def markup_lines(self) -> list[str]:
         """Candidates that were markup, not text: refused (validated protocol) or kept unchecked (paper), by kind."""
@@ -135,3 +181,11 @@ class RunReport:
 def _by_count(counts: Counter[str]) -> str:
     """``kind n`` pairs, most frequent first: "Jaccard out of bounds 12, wrong language 3"."""
     return ", ".join(f"{kind} {n}" for kind, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
+
+
+def _model_count(answered: str | None, refused: bool, answers: int) -> str:
+    """ "gpt-4o-2024-08-06 12", or for another model's answers, refused, the option that would have read them."""
+    if not refused or answered is None:
+        return f"{model_shown(answered)} {answers}"
+    name = model_shown(answered)
+    return f"{name} {answers} refused as another model's (allow it: --accept-answering-model {shlex.quote(name)})"

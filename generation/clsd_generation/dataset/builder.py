@@ -3,7 +3,10 @@
 Both directions are built from the same sentences: X-Y takes X's sentence as source and Y's
 sentence with Y's distractors as target and distractors, and the reverse. Row ids are the input's
 pair ids (``row<N>`` or the id column), so every row traces back to the input. With an English pivot
-in the checkpoint, both directions are added once more with every text in English.
+in the checkpoint, both directions are added once more with every text in English: each translation checked as a
+translation of its source first (:mod:`clsd_generation.checks.translations`). A row with a refused translation is
+left out of the pivot configs, and when more than half of a language's translations are refused or empty the pivot
+configs are not built; the direct configs are, and the card and the manifest (``pivot_not_built``) say why.
 
 The folder is written under a temporary name and renamed when complete: a crash leaves no
 half-built dataset, and an existing folder is never overwritten. The next build of the same folder
@@ -18,7 +21,7 @@ import re
 import shutil
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +31,7 @@ from clsd_format.errors import CLSDError, DataError
 from clsd_format.files import writing
 from clsd_format.hub import DirectionSpec
 from clsd_format.languages import ENGLISH, Language
+from clsd_generation.checks.translations import LanguageCheck, check_run, not_built_reason
 from clsd_generation.core.checkpoint import (
     CHECKS_OFF_KEY,
     GENERATION_KEY,
@@ -55,6 +59,7 @@ class BuildSummary:
     rows: dict[str, int]  # per config
     unfinished: int
     pivot_dropped: int
+    pivot_not_built: str | None = None  # why the pivot configs were not built although the run was translated
 
 
 def task_prefix(name: str) -> str:
@@ -101,6 +106,7 @@ def build_dataset(
     drop_invalid: bool = False,
     scorer: Scorer | None = None,
     add_files: FileWriter | None = None,
+    keep_refused_translations: bool = False,
 ) -> BuildSummary:
     """Write the run's dataset into ``out_dir`` (new or empty) with its card, atomically.
 
@@ -108,6 +114,7 @@ def build_dataset(
     the written set before it is moved into place, for the card's section "Difficulty" (the generator does not
     import the plugin: ``clsd build`` hands in :func:`clsd_mteb.difficulty_scores.difficulty_of`). ``add_files`` then writes
     what the plugin makes from the finished folder (``clsd build`` hands in :func:`clsd_mteb.publishing.hub_eval.write_eval_config`).
+    ``keep_refused_translations``: build the pivot configs from every non-empty translation, also those its checks refused.
     """
     out_dir = Path(out_dir)
     prefix = task_prefix(description.name)
@@ -116,15 +123,22 @@ def build_dataset(
             "already exists and is not empty; refusing to overwrite finished work (choose another folder).", file=str(out_dir)
         )
     with run_folder_lock(run_dir, create=False):
-        run = _read_run(run_dir, description, allow_incomplete=allow_incomplete, drop_invalid=drop_invalid)
+        run = _read_run(
+            run_dir, description, allow_incomplete=allow_incomplete, drop_invalid=drop_invalid, keep=keep_refused_translations
+        )
     configs, pivot_dropped = _direction_configs(run, prefix)
     empty = [spec.config for spec, rows in configs if not rows]
     if empty:
         raise CLSDError(
-            f"no sentence has distractors for config(s) {empty}; see the failure reasons with `clsd generate` again, nothing was built."
+            f"no sentence has distractors for config(s) {empty}, nothing was built. Why: run the `clsd generate` command "
+            f"of {run_dir} again (a finished run asks nothing more): its summary counts the failed sentences by reason, "
+            "in its lines `failed in this run folder, ...`."
         )
     run.card.pivot_dropped = pivot_dropped
+    run.card.examples = [(spec, rows[0]) for spec, rows in configs if not spec.pivot]
     extra = _manifest_extra(run, description)
+    if run.pivot_not_built:  # read by the analysis: the pivot of these directions was not measured, and why
+        extra[hub.PIVOT_NOT_BUILT_KEY] = {spec.task_name: run.pivot_not_built for spec, _ in configs}
     rows_per_config = {spec.config: len(rows) for spec, rows in configs}
 
     def card(files: dict[str, Any], difficulty: Difficulty | None) -> str:  # after the data files: it records their SHA-256
@@ -134,7 +148,7 @@ def build_dataset(
 
     with writing("the dataset folder", out_dir):
         _write_folder(out_dir, configs, card, (scorer, add_files))
-    return BuildSummary(out_dir, rows_per_config, run.unfinished, sum(pivot_dropped.values()))
+    return BuildSummary(out_dir, rows_per_config, run.unfinished, sum(pivot_dropped.values()), run.pivot_not_built)
 
 
 @dataclass
@@ -151,9 +165,13 @@ class _Run:
     pivot_model: str | None
     translations: dict[str, dict[str, str]]  # language code -> text -> English
     card: CardInput
+    pivot_refused: dict[str, set[str]] = field(default_factory=dict)  # language code -> texts whose translation is refused
+    pivot_not_built: str | None = None  # why the pivot configs are not built (most translations refused)
 
 
-def _read_run(run_dir: Path, description: DatasetDescription, *, allow_incomplete: bool, drop_invalid: bool = False) -> _Run:
+def _read_run(
+    run_dir: Path, description: DatasetDescription, *, allow_incomplete: bool, drop_invalid: bool = False, keep: bool = False
+) -> _Run:
     with Checkpoint.existing(run_dir) as checkpoint:
         languages = languages_of(checkpoint)
         pairs = checkpoint.pairs()
@@ -168,6 +186,7 @@ def _read_run(run_dir: Path, description: DatasetDescription, *, allow_incomplet
         pivot_model = (checkpoint.get_meta(TRANSLATION_KEY) or {}).get("model")
         translations = _translations(checkpoint, run_dir) if pivot_model else {}
         card = _card_input(checkpoint, description, languages=languages, pivot_model=pivot_model)
+        refused = _check_pivot(checkpoint, card, keep) if pivot_model else {}
         invalid = _judged_invalid(checkpoint, run_dir) if drop_invalid else set()
         card.extra_sections = judge_card_section(checkpoint, len(invalid) if drop_invalid else None)
         return _Run(
@@ -183,7 +202,18 @@ def _read_run(run_dir: Path, description: DatasetDescription, *, allow_incomplet
             pivot_model=pivot_model,
             translations=translations,
             card=card,
+            pivot_refused=refused,
+            pivot_not_built=card.pivot_not_built,
         )
+
+
+def _check_pivot(checkpoint: Checkpoint, card: CardInput, keep: bool) -> dict[str, set[str]]:
+    """Check the run's translations as translations, say it on the card, and return per language the texts whose
+    translation is refused (none with ``keep``, ``--keep-refused-translations``)."""
+    checks = check_run(checkpoint)
+    card.pivot_not_built = None if keep else not_built_reason(checks.values())
+    card.pivot_checks = _checks_sentence(checks, keep, built=card.pivot_not_built is None)
+    return {} if keep else {code: set(check.refused) for code, check in checks.items()}
 
 
 def _judged_invalid(checkpoint: Checkpoint, run_dir: Path) -> set[tuple[str, str]]:
@@ -232,6 +262,7 @@ def _card_input(
         pivot_refused=checkpoint.get_meta(PIVOT_REFUSALS_KEY) or {},
         rejections=checkpoint.rejections(),
         cut_answers=checkpoint.cut_answers(),
+        answering_models=checkpoint.answering_models(),
         batches=(checkpoint.batch_count(), checkpoint.batch_rounds()),
     )
 
@@ -244,6 +275,7 @@ def _direction_configs(run: _Run, prefix: str) -> tuple[list[tuple[DirectionSpec
 
     configs: list[tuple[DirectionSpec, list[dict[str, Any]]]] = []
     pivot_dropped: Counter[str] = Counter()
+    pivot = bool(run.pivot_model) and run.pivot_not_built is None
     for src_side, tgt_side in ((0, 1), (1, 0)):
         src, tgt = run.languages[src_side], run.languages[tgt_side]
         config = f"{src.code}-{tgt.code}"
@@ -255,7 +287,7 @@ def _direction_configs(run: _Run, prefix: str) -> tuple[list[tuple[DirectionSpec
                 continue
             row = _row(pair.pair_id, pair.texts[src_side], pair.texts[tgt_side], kept, src.mteb_code, tgt.mteb_code)
             direct.append(row | _rule_columns(run.rules.get((pair.pair_id, tgt.code))))
-            if run.pivot_model:
+            if pivot:
                 texts = [
                     english(src.code, pair.texts[src_side]),
                     english(tgt.code, pair.texts[tgt_side]),
@@ -264,10 +296,14 @@ def _direction_configs(run: _Run, prefix: str) -> tuple[list[tuple[DirectionSpec
                 if not all(t.strip() for t in texts):
                     pivot_dropped["empty translation"] += 1
                     continue
+                originals = [(src.code, pair.texts[src_side]), (tgt.code, pair.texts[tgt_side]), *((tgt.code, d) for d in kept)]
+                if any(text in run.pivot_refused.get(code, ()) for code, text in originals):
+                    pivot_dropped["translation refused"] += 1
+                    continue
                 translated = _row(pair.pair_id, texts[0], texts[1], texts[2:], ENGLISH.mteb_code, ENGLISH.mteb_code)
                 pivoted.append(translated | _rule_columns(run.rules.get((pair.pair_id, tgt.code))))
         configs.append((DirectionSpec(config, task, src.mteb_code, tgt.mteb_code), direct))
-        if run.pivot_model:
+        if pivot:
             configs.append(
                 (
                     DirectionSpec(f"{config}-pivot-en", f"{task}-PivotEN", ENGLISH.mteb_code, ENGLISH.mteb_code, pivot=True),
@@ -275,6 +311,24 @@ def _direction_configs(run: _Run, prefix: str) -> tuple[list[tuple[DirectionSpec
                 )
             )
     return configs, pivot_dropped
+
+
+def _checks_sentence(checks: dict[str, LanguageCheck], kept: bool, *, built: bool) -> str:
+    """The card's sentence on the checks of the translations: how many each language had refused, and why."""
+    if not checks:
+        return ""
+    parts = []
+    for code, check in sorted(checks.items()):
+        why = ", ".join(f"{reason} {n}" for reason, n in check.reasons().most_common())
+        parts.append(f"{code}: {len(check.refused)} of {check.texts} refused" + (f" ({why})" if why else ""))
+    if kept:
+        tail = ". The refused translations were kept in the pivot configs by choice (`--keep-refused-translations`)."
+    else:
+        tail = "; the rows holding a refused translation are left out." if built else "."
+    return (
+        " Every translation was checked as a translation of its source (not a text shared with the sources of other rows, "
+        "the source's numbers kept, names written in English's script kept, a length in proportion): " + "; ".join(parts) + tail
+    )
 
 
 def _public_origin(checkpoint: Checkpoint) -> str:

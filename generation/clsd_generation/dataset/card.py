@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import string
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -18,15 +19,17 @@ from typing import Any
 
 import yaml
 
-from clsd_format import hub
+from clsd_format import hub, schema
 from clsd_format.cards import CARDS_DIR, card_template
 from clsd_format.difficulty import Difficulty
 from clsd_format.errors import CLSDError
+from clsd_format.html_text import in_language
 from clsd_format.hub import DirectionSpec
 from clsd_format.languages import Language
 from clsd_format.redaction import public_url
-from clsd_generation.core.checkpoint import Result
+from clsd_generation.core.checkpoint import ModelAnswers, Result
 from clsd_generation.core.inputs import ParallelPair
+from clsd_generation.core.reading import model_shown
 from clsd_generation.dataset.statistics import SimilarityStats, similarity_stats
 from clsd_generation.rules.registry import ALL_RULES, RULE_BY_NAME
 
@@ -53,12 +56,16 @@ class CardInput:
     pivot_translator: str | None = None  # an LLM translator as the card names it (model, endpoint, prompt); None: M2M-100/NLLB
     pivot_dropped: Counter[str] = field(default_factory=Counter)
     pivot_refused: Mapping[str, Mapping[str, int]] = field(default_factory=dict)  # language -> reason -> LLM answers refused
+    pivot_checks: str = ""  # a sentence: the translations refused as not translating their source, per language
+    pivot_not_built: str | None = None  # why the -pivot-en configs were not built although the run was translated
     difficulty: Difficulty | None = None  # scored by the plugin after the data was written; None: not measured
     rejections: Mapping[str, Counter[str]] = field(default_factory=dict)  # per language: every answer's rejections by kind
     cut_answers: int = 0  # LLM answers stopped by the token limit (asked again)
     batches: tuple[int, int] = (0, 0)  # Batch API: batches sent, and the rounds they made up
     extra_sections: str = ""  # sections written by later steps (the judge's reading), Markdown
     checks_off: Sequence[str] = ()  # the checks off for a language of the run, one line each (recorded by the run)
+    answering_models: Sequence[ModelAnswers] = ()  # every model that answered an LLM request, as its answers name it
+    examples: Sequence[tuple[DirectionSpec, Mapping[str, Any]]] = ()  # a row of each direct config, as the data holds it
 
 
 def size_category(rows: int) -> str:
@@ -87,8 +94,9 @@ def render_generated_card(
         "id_explanation": info.id_explanation,
         "distractors_per_row": info.generation["validation"]["needed"],
         "configs_table": _configs_table(specs, rows_per_config),
-        **_method_values(info),
+        **_method_values(info, results),
         **_measured_facts_values(info.languages, pairs, results),
+        "examples_section": _examples_section(info),
         "pivot_section": _pivot_section(info),
         "difficulty_section": difficulty_section(info.difficulty),
         "rejections_section": _rejections_section(info),
@@ -120,11 +128,11 @@ def _configs_table(specs: Sequence[DirectionSpec], rows_per_config: Mapping[str,
     )
 
 
-def _method_values(info: CardInput) -> dict[str, Any]:
+def _method_values(info: CardInput, results: Sequence[Result]) -> dict[str, Any]:
     """The section "How the distractors were made": backend, validation protocol and dates."""
     generation = info.generation
     if generation["backend"] == "llm":
-        backend_name, details = f"LLM ({generation['model']})", _llm_details(info)
+        backend_name, details = _llm_name(info), _llm_details(info) + _models_details(info, results)
     else:
         backend_name, details = "rules (no LLM)", _rules_details(generation)
     return {
@@ -156,6 +164,48 @@ def _llm_details(info: CardInput) -> str:
         + (f" {info.cut_answers} answer(s) stopped at the token limit and were asked again." if info.cut_answers else "")
         + (f" Sent through the Batch API: {info.batches[0]} batch(es) in {info.batches[1]} round(s)." if info.batches[0] else "")
     )
+
+
+def _llm_name(info: CardInput) -> str:
+    """The model asked for, and every other name the answers read gave their model: the card's first line says who wrote."""
+    asked = info.generation["model"]
+    others = sorted(
+        {m.answered for m in info.answering_models if m.answered not in (None, asked) and m.answers > m.refused}, key=str
+    )
+    return f"LLM ({asked}" + (f", answered as {', '.join(model_shown(name) for name in others)})" if others else ")")
+
+
+def _models_details(info: CardInput, results: Sequence[Result]) -> str:
+    """Every model whose answers the run holds, as the answers name it, with its answers and the sentences with
+    distractors it answered: a provider may answer with another model than the one asked for."""
+    if not info.answering_models:
+        return ""
+    with_distractors = {(r.pair_id, r.lang) for r in results if r.status == "ok"}
+    parts = []
+    for models in sorted(info.answering_models, key=lambda m: (-m.answers, m.answered or "")):
+        asked = "" if models.answered == models.asked or models.asked is None else f" (asked for {_code(models.asked)})"
+        fate = [f"read for {len(models.sentences & with_distractors)} sentence(s) with distractors"]
+        if models.refused:
+            fate = [f"{models.refused} refused as another model's"] + (fate if models.refused < models.answers else [])
+        parts.append(f"{_code(models.answered)}{asked}: {models.answers} answer(s), {', '.join(fate)}")
+    unnamed = any(models.answered is None for models in info.answering_models)
+    return (
+        "\n- Models that answered, as each answer names its model: "
+        + "; ".join(parts)
+        + ". An answer naming another model than the one asked for (the name asked for with a snapshot's date or version "
+        "added is the same model) was refused and asked again, unless that model was allowed by name."
+        + (
+            " Answers shown as (no model named) named none, or were recorded before answering models were kept."
+            if unnamed
+            else ""
+        )
+    )
+
+
+def _code(name: str | None) -> str:
+    """A model name as the card prints it: in backticks, escaped as printed (:func:`model_shown`)."""
+    shown = model_shown(name)
+    return shown if name is None else "`" + shown.replace("`", "'") + "`"
 
 
 def _limits(generation: Mapping[str, Any]) -> str:
@@ -244,6 +294,31 @@ def _failures_table(reasons: Counter[str]) -> str:
     return "\n".join(["| reason | sentences |", "| --- | --- |", *rows])
 
 
+_MARKDOWN_MARKS = re.compile(r"[\\`*_\[\]~]")  # what Markdown would read as markup inside a line of text
+
+
+def _examples_section(info: CardInput) -> str:
+    """The section "Examples": a row of each direction as the data holds it. Each text is in a span naming its
+    language and direction (:func:`clsd_format.html_text.in_language`), so Arabic or Hebrew reads right to left where
+    the card is shown, and escaped, so a text is shown as written, never read as Markdown or HTML."""
+    if not info.examples:
+        return ""
+    by_mteb: dict[str, Language | str] = {language.mteb_code: language for language in info.languages}
+
+    def text(value: str, mteb_code: str) -> str:
+        return in_language(_MARKDOWN_MARKS.sub(r"\\\g<0>", " ".join(value.splitlines())), by_mteb.get(mteb_code, mteb_code))
+
+    blocks = []
+    for spec, row in info.examples:
+        distractors = "\n".join(f"  {n}. {text(d, spec.target_lang)}" for n, d in enumerate(row[schema.DISTRACTORS], start=1))
+        row_id = str(row[schema.ID]).replace("`", "'")
+        blocks.append(
+            f"### {spec.config}, row `{row_id}`\n\n- source: {text(row[schema.SOURCE], spec.source_lang)}\n"
+            f"- target: {text(row[schema.TARGET], spec.target_lang)}\n- distractors:\n{distractors}\n"
+        )
+    return "\n## Examples\n\nThe first row of each direction, as the data holds it:\n\n" + "\n".join(blocks)
+
+
 def _pivot_section(info: CardInput) -> str:
     """The section on the ``-pivot-en`` configs; empty when the run was not translated."""
     if not info.pivot_model:
@@ -254,11 +329,17 @@ def _pivot_section(info: CardInput) -> str:
         if info.pivot_translator
         else f"`{info.pivot_model}` (as the paper did with M2M-100 1.2B)"
     )
+    if info.pivot_not_built:
+        return (
+            f"\n## English pivot\n\nThe run was translated to English by {translator}, but the `-pivot-en` configs were "
+            f"not built: {info.pivot_not_built}.{info.pivot_checks}" + _pivot_refusals(info.pivot_refused) + "\n"
+        )
     return (
         f"\n## English pivot\n\nThe `-pivot-en` configs hold the same rows with every text machine-translated to English by "
         f"{translator}; models compare them monolingually. Translation can make a "
         "distractor identical to the translated target: such ties count as misses, as in the paper."
         + (f" {dropped} row(s) were left out because a translation came back empty or was refused." if dropped else "")
+        + info.pivot_checks
         + _pivot_refusals(info.pivot_refused)
         + "\n"
     )

@@ -4,7 +4,8 @@ The paper used M2M-100 1.2B (``facebook/m2m100_1.2B``); any M2M-100 or NLLB chec
 Hub name or local path; or, without a GPU, any OpenAI-compatible endpoint (:mod:`clsd_generation.llm.translate`).
 The only module that imports torch and transformers, and only when called.
 Translations are stored in the run's checkpoint after every batch, so a killed run re-translates
-at most one batch; each distinct text is translated once.
+at most one batch; each distinct text is translated once. Whatever translated them, the stored translations are
+then checked as translations of their sources (:mod:`clsd_generation.checks.translations`) before a pivot set is built.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from tqdm.auto import tqdm
 
 from clsd_format.errors import CLSDError
 from clsd_format.languages import ENGLISH, Language
+from clsd_generation.checks.translations import pivot_texts
 from clsd_generation.core.checkpoint import TRANSLATION_KEY, Checkpoint, checkpoint_writes
 from clsd_generation.core.languages import languages_of
 from clsd_generation.core.lock import run_folder_lock
@@ -29,18 +31,7 @@ if TYPE_CHECKING:
 
 def texts_to_translate(checkpoint: Checkpoint) -> dict[str, list[str]]:
     """Distinct non-English texts per language code: both sides of every pair and every kept distractor."""
-    languages = languages_of(checkpoint)
-    wanted: dict[str, dict[str, None]] = {language.code: {} for language in languages if language.code != ENGLISH.code}
-    pairs = checkpoint.pairs()
-    for side, language in enumerate(languages):
-        if language.code in wanted:
-            for pair in pairs:
-                wanted[language.code][pair.texts[side]] = None
-    for result in checkpoint.results():
-        if result.status == "ok" and result.lang in wanted:
-            for text in result.distractors:
-                wanted[result.lang][text] = None
-    return {code: list(texts) for code, texts in wanted.items()}
+    return {code: list(texts) for code, texts in pivot_texts(checkpoint).items()}
 
 
 def translate_run(

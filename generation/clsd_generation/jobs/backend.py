@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+from clsd_format.errors import CLSDError
 from clsd_format.languages import Language
 from clsd_generation.core.checkpoint import Checkpoint
 from clsd_generation.core.inputs import ParallelPair
@@ -34,6 +35,12 @@ class RunContext:
     # Receives the lines a backend says before its work (the rule backend: its rules and their likely coverage);
     # None: nobody listens (RunOptions.announce).
     announce: Callable[[str], None] | None = None
+
+
+class NothingToMake(CLSDError):
+    """A backend found, before its work, that the run would make no dataset (the rule backend's estimate): the run
+    stops, and a checkpoint this invocation began, holding nothing, is removed, so that other settings may use the
+    run folder."""
 
 
 class DistractorBackend(Protocol):

@@ -9,7 +9,10 @@ the pivot and the judge. Added here is what is particular to distractors:
   run goes on with the others and ends telling the user to repeat the command, which resumes; a request the
   endpoint refuses after it has answered others fails that sentence, with the endpoint's reason;
 * re-asking when an answer has fewer than four valid distractors (a content problem, not transport; under the
-  paper protocol only when it has fewer than four parsed items), counted in the run report.
+  paper protocol only when it has fewer than four parsed items), counted in the run report;
+* the model behind every answer, live, from the Batch API or from a request file: each attempt records the model asked
+  for and the one the answer names, and an answer of another model is refused (its attempt spent, the sentence asked
+  again) unless the user allowed that model by name (:func:`clsd_generation.core.reading.answered_as_asked`).
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from clsd_generation.checks.candidates import UNCHECKED_PREFIX
 from clsd_generation.checks.parsing import parse_answer, strip_reasoning
 from clsd_generation.core.checkpoint import Answer, Checkpoint
 from clsd_generation.core.outcomes import AnswerEffect, Outcome
-from clsd_generation.core.reading import Reading, looks_structured, read_structured, read_text
+from clsd_generation.core.reading import OTHER_MODEL, Reading, answered_as_asked, looks_structured, read_structured, read_text
 from clsd_generation.core.settings import DEFAULT_MAX_ATTEMPTS, LLMSettings, ValidationBounds
 from clsd_generation.core.summary import RunReport
 from clsd_generation.jobs.state import JobState
@@ -83,27 +86,44 @@ class EndpointRun:
     progress: bool = True
 
     def read_answer(self, state: JobState, completion: Completion, origin: str) -> tuple[Answer, AnswerEffect]:
-        """One answer as it is stored, and what it did to its sentence (counted in the run report)."""
+        """One answer as it is stored, and what it did to its sentence (counted in the run report).
+
+        Another model's answer is refused before its text is read, cut or not: it spends its attempt, so a server that
+        always answers with another model fails its sentences after ``max_attempts`` answers instead of asking forever.
+        """
         self.report.usage = self.report.usage + completion.usage
         self.report.token_limit = self.settings.max_tokens
         candidates, reading = self.candidates(completion)
-        effect = state.absorb(candidates, self.bounds, self.max_attempts, cut=completion.cut)
+        cut = completion.cut and reading.refusal != OTHER_MODEL
+        effect = state.absorb(candidates, self.bounds, self.max_attempts, cut=cut)
         if effect.settled is not None:
             state.release()
         self.report.count_answer(effect)
-        self.report.cut += completion.cut
+        self.report.cut += cut
+        self.report.count_model(self.settings.model, completion.model, refused=reading.refusal == OTHER_MODEL)
         rejections = effect.refused + [f"{UNCHECKED_PREFIX}{kind}" for kind in effect.unchecked.elements()]
         if reading.refusal is not None:
             self.report.refused_answers[reading.refusal] += 1
             rejections.append(reading.refusal)
         answer = Answer(
-            state.attempts, reading.text, candidates, origin, completion.usage, (), completion.finish_reason, rejections
+            state.attempts,
+            reading.text,
+            candidates,
+            origin,
+            completion.usage,
+            (),
+            completion.finish_reason,
+            rejections,
+            self.settings.model,
+            completion.model,
         )
         return answer, effect
 
     def candidates(self, completion: Completion) -> tuple[list[str], Reading]:
         """The answer's candidates (none when cut or refused) and the reading of it that may be stored."""
         reading = read_text(completion.text, self.settings.max_tokens)
+        if not answered_as_asked(self.settings.model, completion.model, self.settings.accepted_models):
+            return [], Reading(reading.text, OTHER_MODEL)  # the text as read_text bounds it
         if reading.refusal is not None or completion.cut:
             return [], reading
         answer = strip_reasoning(reading.text)

@@ -15,7 +15,9 @@ answer refuses (:mod:`clsd_generation.core.reading`: longer than the token limit
 by the token limit, the source unchanged, or a text still in the source language. After the attempt limit the
 text is recorded as failed (an empty translation: its row is left out of the pivot configs, never filled with
 what is not English), and the refusals are counted by reason in the checkpoint (``PIVOT_REFUSALS_KEY``), printed
-by ``clsd translate``.
+by ``clsd translate``. English that is no translation of its source (a template answered for every text, one that
+drops the source's numbers) passes this reading; the checks of every stored translation, whoever made it, refuse
+it before a pivot set is built (:mod:`clsd_generation.checks.translations`), and ``clsd translate`` says the share.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from typing import Any
 from clsd_format.languages import Language
 from clsd_format.redaction import public_url
 from clsd_generation.checks.parsing import strip_reasoning, trim_quotes
+from clsd_generation.checks.translations import check_run, not_built_reason
 from clsd_generation.core.checkpoint import PIVOT_REFUSALS_KEY, TRANSLATION_KEY, TRANSLATOR_KEY, Checkpoint
 from clsd_generation.core.reading import read_text
 from clsd_generation.core.settings import DEFAULT_MAX_ATTEMPTS, LLMSettings
@@ -75,15 +78,30 @@ def refusal_of(language: Language, source: str, translation: str) -> str | None:
 
 
 def pivot_refusal_lines(run_dir: Path) -> list[str]:
-    """One line per language: the LLM pivot's answers refused so far, by reason (none for M2M-100 or a clean run)."""
+    """What ``clsd translate`` says of the pivot so far, whatever translated it.
+
+    Per language: the LLM pivot's answers refused, by reason (none for M2M-100 or a clean run); then the share of the
+    stored translations refused as not translating their source, by reason (:mod:`clsd_generation.checks.translations`);
+    and, when more than half of a language's translations are refused or empty, one line saying that ``clsd build``
+    will not build the pivot configs, and why.
+    """
     with Checkpoint.existing(run_dir) as checkpoint:
         counts = checkpoint.get_meta(PIVOT_REFUSALS_KEY) or {}
-    return [
+        checks = check_run(checkpoint)
+    lines = [
         f"{code}->en: answers refused (asked again; a text refused {DEFAULT_MAX_ATTEMPTS} times is left out): "
         + ", ".join(f"{reason} {n}" for reason, n in sorted(reasons.items(), key=lambda kv: (-kv[1], kv[0])))
         for code, reasons in sorted(counts.items())
         if reasons
     ]
+    lines += [check.line() for _, check in sorted(checks.items()) if check.texts]
+    why = not_built_reason(checks.values())
+    if why:
+        lines.append(
+            f"the pivot configs will not be built: {why}. `clsd build` builds the direct configs and says so; "
+            "`clsd build --keep-refused-translations` builds the pivot configs from these translations anyway."
+        )
+    return lines
 
 
 def llm_translation_settings(settings: LLMSettings) -> dict[str, Any]:

@@ -144,6 +144,7 @@ class RuleGenerator:
         self.seed = seed
         self.outcomes: Counter[tuple[str, str]] = Counter()  # (rule, "kept" or the reason it was dropped)
         self.rule_of: dict[str, str] = {}  # candidate of the last call of candidates() -> the rule that made it
+        self.proposed: frozenset[str] = frozenset()  # the rules that proposed an edit in the last call of candidates()
 
     def proposals(self, sentence: TaggedSentence, rng: random.Random) -> list[tuple[str, Edit]]:
         """Edits from every rule that applies, interleaved so that consecutive ones come from different rules.
@@ -189,6 +190,7 @@ class RuleGenerator:
         self.rule_of = {}
         (original,) = self.tags.tag([sentence])
         proposals = self.proposals(original, rng)
+        self.proposed = frozenset(rule for rule, _ in proposals)
         kept: list[str] = []
         seen = {sentence.casefold()}
         for begin in range(0, len(proposals), CHECK_BATCH):

@@ -7,7 +7,8 @@ the candidates kept and those the automatic checks dropped, by reason.
 
 Where the run has someone to tell (``RunContext.announce``: the CLI prints), it says first which rules run for
 each language, and, once the corpus is tagged, how many sentences they are likely to cover
-(:mod:`clsd_generation.rules.coverage`).
+(:mod:`clsd_generation.rules.coverage`); where they would settle none of a language's, the run stops there, before
+the rest, unless ``run_anyway``.
 """
 
 from __future__ import annotations
@@ -22,11 +23,16 @@ from clsd_generation.core.summary import RunReport
 from clsd_generation.jobs.backend import RunContext
 from clsd_generation.jobs.state import JobState
 from clsd_generation.rules import RuleGenerator, make_generators
-from clsd_generation.rules.coverage import Drawn, draw, estimate, plan_line
+from clsd_generation.rules.coverage import Drawn, draw, estimate, plan_line, refuse_barren
 
 
-def run_rules(states: Sequence[JobState], context: RunContext, *, seed: int, rule_names: Sequence[str]) -> RunReport:
-    """Settle each sentence from the rule generator's candidates, re-asking (the next attempt's draw) as the LLM path does."""
+def run_rules(
+    states: Sequence[JobState], context: RunContext, *, seed: int, rule_names: Sequence[str], run_anyway: bool = False
+) -> RunReport:
+    """Settle each sentence from the rule generator's candidates, re-asking (the next attempt's draw) as the LLM path does.
+
+    Where the estimate runs, a run it finds barren stops before the rest
+    (:func:`clsd_generation.rules.coverage.refuse_barren`) unless ``run_anyway``."""
     pairs, report = context.pairs, context.report
     if not states:
         return report  # nothing to tag: a finished run's resume reads the checkpoint only
@@ -41,7 +47,9 @@ def run_rules(states: Sequence[JobState], context: RunContext, *, seed: int, rul
     )
     drawn: dict[int, list[Drawn]] = {}
     if context.announce is not None:
-        drawn = estimate(states, generators, context.languages, context.announce, context.bounds, context.max_attempts)
+        drawn, samples = estimate(states, generators, context.languages, context.announce, context.bounds, context.max_attempts)
+        if not run_anyway and any(not seen.settled for seen in samples):
+            refuse_barren(samples, context.checkpoint.complete_by_language(), context.bounds.needed)
     for index, state in enumerate(tqdm(states, desc="distractors (rules)", unit="sentence", disable=not context.progress)):
         _settle(state, generators[state.job.language.code], context, drawn.pop(index, []))
         state.release()

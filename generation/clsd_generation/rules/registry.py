@@ -51,6 +51,7 @@ class Rule:
     propose: Proposer
     offered_last: bool = False  # its edits come after every other rule's, to fill in only where those run out
     needs: tuple[str, ...] = ()  # what of a language it needs (a key of NEEDS): without it the rule is off there
+    finds: str = "thing to change"  # what it changes, as in "no number in 49 sentences" (the stop before a barren run)
 
 
 # What a rule may need of a language, and the reason it is off where the language lacks it: a language built from
@@ -101,9 +102,27 @@ def _nouns(context: RuleContext, sentence: TaggedSentence, rng: random.Random) -
 # mostly reorder a list, which keeps the meaning), negation and antonyms (a polarity turned in one clause
 # clashes with the rest of a news sentence, or breaks an idiom, in about one case in three).
 RULES: tuple[Rule, ...] = (
-    Rule("numbers", edit_types.NUMBER, True, SAME_TAGS, "a number changes (a year by a few years)", _numbers),
-    Rule("months", edit_types.NUMBER, True, CALENDAR, "a month becomes another month", _months, needs=("months",)),
-    Rule("weekdays", edit_types.NUMBER, True, CALENDAR, "a weekday becomes another weekday", _weekdays, needs=("weekdays",)),
+    Rule("numbers", edit_types.NUMBER, True, SAME_TAGS, "a number changes (a year by a few years)", _numbers, finds="number"),
+    Rule(
+        "months",
+        edit_types.NUMBER,
+        True,
+        CALENDAR,
+        "a month becomes another month",
+        _months,
+        needs=("months",),
+        finds="month name",
+    ),
+    Rule(
+        "weekdays",
+        edit_types.NUMBER,
+        True,
+        CALENDAR,
+        "a weekday becomes another weekday",
+        _weekdays,
+        needs=("weekdays",),
+        finds="weekday name",
+    ),
     Rule(
         "names",
         edit_types.NAME,
@@ -112,10 +131,38 @@ RULES: tuple[Rule, ...] = (
         "a name becomes another of the same type and kind",
         _names,
         needs=("name lexicon", "tagger"),
+        finds="name it may replace",
     ),
-    Rule("roles", edit_types.WORD_ORDER, False, SAME_SHAPE, "two names of one type exchange places", _roles, needs=("tagger",)),
-    Rule("negation", edit_types.NEGATION, False, NEGATION, "a negation is added or removed", _negation, needs=("tagger",)),
-    Rule("antonyms", edit_types.CONTENT_WORD, False, SAME_TAGS, "a word becomes its opposite", _antonyms, needs=("tagger",)),
+    Rule(
+        "roles",
+        edit_types.WORD_ORDER,
+        False,
+        SAME_SHAPE,
+        "two names of one type exchange places",
+        _roles,
+        needs=("tagger",),
+        finds="two names of one type",
+    ),
+    Rule(
+        "negation",
+        edit_types.NEGATION,
+        False,
+        NEGATION,
+        "a negation is added or removed",
+        _negation,
+        needs=("tagger",),
+        finds="negation to add or remove",
+    ),
+    Rule(
+        "antonyms",
+        edit_types.CONTENT_WORD,
+        False,
+        SAME_TAGS,
+        "a word becomes its opposite",
+        _antonyms,
+        needs=("tagger",),
+        finds="word with a known opposite",
+    ),
     Rule(
         "nouns",
         edit_types.CONTENT_WORD,
@@ -125,6 +172,7 @@ RULES: tuple[Rule, ...] = (
         _nouns,
         offered_last=True,
         needs=("tagger",),
+        finds="noun to swap",
     ),
 )
 RULE_BY_NAME: dict[str, Rule] = {rule.name: rule for rule in RULES}

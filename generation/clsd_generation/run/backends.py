@@ -31,10 +31,12 @@ from clsd_generation.rules.backend import run_rules
 
 @dataclass(frozen=True)
 class RuleBackend:
-    """Distractors by rule: ``rule_names`` from the registry, drawn with ``seed``."""
+    """Distractors by rule: ``rule_names`` from the registry, drawn with ``seed``; ``run_anyway``: on, although the
+    estimate finds the rules would settle no sentence of a language (it is no part of the fingerprint)."""
 
     seed: int = DEFAULT_RULES_SEED
     rule_names: tuple[str, ...] = DEFAULT_RULES
+    run_anyway: bool = False
     name: ClassVar[str] = "rules"
 
     def describe(self) -> str:
@@ -55,7 +57,7 @@ class RuleBackend:
         return None
 
     def run(self, states: Sequence[JobState], context: RunContext) -> RunReport:
-        return run_rules(states, context, seed=self.seed, rule_names=self.rule_names)
+        return run_rules(states, context, seed=self.seed, rule_names=self.rule_names, run_anyway=self.run_anyway)
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from clsd_generation.core.inputs import ParallelCorpus
 from clsd_generation.core.lock import run_folder_lock
 from clsd_generation.core.settings import DEFAULT_MAX_ATTEMPTS, ValidationBounds
 from clsd_generation.core.summary import RunReport
-from clsd_generation.jobs.backend import DistractorBackend, RunContext
+from clsd_generation.jobs.backend import DistractorBackend, NothingToMake, RunContext
 from clsd_generation.jobs.state import make_jobs, pending_states
 
 
@@ -41,6 +41,8 @@ def generation_fingerprint(
     validation = asdict(bounds)
     if backend.name == "rules":
         del validation["reading"]
+    elif not bounds.reading.accepted_neighbours:
+        del validation["reading"]["accepted_neighbours"]  # none given: the fingerprint of a run without the option
     return {
         "input_sha256": corpus.fingerprint,
         "columns": list(corpus.columns),
@@ -77,24 +79,42 @@ def generate_distractors(
             options.announce(f"check off: {line}")
     fingerprint = generation_fingerprint(corpus, languages, backend, bounds)
     resumed = (Path(run_dir) / CHECKPOINT_FILE).exists()
-    with (
-        checkpoint_writes(run_dir),
-        run_folder_lock(run_dir),
-        Checkpoint.in_folder(run_dir, durable_against_power_loss=options.durable_against_power_loss) as checkpoint,
-    ):
-        _start(checkpoint, fingerprint, corpus, backend.endpoint())
-        jobs = make_jobs(corpus.pairs, languages)
-        states, done_before = pending_states(jobs, checkpoint, bounds)
-        if resumed and options.announce is not None:
-            options.announce(
-                f"Resuming {run_dir}: {done_before} of {len(jobs)} sentences already finished, {len(jobs) - done_before} remain."
-            )
-        report = RunReport(backend=backend.describe(), total=len(jobs), done_before=done_before, checks_off=off)
-        checkpoint.set_meta(CHECKS_OFF_KEY, off)
-        context = RunContext(
-            checkpoint, corpus.pairs, languages, bounds, report, options.max_attempts, options.progress, options.announce
-        )
-        return backend.run(states, context)
+    with checkpoint_writes(run_dir), run_folder_lock(run_dir):
+        try:
+            with Checkpoint.in_folder(run_dir, durable_against_power_loss=options.durable_against_power_loss) as checkpoint:
+                _start(checkpoint, fingerprint, corpus, backend.endpoint())
+                jobs = make_jobs(corpus.pairs, languages)
+                states, done_before = pending_states(jobs, checkpoint, bounds)
+                if resumed and options.announce is not None:
+                    options.announce(
+                        f"Resuming {run_dir}: {done_before} of {len(jobs)} sentences already finished, "
+                        f"{len(jobs) - done_before} remain."
+                    )
+                report = RunReport(backend=backend.describe(), total=len(jobs), done_before=done_before, checks_off=off)
+                checkpoint.set_meta(CHECKS_OFF_KEY, off)
+                context = RunContext(
+                    checkpoint, corpus.pairs, languages, bounds, report, options.max_attempts, options.progress, options.announce
+                )
+                return _tally(backend.run(states, context), checkpoint, languages)
+        except NothingToMake:
+            if not resumed:
+                _discard_checkpoint(Path(run_dir))
+            raise
+
+
+def _tally(report: RunReport, checkpoint: Checkpoint, languages: tuple[Language, Language]) -> RunReport:
+    """The run folder's sentences with distractors and its failures by reason, per language, into the report."""
+    complete, failures = checkpoint.complete_by_language(), checkpoint.failure_reasons()
+    report.made = {f"{language.name} ({language.code})": complete[language.code] for language in languages}
+    report.failures = {f"{lang.name} ({lang.code})": failures[lang.code] for lang in languages if lang.code in failures}
+    return report
+
+
+def _discard_checkpoint(run_dir: Path) -> None:
+    """Remove the checkpoint a stopped run began and left empty (its settings bound, nothing asked), with SQLite's
+    side files: the run folder is then free for other settings, an LLM backend or the same command run anyway."""
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        (run_dir / f"{CHECKPOINT_FILE}{suffix}").unlink(missing_ok=True)
 
 
 def checks_off_for(languages: tuple[Language, Language], backend: DistractorBackend) -> list[str]:

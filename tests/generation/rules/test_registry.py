@@ -115,7 +115,7 @@ def test_a_version_1_checkpoint_gains_the_later_columns_empty(tmp_path: Path) ->
     with Checkpoint(path) as checkpoint:
         (result,) = checkpoint.results()
         assert result.distractors == ["a", "b"] and result.rules == ()
-        assert checkpoint.get_meta("schema_version") == SCHEMA_VERSION == 3
+        assert checkpoint.get_meta("schema_version") == SCHEMA_VERSION == 4
         (stored,) = checkpoint.stored_answers()[("r2", "de")]
         assert stored.candidates == ["x"] and stored.by_llm and not stored.cut
         checkpoint.record("r2", "de", answer=Answer(2, "y", ["y"], "live:m", finish_reason="length", rejections=["empty"]))

@@ -112,6 +112,8 @@ def test_pipeline_each_backend_to_an_evaluated_dataset(
     assert "de->en: 0 texts" in invoke(*translate)  # resumable: nothing is translated twice
     with pytest.raises(CLSDError, match="max_new_tokens"):
         invoke(*translate[:-3], "--max-new-tokens", "7", "--quiet")  # other settings are refused, not mixed in
+    # The random model's output translates nothing: the checks refuse it, and the pivot is built only on request.
+    assert "de->en: 0 of" not in output and "the pivot configs will not be built" in output
     invoke(
         "build",
         "--run-dir",
@@ -122,6 +124,7 @@ def test_pipeline_each_backend_to_an_evaluated_dataset(
         "TestRules",
         "--domain",
         "News",
+        "--keep-refused-translations",
     )
     # LLM backend, live and through the Batch API, against the local fake server.
     with FakeOpenAI() as fake:
