@@ -140,7 +140,8 @@ def test_analyze_finds_the_generated_dataset_a_result_was_computed_on_or_names_d
     found = run(["analyze", str(tmp_path / "out"), "--out", str(tmp_path / "report"), "--no-pos-shift"], tmp_path)
     assert found.returncode == 0, found.stderr
     report = (tmp_path / "report" / "report.md").read_text(encoding="utf-8")
-    assert "| toy-0 | Das Wetter ist heute schön. |" in report  # the texts, read from the recorded folder
+    # the texts, read from the recorded folder, each in a span naming its language and direction
+    assert '| toy-0 | <span lang="de" dir="ltr">Das Wetter ist heute schön.</span> |' in report
 
     folder.rename(tmp_path / "moved")  # the recorded folder is gone: one line naming --dataset, nothing written
     lost = run(["analyze", str(tmp_path / "out"), "--out", str(tmp_path / "report2"), "--no-pos-shift"], tmp_path)
