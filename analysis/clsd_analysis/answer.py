@@ -5,8 +5,9 @@ marks as not significantly below the best, and the rows of the pivot tests. Each
 on: the number of rows and the P@1 of guessing (1 in the number of candidates), because a best model on 49
 rows may be no better than a coin. So a line
 
-* names no best when the best's interval holds the P@1 of guessing, or when the random baseline is tied with
-  it: no model is told apart from guessing on these rows;
+* names no best when the best's interval holds the P@1 of guessing (no model is told apart from guessing on
+  these rows), or when the paired test ties the random baseline with it (no model is told apart from the random
+  baseline);
 * names every model whose whole interval is below guessing;
 * when models are tied with the best, says how many rows would tell them apart if their difference is what
   these rows show (Connor's set size for the exact McNemar test, as ``clsd plan`` computes it);
@@ -55,11 +56,12 @@ def _guessing(table: Table1, model: str, cell: Cell) -> bool | None:
 
 
 def chance_text(chance: float) -> str:
-    """``20.0% (1 in 5 candidates)``; a set whose rows have different numbers of candidates gets its mean."""
-    candidates = 100 / chance
-    if abs(candidates - round(candidates)) < 1e-6:
-        return f"{chance:.1f}% (1 in {round(candidates)} candidates)"
-    return f"{chance:.1f}% (on average 1 in {candidates:.1f} candidates)"
+    """``20.0% (1 in 5 candidates)``; a set whose rows have different numbers of candidates gets its mean. Result files
+    hold six decimals of a share (0.333333), so a whole number of candidates is recognised to within that."""
+    candidates = round(100 / chance)
+    if candidates and abs(100 / candidates - chance) < 1e-3:
+        return f"{chance:.1f}% (1 in {candidates} candidates)"
+    return f"{chance:.1f}% (on average 1 in {100 / chance:.1f} candidates)"
 
 
 def _head(table: Table1, model: str, column: str, setting: str) -> str:
@@ -90,11 +92,14 @@ def _set_size(table: Table1, tied: Sequence[str], cell: Cell) -> str:
     )
 
 
-def _no_better_than_guessing(table: Table1, best: Sequence[str], cell: Cell) -> bool:
-    """The best cannot be told from guessing: its interval holds guessing's P@1, or the random baseline is tied with it."""
+def _not_told_from(table: Table1, best: Sequence[str], cell: Cell) -> str | None:
+    """What the best cannot be told apart from, or None: guessing, when its interval holds guessing's P@1; the random
+    baseline, when the paired test ties the two (the random baseline's own luck on these rows)."""
     if any(_guessing(table, m, cell) is not True for m in best if table.chance.get(m, {}).get(cell) is not None):
-        return True
-    return any(m == RANDOM_BASELINE and (m in best or table.is_tied(m, *cell)) for m in table.models)
+        return "guessing"
+    if any(m == RANDOM_BASELINE and (m in best or table.is_tied(m, *cell)) for m in table.models):
+        return f"the random baseline ({RANDOM_BASELINE}, by the paired test)"
+    return None
 
 
 def _cell_line(table: Table1, column: str, setting: str) -> str | None:
@@ -108,9 +113,10 @@ def _cell_line(table: Table1, column: str, setting: str) -> str | None:
     rows = table.rows.get(best[0], {}).get(cell)
     uncompared = {m: why for (m, c, s), why in table.uncompared.items() if (c, s) == cell}
     not_paired = ", ".join(f"{m} ({why})" for m, why in uncompared.items())
-    if _no_better_than_guessing(table, best, cell):
+    told_from = _not_told_from(table, best, cell)
+    if told_from is not None:
         on = f"on these {rows:,} rows" if rows else "on these rows"
-        line = f"{head}: no model is told apart from guessing {on}: " + _listed(table, valued, cell)
+        line = f"{head}: no model is told apart from {told_from} {on}: " + _listed(table, valued, cell)
         line += f"; not compared with {best[0]}: {not_paired}" if uncompared else ""
         return line + (f"; below guessing: {', '.join(below)}." if below else ".")
     line = f"{head}: best {_listed(table, best, cell)}"

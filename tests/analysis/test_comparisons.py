@@ -187,7 +187,7 @@ def test_a_best_tied_with_the_random_baseline_is_not_told_from_guessing():
     # a beats guessing on its own interval (14 of 20), yet the random baseline (10 of 20, by luck) is tied with it
     hits = {"a": {A: _hits("1" * 14 + "0" * 6)}, RANDOM_BASELINE: {A: _hits("1" * 10 + "0" * 10)}}
     first = _answer(hits)[0]
-    assert "no model is told apart from guessing on these 20 rows" in first
+    assert "no model is told apart from the random baseline (clsd-baselines/random, by the paired test) on these 20 rows" in first
 
 
 def test_tied_models_get_the_rows_that_would_tell_them_apart():
@@ -229,3 +229,11 @@ def test_a_model_without_training_in_a_language_of_the_set_is_marked():
     assert "close† " in average  # an average holds the set
     assert "close†" not in next(line for line in lines if line.startswith("WMT21 DE→FR, direct"))
     assert UNTRAINED_LEGEND in lines
+
+
+def test_the_candidates_behind_guessing_are_read_from_six_stored_decimals():
+    from clsd_analysis.answer import chance_text
+
+    assert chance_text(33.3333) == "33.3% (1 in 3 candidates)"  # mteb stores 0.333333
+    assert chance_text(20.0) == "20.0% (1 in 5 candidates)"
+    assert chance_text(22.5) == "22.5% (on average 1 in 4.4 candidates)"  # rows with three and four distractors
