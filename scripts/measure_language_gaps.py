@@ -5,8 +5,9 @@ another language than the target, unless that language is a close neighbour of t
 scores the target within a margin. Which languages are close, and how close, is measured here, for every language
 and script the identifier knows that real text is found in:
 
-* **Real text**: the translated messages of the programs installed on this machine, the gettext catalogues under
-  ``/usr/share/locale`` (people's translations; read with Babel where they are, never copied). A message is kept
+* **Real text**: the translated messages of the programs installed on this machine, the gettext catalogues in
+  ``locale/`` of the system's data folders (the XDG base directories, as platformdirs reads them: people's
+  translations; read with Babel where they are, never copied). A message is kept
   when it has at least 40 letters, most of its characters are letters, and it is not its English original;
   placeholders, options and markup are cut out. A message is filed under its folder's language and the script most
   of its letters are in (Serbian in Latin letters is ``sr-Latn``), where CLDR knows the language in that script.
@@ -31,6 +32,7 @@ import argparse
 import hashlib
 import json
 import math
+import os
 import random
 import re
 import statistics
@@ -48,8 +50,17 @@ from clsd_generation.checks import answers
 from clsd_generation.checks.answers import LANGUAGE_MARGIN, LanguageRow, language_gaps, language_of, row_key
 from clsd_generation.checks.coverage import support
 
-CATALOGUES = Path("/usr/share/locale")
 TABLE = Path(answers.__file__).with_name(answers.LANGUAGE_GAPS)
+
+
+def catalogues() -> Path:
+    """The system's gettext catalogues: ``locale/`` of the first of its data folders (XDG) that has one."""
+    import platformdirs
+
+    folders = [Path(d) / "locale" for d in platformdirs.PlatformDirs(multipath=True).site_data_dir.split(os.pathsep)]
+    return next((folder for folder in folders if folder.is_dir()), folders[-1])
+
+
 NEIGHBOUR_SHARE = 0.02  # named for this share of the target's own sentences or more: a close neighbour
 MARGIN_QUANTILE = 0.01  # a pair's margin lets this share of the other language's real sentences pass
 MIN_MESSAGES = 100  # a language and script with fewer messages gets no row (its targets keep the one margin)
@@ -124,13 +135,14 @@ class Catalogues:
 
 
 def catalogue_texts(
-    languages: Iterable[str] | None = None, files: Mapping[str, Sequence[str]] | None = None, root: Path = CATALOGUES
+    languages: Iterable[str] | None = None, files: Mapping[str, Sequence[str]] | None = None, root: Path | None = None
 ) -> Catalogues:
     """The messages of every locale folder (``languages``: only of these identifier codes); ``files``: only these
     catalogues of each folder, those a table was measured on (programs installed since then add catalogues)."""
     wanted = set(languages) if languages is not None else None
     texts: dict[str, set[str]] = defaultdict(set)
     read: dict[str, list[str]] = {}
+    root = root or catalogues()
     for folder in sorted(path for path in root.iterdir() if (path / "LC_MESSAGES").is_dir()):
         base = folder.name.split("@")[0].split("_")[0]
         code = support(base).identifier
@@ -204,7 +216,7 @@ class Table:
             "what": "The language check's close neighbours and margins per target language and script "
             "(clsd_generation.checks.answers.LanguageRow), measured by scripts/measure_language_gaps.py.",
             "measured_with": {
-                "text": "gettext message catalogues of the installed programs (/usr/share/locale), the files under 'catalogues'",
+                "text": "gettext message catalogues of the installed programs (locale/ of the system's data folders), the files under 'catalogues'",
                 "py3langid": metadata.version("py3langid"),
                 "sentences": self.sentences,
                 "seed": self.seed,
