@@ -138,7 +138,8 @@ def best_lines(table: Table1) -> list[str]:
     line rests on (rows, guessing); or that no model is told apart from guessing."""
     lines = []
     for setting in table.settings_of(AVERAGE):
-        for column in [c for c in [*table.columns, AVERAGE] if setting in table.settings_of(c)]:
+        columns = [c for c in table.columns if setting in table.settings_of(c)]
+        for column in columns + ([AVERAGE] if len(columns) > 1 else []):  # the average of one direction is that direction
             line = _cell_line(table, column, setting)
             if line is not None:
                 lines.append(line)
