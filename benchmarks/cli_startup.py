@@ -47,7 +47,7 @@ def line(label: str, times: tuple[float, float], note: str = "") -> str:
 def command_names() -> list[str]:
     from clsd_cli.app import app
 
-    return [c.name or c.callback.__name__.replace("_", "-") for c in app.registered_commands if c.callback]
+    return [c.name or c.callback.__name__.replace("_", "-") for c in app.registered_commands if c.callback and not c.hidden]
 
 
 def main() -> None:

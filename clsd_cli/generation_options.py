@@ -1,4 +1,4 @@
-"""The options of the generator's commands (``generate``, ``translate``, ``judge``, ``sample``, ``build``), declared once.
+"""The options of the generator's commands (``generate``, ``translate``, ``judge``, ``check-sample``, ``build``), declared once.
 
 Defaults come from :mod:`clsd_generation.core.settings` and :mod:`clsd_generation.llm.prompts`, so the help and the
 code agree. Each option names the help panel it belongs to (:mod:`clsd_cli.help_panels`): ``clsd generate --help``

@@ -1,4 +1,4 @@
-"""``clsd sample`` and ``clsd import-sample``: the human check of a run's distractors, out as a sheet and back."""
+"""``clsd check-sample`` and ``clsd check-import``: the human check of a run's distractors, out as a sheet and back."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from clsd_cli.generation_options import (
 app = typer.Typer()
 
 
-@app.command()
+@app.command("check-sample")
 def sample(
     run_dir: RunDir,
     sheet: Annotated[Path, typer.Option(help="CSV sheet to write for annotators.")],
@@ -34,9 +34,11 @@ def sample(
         typer.echo(line)
 
 
-@app.command("import-sample")
+@app.command("check-import")
 def import_sample_command(
-    sheet: Annotated[Path, typer.Argument(help="The sheet from `clsd sample`, filled in (yes/no in each criterion column).")],
+    sheet: Annotated[
+        Path, typer.Argument(help="The sheet from `clsd check-sample`, filled in (yes/no in each criterion column).")
+    ],
 ) -> None:
     """Report the share of checked distractors that pass.
 

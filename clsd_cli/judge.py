@@ -42,7 +42,8 @@ def judge(
     ] = None,
     seed: Annotated[int, typer.Option(help="Sampling seed.")] = 0,
     against: Annotated[
-        Path | None, typer.Option(help="A sheet filled by annotators (`clsd sample`): report the judge's agreement with it.")
+        Path | None,
+        typer.Option(help="A sheet filled by annotators (`clsd check-sample`): report the judge's agreement with it."),
     ] = None,
     quiet: Quiet = False,
 ) -> None:

@@ -1,4 +1,4 @@
-"""``clsd push``: a built dataset to the Hugging Face Hub, with the ``eval.yaml`` that gives it leaderboards there.
+"""``clsd push-dataset``: a built dataset to the Hugging Face Hub, with the ``eval.yaml`` that gives it leaderboards there.
 
 The command lives here rather than with the generator's other commands because the ``eval.yaml`` of a folder
 built without one is written with the plugin's tasks (:mod:`clsd_mteb.publishing.hub_eval`), and the generator does not
@@ -17,7 +17,7 @@ from clsd_format.folders import folder_callback
 app = typer.Typer()
 
 
-@app.command()
+@app.command("push-dataset")
 def push(
     folder: Annotated[Path, typer.Argument(callback=folder_callback("dataset folder"), help="A folder written by `clsd build`.")],
     repo_id: Annotated[str, typer.Option(help="Hub dataset repository, owner/name.")],

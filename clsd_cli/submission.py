@@ -97,8 +97,8 @@ def push_results_command(
 
     For the Hub's leaderboards, mteb's own push (ModelMeta.push_eval_results) writes one file per task into the
     model repository's .eval_results/, naming the dataset repository, its revision and the task ids of its eval.yaml
-    (clsd build and clsd push write one). Only results computed on data on the Hub go: a dataset published with clsd
-    push, or the authors' Andrianos/clsd_wmt19_21; every other result is listed with the reason. The token comes from
+    (clsd build and clsd push-dataset write one). Only results computed on data on the Hub go: a dataset published with clsd
+    push-dataset, or the authors' Andrianos/clsd_wmt19_21; every other result is listed with the reason. The token comes from
     HF_TOKEN.
     """
     from clsd_mteb.publishing.hub_results import plan_results_push, push_results, write_dry_run

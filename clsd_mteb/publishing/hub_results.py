@@ -4,7 +4,7 @@ mteb publishes a model's results with ``ModelMeta.push_eval_results``: one YAML 
 repository's ``.eval_results/`` (mteb's ``HFEvalResults``). Each value names its dataset by the task's
 ``dataset["path"]`` and revision, and its evaluation by the ids a dataset's ``eval.yaml`` declares
 (:mod:`clsd_mteb.publishing.hub_eval`); the Hub shows it on that dataset's leaderboard. So a result can go only where its
-data is on the Hub: a dataset published with ``clsd push`` and evaluated with ``--hub-dataset REPO@COMMIT``, or
+data is on the Hub: a dataset published with ``clsd push-dataset`` and evaluated with ``--hub-dataset REPO@COMMIT``, or
 the release's four direct tasks read from the authors' Hub dataset. A result computed on the GitHub release,
 on local files or on a slice is left out with the reason, as ``clsd export-results`` does, and so is a file
 holding a score no evaluation can produce (:mod:`clsd_mteb.result_checks`, the check ``clsd analyze`` applies).

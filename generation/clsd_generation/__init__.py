@@ -1,7 +1,7 @@
 """Build new CLSD datasets from any parallel corpus (package ``clsd_generation``; see ``docs/generation.md``).
 
-What the commands ``clsd generate``, ``translate``, ``judge``, ``sample``, ``import-sample``, ``build`` and
-``push`` (declared in :mod:`clsd_cli`) call: reading parallel corpora; the three ways to write distractors (LLM
+What the commands ``clsd generate``, ``translate``, ``judge``, ``check-sample``, ``check-import``, ``build`` and
+``push-dataset`` (declared in :mod:`clsd_cli`) call: reading parallel corpora; the three ways to write distractors (LLM
 live, OpenAI Batch API, rules) with the paper's prompt, answer parsing, validation and the checks of an LLM's
 answers; the resumable checkpoint; the English pivot (M2M-100/NLLB or an LLM endpoint); the judge model's
 reading; and building, describing (the dataset card) and publishing the dataset. The subpackages are layers,

@@ -78,7 +78,7 @@ def test_help_at_80_columns_gives_whole_summaries_and_lists_the_tasks() -> None:
     done = python(HELPS_AT_80_COLUMNS, env={"COLUMNS": "80"})
     assert done.returncode == 0, done.stderr
     helps = json.loads(done.stdout.strip().splitlines()[-1])
-    commands = helps["--help"].split("Commands:\n", 1)[1].splitlines()
+    commands = [line for line in helps["--help"].split("\nOptions:\n", 1)[1].splitlines() if line.startswith("  ")]
     assert commands and not [line for line in commands if line.endswith("...")]  # click cut a summary mid-sentence
     evaluate = helps["evaluate"]
     assert all(name in evaluate.split() for name in RELEASE_TASK_NAMES)  # each name whole, none broken at a hyphen
@@ -163,7 +163,17 @@ print(json.dumps(helps))
     done = python(code)
     assert done.returncode == 0, done.stderr
     helps = json.loads(done.stdout.strip().splitlines()[-1])
-    for command in ("evaluate", "export-release", "generate", "translate", "build", "push", "sample", "import-sample", "analyze"):
+    for command in (
+        "evaluate",
+        "export-release",
+        "generate",
+        "translate",
+        "build",
+        "push-dataset",
+        "check-sample",
+        "check-import",
+        "analyze",
+    ):
         assert f" {command} " in helps[""], command
         assert f"Usage: clsd {command} " in helps[command], command
 

@@ -88,7 +88,7 @@ def test_a_key_in_the_endpoint_url_is_never_stored_printed_or_published(tmp_path
     assert built.returncode == 0, built.stderr
     card = (tmp_path / "ds" / "README.md").read_text(encoding="utf-8")
     assert f"OpenAI-compatible endpoint ({server.base_url})" in card  # the endpoint is still named, without credentials
-    preview = run("push", str(tmp_path / "ds"), "--repo-id", "someone/clsd-t", "--dry-run", str(tmp_path / "preview"))
+    preview = run("push-dataset", str(tmp_path / "ds"), "--repo-id", "someone/clsd-t", "--dry-run", str(tmp_path / "preview"))
     assert preview.returncode == 0, preview.stderr
     for step in (done, built, preview):
         assert_nowhere((URL_PASSWORD,), step, tmp_path / "run", tmp_path / "ds", tmp_path / "preview")

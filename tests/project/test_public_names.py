@@ -3,8 +3,9 @@
 A module path (`clsd_generation.llm.client`, `clsd_mteb.tasks.get_tasks`) imports and has the attribute named; a
 source file named by its path (`clsd_generation/rules/registry.py`) exists; a `clsd` command exists and every option
 written after it in the same code span or line of a code block is one of its options; an entry-point group a doc
-declares is the one the code reads. Names under a changelog's "Removed" heading, and the old side of a move it records
-("`a.b` became `c.d`", "`a.b` to `c.d`"), are exempt: they name what went.
+declares is the one the code reads. A renamed command's old name, kept hidden for a release, is not a name to document.
+Names under a changelog's "Removed" and "Deprecated" headings, and the old side of a move it records ("`a.b` became
+`c.d`", "`a.b` to `c.d`"), are exempt: they name what went or is going.
 """
 
 from __future__ import annotations
@@ -31,12 +32,14 @@ ENTRY_GROUP = re.compile(r'\[project\.entry-points\."([^"]+)"\]')
 
 
 def _public_text(path: Path) -> str:
-    """The text of ``path`` without the sections of a changelog that name what was removed."""
+    """The text of ``path``, a changelog's without the sections that name what was removed or is going."""
     text = path.read_text(encoding="utf-8")
-    if path.name == "CHANGELOG.md":
-        text = re.sub(r"^### Removed\n.*?(?=^##)", "", text, flags=re.S | re.M)
-        text = re.sub(r"`clsd_[\w.]+`(?= became|\s+to\s+`)", "", text)  # the old side of a move: "`a.b` became `c.d`"
-    return text
+    return _changelog_public(text) if path.name == "CHANGELOG.md" else text
+
+
+def _changelog_public(text: str) -> str:
+    text = re.sub(r"^### (?:Removed|Deprecated)\n.*?(?=^##)", "", text, flags=re.S | re.M)
+    return re.sub(r"`clsd_[\w.]+`(?= became|\s+to\s+`)", "", text)  # the old side of a move: "`a.b` became `c.d`"
 
 
 def _resolves(dotted: str) -> bool:
@@ -62,8 +65,9 @@ def _file_exists(relative: str) -> bool:
 
 
 def _commands() -> dict[str, Any]:
-    """The commands of ``clsd`` by name (click's, or the copy typer vendors: both have ``commands`` and ``params``)."""
-    return dict(typer.main.get_command(app).commands)  # type: ignore[attr-defined]
+    """The commands of ``clsd`` by name, but the hidden old names (click's, or the copy typer vendors: both have ``commands``)."""
+    commands = typer.main.get_command(app).commands  # type: ignore[attr-defined]
+    return {name: command for name, command in commands.items() if not command.hidden}
 
 
 @pytest.mark.parametrize("doc", DOCS, ids=lambda p: p.name)
@@ -106,3 +110,6 @@ def test_the_checks_see_a_missing_name() -> None:
     assert REPO_FILE.findall("in `tests/cli/test_table1.py` and tests/none.py") == ["tests/cli/test_table1.py", "tests/none.py"]
     assert not (ROOT / "tests/none.py").exists()
     assert COMMAND.findall("run `clsd generate x --run-dir r --bogus`") == [("generate", " x --run-dir r --bogus")]
+    assert "push-dataset" in _commands() and "push" not in _commands()  # an old name runs, but is no name to document
+    changelog = "## [Unreleased]\n\n### Deprecated\n\n- `clsd push`\n\n### Removed\n\n- `clsd mine`\n\n## [0.1.0]\n"
+    assert _changelog_public(changelog) == "## [Unreleased]\n\n## [0.1.0]\n"

@@ -28,7 +28,7 @@ NO = frozenset({"no", "n", "0", "false", "nein", "non"})
 
 @dataclass
 class SampleSummary:
-    """What ``clsd sample`` wrote: per language, how many distractors, and for rule runs the checks and rule mix."""
+    """What ``clsd check-sample`` wrote: per language, how many distractors, and for rule runs the checks and rule mix."""
 
     counts: dict[str, int] = field(default_factory=dict)
     passing: dict[str, int] = field(default_factory=dict)  # rule runs only: distractors passing the automatic checks

@@ -1,6 +1,6 @@
 """``clsd judge --against SHEET``: how often the judge model agrees with the people who filled a sample sheet.
 
-The sheet is one ``clsd sample`` wrote and annotators filled (three yes/no criteria per distractor; a
+The sheet is one ``clsd check-sample`` wrote and annotators filled (three yes/no criteria per distractor; a
 distractor meets them when all three are yes). The judge is asked its three questions about the very
 same distractors (stored in the run's checkpoint like any verdict, so a repeated command asks nothing
 twice), and the two readings are compared: counts, accuracy, and both kinds of error (the judge

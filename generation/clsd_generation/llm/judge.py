@@ -16,7 +16,7 @@ must be "yes" or "no" (case, surrounding punctuation and a reasoning block aside
 limit, then recorded as "unclear" and left out of the share. Every verdict is committed to the run's
 checkpoint as it arrives, so a killed judge resumes without asking a settled question twice.
 
-The judge is only as good as its model: the human reading (``clsd sample`` / ``import-sample``) stays
+The judge is only as good as its model: the human reading (``clsd check-sample`` / ``check-import``) stays
 the reference, and ``clsd judge --against SHEET`` measures the judge's agreement with it.
 """
 
@@ -317,7 +317,7 @@ def judge_card_section(checkpoint: Checkpoint, dropped: int | None) -> str:
         f"\n## Judged validity\n\nThe judge model `{binding['model']}` read {covered}, one question per request, "
         f"temperature 0:\n\n{questions}\n\n{lines}\n\nA distractor is valid when all three answers are the valid ones; "
         "an answer other than yes or no was asked again and otherwise counted as unclear. The judge is only as good as its "
-        "model; a human reading (`clsd sample`, `clsd import-sample`) stays the reference."
+        "model; a human reading (`clsd check-sample`, `clsd check-import`) stays the reference."
         + (f" {dropped} sentence(s) with a judged-invalid distractor were left out of this build." if dropped is not None else "")
         + "\n"
     )

@@ -1,6 +1,6 @@
 """Does a stored distractor pass the automatic checks, and (where the run did not store it) which rule made it.
 
-``clsd sample`` re-checks each sampled distractor of a rule run: this module re-tags original and
+``clsd check-sample`` re-checks each sampled distractor of a rule run: this module re-tags original and
 distractor, finds the changed tokens (widened to whole names) and runs the same check as generation,
 for the rule the checkpoint stored. For a run that stored no rules (made by an earlier version) or any
 other pair of texts, the rule is read back from the change itself (:func:`rule_of`).

@@ -1,4 +1,4 @@
-"""A card is safe to publish: no local path in it or in any file `clsd push` would upload; licence and sources as the Hub reads them.
+"""A card is safe to publish: no local path in it or in any file `clsd push-dataset` would upload; licence and sources as the Hub reads them.
 
 The corpus lies under a home folder of its own (``HOME`` points there) and the commands run from a working
 directory inside it, so any path that leaks is found by a plain text search of every file ``push --dry-run``
@@ -46,7 +46,7 @@ def test_nothing_push_would_upload_names_the_builders_folders(tmp_path: Path) ->
     common = ["--quiet"]
     clsd(["generate", str(corpus), "--run-dir", str(work / "run"), *DE_FR_OPTIONS, *common], home, work)
     clsd(["build", "--run-dir", str(work / "run"), "--out", str(work / "data"), "--name", "Safe"], home, work)
-    clsd(["push", str(work / "data"), "--repo-id", "someone/clsd-safe", "--dry-run", str(work / "upload")], home, work)
+    clsd(["push-dataset", str(work / "data"), "--repo-id", "someone/clsd-safe", "--dry-run", str(work / "upload")], home, work)
 
     uploaded = [path for path in (work / "upload").rglob("*") if path.is_file()]
     assert uploaded
@@ -71,7 +71,7 @@ def test_nothing_push_would_upload_names_the_builders_folders(tmp_path: Path) ->
     # the real upload (to the Hub's routes on 127.0.0.1) sends exactly the files of the dry run
     with hub_upload.serve() as (url, received):
         env = {**os.environ, "HOME": str(home), "HF_ENDPOINT": url, "HF_HUB_OFFLINE": "0", "HF_TOKEN": "hf_test_token"}
-        command = [sys.executable, "-m", "clsd_cli", "push", str(work / "data"), "--repo-id", "someone/clsd-safe"]
+        command = [sys.executable, "-m", "clsd_cli", "push-dataset", str(work / "data"), "--repo-id", "someone/clsd-safe"]
         done = subprocess.run(command, cwd=work, env=env, capture_output=True, text=True)
     assert done.returncode == 0, done.stdout + done.stderr
     assert f"uploaded someone/clsd-safe at revision {hub_upload.COMMIT_OID}" in done.stdout

@@ -109,7 +109,7 @@ def test_a_data_file_changed_after_build_stops_evaluate_with_one_line(built: Pat
     task = task_class()
     with pytest.raises(DataError, match=f"file {changed}: changed since"):
         task.load_data()  # a task checks the file it reads, too
-    refused = clsd("push", str(folder), "--repo-id", "me/checked", "--dry-run", str(tmp_path / "preview"))
+    refused = clsd("push-dataset", str(folder), "--repo-id", "me/checked", "--dry-run", str(tmp_path / "preview"))
     assert refused.returncode == 2 and f"file {changed}: changed since" in refused.stderr
 
 

@@ -105,7 +105,7 @@ def test_agreement_with_a_filled_sheet(tmp_path: Path) -> None:
     with FakeOpenAI(scripts) as fake:
         run_dir = generated_run(tmp_path, fake)
         sheet = tmp_path / "sheet.csv"
-        invoke("sample", "--run-dir", str(run_dir), "--sheet", str(sheet), "--per-language", "12")
+        invoke("check-sample", "--run-dir", str(run_dir), "--sheet", str(sheet), "--per-language", "12")
         with sheet.open(encoding="utf-8", newline="") as handle:
             rows = list(csv.DictReader(handle))
         for row in rows:  # people refuse every "heute" distractor, accept the others
@@ -133,7 +133,7 @@ def test_a_sheet_that_does_not_match_its_run_is_refused_before_any_request(tmp_p
     with FakeOpenAI() as fake:
         run_dir = generated_run(tmp_path, fake)
         sheet = tmp_path / "sheet.csv"
-        invoke("sample", "--run-dir", str(run_dir), "--sheet", str(sheet), "--per-language", "4")
+        invoke("check-sample", "--run-dir", str(run_dir), "--sheet", str(sheet), "--per-language", "4")
         with sheet.open(encoding="utf-8", newline="") as handle:
             rows = [{**row, **dict.fromkeys(CRITERIA, "yes")} for row in csv.DictReader(handle)]
         shuffled = [dict(row) for row in rows]

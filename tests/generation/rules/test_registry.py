@@ -89,7 +89,7 @@ def test_the_sample_sheet_names_the_stored_rule(rule_run: Path, tmp_path: Path) 
     with sqlite3.connect(run / "checkpoint.sqlite") as db:
         db.execute("UPDATE results SET distractor_rules = ? WHERE status = 'ok' AND lang = 'de'", (json.dumps(["nouns"] * 4),))
     sheet = tmp_path / "sheet.csv"
-    invoke("sample", "--run-dir", str(run), "--sheet", str(sheet), "--per-language", "50")
+    invoke("check-sample", "--run-dir", str(run), "--sheet", str(sheet), "--per-language", "50")
     with sheet.open(encoding="utf-8") as handle:
         rows = list(csv.DictReader(handle))
     assert {r["rule"] for r in rows if r["language"] == "de"} == {"nouns"}

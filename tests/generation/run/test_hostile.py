@@ -120,11 +120,11 @@ def test_built_files_get_the_user_s_umask(umask: int, mode: int, run_dir: Path, 
 @pytest.mark.slow
 @pytest.mark.parametrize("repo_id", ["me/x y", "me/..", "me/x.git", "me/-x"])
 def test_push_refuses_a_repository_id_the_hub_refuses(repo_id: str, dataset: Path, tmp_path: Path) -> None:
-    done = clsd("push", str(dataset), "--repo-id", repo_id, "--dry-run", str(tmp_path / "preview"))
+    done = clsd("push-dataset", str(dataset), "--repo-id", repo_id, "--dry-run", str(tmp_path / "preview"))
     assert done.returncode == 2, done.stdout
     assert f"repository id {repo_id!r} is not valid on the Hub" in one_line(done)
     assert not (tmp_path / "preview").exists()  # refused before any work
-    assert clsd("push", str(dataset), "--repo-id", "me/x", "--dry-run", str(tmp_path / "ok")).returncode == 0
+    assert clsd("push-dataset", str(dataset), "--repo-id", "me/x", "--dry-run", str(tmp_path / "ok")).returncode == 0
 
 
 @pytest.mark.slow

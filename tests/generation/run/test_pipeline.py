@@ -153,7 +153,7 @@ def test_pipeline_each_backend_to_an_evaluated_dataset(
         "cc-by-4.0",
     )
     invoke("build", "--run-dir", str(tmp_path / "batch-run"), "--out", str(tmp_path / "batch-ds"), "--name", "TestBatch")
-    invoke("push", str(tmp_path / "batch-ds"), "--repo-id", "someone/clsd-test", "--dry-run", str(tmp_path / "repo"))
+    invoke("push-dataset", str(tmp_path / "batch-ds"), "--repo-id", "someone/clsd-test", "--dry-run", str(tmp_path / "repo"))
 
     rules_specs = hub.read_manifest(tmp_path / "rules-ds")
     assert [s.config for s in rules_specs] == ["de-fr", "de-fr-pivot-en", "fr-de", "fr-de-pivot-en"]
@@ -232,9 +232,9 @@ def test_build_and_push_refuse_what_they_must(tmp_path: Path, parallel_csv: Path
     monkeypatch.delenv("HF_TOKEN", raising=False)
     monkeypatch.delenv("HUGGING_FACE_HUB_TOKEN", raising=False)
     with pytest.raises(CLSDError, match="HF_TOKEN"):
-        invoke("push", str(tmp_path / "ds"), "--repo-id", "someone/x")
+        invoke("push-dataset", str(tmp_path / "ds"), "--repo-id", "someone/x")
     with pytest.raises(CLSDError, match="owner/name"):
-        invoke("push", str(tmp_path / "ds"), "--repo-id", "noslash", "--dry-run", str(tmp_path / "out"))
+        invoke("push-dataset", str(tmp_path / "ds"), "--repo-id", "noslash", "--dry-run", str(tmp_path / "out"))
 
 
 def test_module_cli_exits_2_with_a_readable_message(tmp_path: Path) -> None:
@@ -250,7 +250,7 @@ def test_module_cli_exits_2_with_a_readable_message(tmp_path: Path) -> None:
     assert f"file {bad}, row 2 (line 3), column 'German': empty sentence" in result.stderr
     assert "Traceback" not in result.stderr
     assert not (tmp_path / "run").exists()  # refused before starting
-    for command in ("generate", "translate", "build", "push", "sample", "import-sample"):
+    for command in ("generate", "translate", "build", "push-dataset", "check-sample", "check-import"):
         assert CliRunner().invoke(app, [command, "--help"]).exit_code == 0
 
 
