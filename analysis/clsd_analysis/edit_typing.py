@@ -39,7 +39,7 @@ from dataclasses import dataclass
 import regex
 
 from clsd_format import edit_types
-from clsd_format.tagging import TAGGED_LANGUAGES, TaggedSentence, Tagger, Token, tagger_for
+from clsd_format.tagging import TAGGERS, TaggedSentence, Tagger, Token, tagger_for
 from clsd_format.words import token_spans
 
 REWRITE_THRESHOLD = 0.5  # below this share of T's words kept in place, a distractor is rewritten
@@ -88,7 +88,7 @@ class TypedEdit:
 
 def offline_tagger(language: str) -> Tagger | None:
     """The offline tagger of a language (:func:`clsd_format.tagging.tagger_for`), None where there is none."""
-    return tagger_for(language) if language in TAGGED_LANGUAGES else None
+    return tagger_for(language) if language in TAGGERS else None
 
 
 def untagged(text: str, language: str | None = None) -> TaggedSentence:

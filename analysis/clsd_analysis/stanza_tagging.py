@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from clsd_format.errors import CLSDError
-from clsd_format.tagging import TAGGED_LANGUAGES, tagger_for
+from clsd_format.tagging import TAGGERS, tagger_for
 
 PROCESSORS = "tokenize,pos"
 
@@ -89,7 +89,7 @@ class StanzaTagger:
         try:
             pipeline = self._pipeline(language)
         except StanzaModelMissing:
-            if not (self.offline_fallback and language in TAGGED_LANGUAGES):
+            if not (self.offline_fallback and language in TAGGERS):
                 raise
             self._sources[language] = "spacy" if language == "fr" else "hanta"
             return tagger_for(language).tag_tokens(sentences)

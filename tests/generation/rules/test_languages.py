@@ -2,24 +2,29 @@
 
 The toy language (``tests/data/toy_language``) is installed the way a third-party package would add one: a
 module defining ``RULES`` and an entry point in the group ``clsd_generation.languages``; no file of
-clsd-mteb changes. The built-in languages are the modules of ``clsd_generation.rules.languages``.
+clsd-mteb changes. The built-in languages (the modules of ``clsd_generation.rules.languages``) are found the same
+way: through entry points clsd-mteb's own ``pyproject.toml`` declares.
 """
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import sqlite3
 import subprocess
 import sys
+from importlib.metadata import entry_points
 from pathlib import Path
 
 import pytest
 
-from clsd_generation.rules.languages import BUILT_IN, registered
+from clsd_generation.rules import languages
+from clsd_generation.rules.languages import ENTRY_POINT_GROUP, registered
 from clsd_generation.rules.registry import DEFAULT_RULES
 
-TOY = Path(__file__).resolve().parents[2] / "data" / "toy_language"
+ROOT = Path(__file__).resolve().parents[3]
+TOY = ROOT / "tests" / "data" / "toy_language"
 ROWS = [
     ("Il 12 marzo Rossi visita Roma.", "Am 12. März besucht Rossi Rom."),
     ("Nel 2019 il signor Bianchi vive a Milano.", "Im Jahr 2019 lebt Herr Bianchi in Mailand."),
@@ -28,11 +33,29 @@ ROWS = [
 ]
 
 
+def _declared() -> dict[str, str]:
+    """The languages clsd-mteb's own pyproject.toml registers, by code: the entry point's object reference."""
+    tomllib = pytest.importorskip("tomllib")  # Python 3.11 and later
+    pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    return dict(pyproject["project"]["entry-points"][ENTRY_POINT_GROUP])
+
+
+def test_the_built_in_languages_are_found_through_their_entry_points() -> None:
+    declared = _declared()
+    modules = sorted(p.stem for p in Path(languages.__file__).parent.glob("*.py") if p.stem != "__init__")
+    assert sorted(declared) == modules  # every module of the package is registered, and nothing else
+    found = registered()
+    assert {entry.name for entry in entry_points(group=ENTRY_POINT_GROUP)} == set(found)  # the registry is the entry points
+    assert list(found) == sorted(found)  # in the order of their codes, built-in or not
+    for code, reference in declared.items():
+        module, _, attribute = reference.partition(":")
+        assert found[code] is getattr(importlib.import_module(module), attribute)
+
+
 def test_every_built_in_language_is_one_module_with_its_names_file() -> None:
-    languages = registered()
-    assert tuple(languages)[: len(BUILT_IN)] == BUILT_IN
-    for code in BUILT_IN:
-        rules = languages[code]
+    found = registered()
+    for code in _declared():
+        rules = found[code]
         assert rules.code == code and rules.known_names and {n.language for n in rules.known_names} == {code}
         assert len(rules.months) == 12 and len(rules.weekdays) == 7  # from CLDR
 

