@@ -13,6 +13,9 @@ Both are defined as the paper's authors computed them (their notebook, read for 
   (:func:`clsd_format.words.paper_words`). Without a language, a text is read as written with spaces.
 * **Jaccard** is the size of the intersection of the two word sets over the size of their union
   (``CountVectorizer(binary=True)`` plus scikit-learn's Jaccard metric). Two texts without any word count as identical (1.0).
+  Both texts are read as compared (:func:`clsd_format.invisible.comparable`: NFKC, without default-ignorable and bidi
+  control characters), so a soft hyphen or fullwidth digits make no other word; on the release this moves one
+  sentence's intra-distractor Jaccard (a spacing acute accent used as an apostrophe) and no figure at two decimals.
 * **Edit similarity** is python-Levenshtein's ``ratio``: the normalised *indel* similarity
   1 - (insertions + deletions) / (len(a) + len(b)), computed with rapidfuzz. It is not
   1 - Levenshtein distance / max length (a substitution costs 2 here, 1 there).
@@ -31,6 +34,7 @@ from collections.abc import Iterable, Sequence
 
 from rapidfuzz.distance import Indel
 
+from clsd_format.invisible import comparable
 from clsd_format.words import paper_words
 
 # CountVectorizer's default token_pattern, applied after lower-casing (its default lowercase=True).
@@ -60,8 +64,9 @@ def word_set(text: str, language: str | None = None) -> set[str]:
 
 
 def jaccard(a: str, b: str, language: str | None = None) -> float:
-    """Word-level Jaccard similarity of two texts (in ``language``); 1.0 when neither has a word."""
-    first, second = word_set(a, language), word_set(b, language)
+    """Word-level Jaccard similarity of two texts (in ``language``), read as compared (:func:`comparable`); 1.0 when
+    neither has a word."""
+    first, second = word_set(comparable(a), language), word_set(comparable(b), language)
     union = first | second
     return len(first & second) / len(union) if union else 1.0
 
@@ -73,7 +78,7 @@ def mean_jaccard_to_others(texts: Sequence[str], language: str | None = None) ->
     """
     if len(texts) < 2:
         return []
-    sets = [word_set(t, language) for t in texts]
+    sets = [word_set(comparable(t), language) for t in texts]
     pair = {}
     for i, j in itertools.combinations(range(len(sets)), 2):
         union = sets[i] | sets[j]

@@ -8,6 +8,8 @@ original sentence from the last line of the prompt and plays that sentence's nex
 ``chatter``  the same list wrapped in chatter, quotes and bracketed translations
 ``few``      two items only
 ``same``     four items, one of them the original sentence (so only three are valid)
+``invisible`` the four items of ``good`` (swapped words with ``swaps``), each with a bidi control or a zero-width space
+             after its first word (:func:`invisible_marked`)
 ``markup``   five items, each the sentence plus markup a prompt injection leaves (:func:`markup_items`)
 ``401``      status 401 whose error text echoes the request's ``Authorization`` header, as some servers do
 ``429``      status 429 with ``Retry-After``
@@ -110,6 +112,14 @@ def markup_items(sentence: str) -> list[str]:
     ]
 
 
+INVISIBLE_MARKS = ("\u200f", "\u2067", "\u200b", "\u202b")  # RLM, RLI, zero-width space, RLE
+
+
+def invisible_marked(items: Sequence[str]) -> list[str]:
+    """Each item with an invisible character after its first word (a bidi control or a zero-width space), one per item."""
+    return [item.replace(" ", INVISIBLE_MARKS[n % len(INVISIBLE_MARKS)] + " ", 1) for n, item in enumerate(items)]
+
+
 GLOSS = (
     "the", "house", "river", "council", "said", "on", "Monday", "new", "school", "people", "with", "and", "of", "was",
     "city", "many", "after", "before", "they", "have", "work", "bridge", "old", "water", "market", "today", "year",
@@ -181,6 +191,8 @@ def render_answer(sentence: str, action: str) -> str:
         items = items[:2]
     elif action == "same":
         items = [sentence, *items[:3]]
+    elif action == "invisible":
+        items = invisible_marked(items)
     return "\n".join(f"{n}. {item}" for n, item in enumerate(items, 1))
 
 
@@ -218,9 +230,10 @@ def completion(
         text = (
             HOSTILE_JSON[action](sentence) if action in HOSTILE_JSON else json.dumps({"distractors": good_distractors(sentence)})
         )
-    elif action == "good" and swaps and asked and asked.group(1) in swaps:
+    elif action in ("good", "invisible") and swaps and asked and asked.group(1) in swaps:
         code, pool = swaps[asked.group(1)]
-        text = "\n".join(f"{n}. {item}" for n, item in enumerate(swapped_words(sentence, code, pool), 1))
+        items = swapped_words(sentence, code, pool)
+        text = "\n".join(f"{n}. {item}" for n, item in enumerate(invisible_marked(items) if action == "invisible" else items, 1))
     else:
         text = render_answer(sentence, action)
     if action == "huge":

@@ -48,6 +48,7 @@ from importlib import resources
 import regex
 
 from clsd_format.errors import CLSDError
+from clsd_format.invisible import comparable
 from clsd_format.languages import parse_language
 from clsd_format.words import find_words
 from clsd_generation.checks.coverage import (
@@ -85,8 +86,10 @@ _BRACKET_TAIL = regex.compile(r"\s*[(（](?P<tail>[^()（）]+)[)）]\s*[.!?。�
 
 
 def fold(text: str) -> str:
-    """Case and punctuation folded away, whitespace collapsed. Accents stay: "könnten" and "konnten" differ in meaning."""
-    kept = "".join(" " if unicodedata.category(ch)[0] in "PS" else ch for ch in unicodedata.normalize("NFC", text.casefold()))
+    """Case and punctuation folded away, whitespace collapsed, read as compared (NFKC, no invisible characters:
+    :func:`clsd_format.invisible.comparable`). Accents stay: "könnten" and "konnten" differ in meaning."""
+    folded = unicodedata.normalize("NFC", comparable(text).casefold())
+    kept = "".join(" " if unicodedata.category(ch)[0] in "PS" else ch for ch in folded)
     return " ".join(kept.split())
 
 

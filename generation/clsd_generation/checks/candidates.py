@@ -32,6 +32,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from clsd_format.invisible import comparable
 from clsd_format.text_measures import jaccard
 from clsd_generation.checks.answers import AnswerReader
 from clsd_generation.checks.coverage import support
@@ -60,16 +61,18 @@ def markup_in(text: str, original: str = "") -> str | None:
 
 
 def normalise(text: str) -> str:
-    """Composed (NFC), case-folded, punctuation removed, whitespace collapsed: "Der Hund!" equals "der hund"."""
+    """The text as compared (:func:`clsd_format.invisible.comparable`: NFKC, no invisible characters), case-folded,
+    punctuation removed, whitespace collapsed: "Der Hund!" equals "der hund", and so does "Der\u200b Hund"."""
     kept = "".join(
-        " " if unicodedata.category(ch).startswith("P") else ch for ch in unicodedata.normalize("NFC", text.casefold())
+        " " if unicodedata.category(ch).startswith("P") else ch
+        for ch in unicodedata.normalize("NFC", comparable(text).casefold())
     )
     return " ".join(kept.split())
 
 
 def length_ratio(original: str, candidate: str) -> float:
-    """Characters of the candidate over characters of the original."""
-    return len(candidate.strip()) / max(len(original.strip()), 1)
+    """Characters of the candidate over characters of the original, as compared: invisible characters count for none."""
+    return len(comparable(candidate).strip()) / max(len(comparable(original).strip()), 1)
 
 
 @dataclass

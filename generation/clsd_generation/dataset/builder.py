@@ -7,6 +7,8 @@ in the checkpoint, both directions are added once more with every text in Englis
 translation of its source first (:mod:`clsd_generation.checks.translations`). A row with a refused translation is
 left out of the pivot configs, and when more than half of a language's translations are refused or empty the pivot
 configs are not built; the direct configs are, and the card and the manifest (``pivot_not_built``) say why.
+A distractor is written without the invisible characters (default-ignorable, bidi control) its target does not use
+(:func:`clsd_format.invisible.keep_invisible_of`): the checkpoint keeps the answer as read, the dataset what a reader sees.
 
 The folder is written under a temporary name and renamed when complete: a crash leaves no
 half-built dataset, and an existing folder is never overwritten. The next build of the same folder
@@ -30,6 +32,7 @@ from clsd_format.difficulty import Difficulty
 from clsd_format.errors import CLSDError, DataError
 from clsd_format.files import writing
 from clsd_format.hub import DirectionSpec
+from clsd_format.invisible import keep_invisible_of
 from clsd_format.languages import ENGLISH, Language
 from clsd_generation.checks.translations import LanguageCheck, check_run, not_built_reason
 from clsd_generation.core.checkpoint import (
@@ -420,7 +423,7 @@ def _row(pair_id: str, source: str, target: str, distractors: list[str], source_
         schema.ID: pair_id,
         schema.SOURCE: source,
         schema.TARGET: target,
-        schema.DISTRACTORS: list(distractors),
+        schema.DISTRACTORS: [keep_invisible_of(distractor, target) for distractor in distractors],
         schema.SOURCE_LANG: source_lang,
         schema.TARGET_LANG: target_lang,
     }
