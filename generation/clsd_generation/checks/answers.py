@@ -12,13 +12,16 @@ distractors. A reader also asks:
   identifier cannot tell from it, and how near the target another language's real sentences score
   (:class:`LanguageRow`); ``--accept-neighbour`` adds a neighbour by the user's word.
 * **Near-copies**: is it the original up to a spelling slip? Once case and punctuation are folded, at
-  most ``near_copy_edits`` characters changed, with no new word the lexicon knows and no changed number ("Fidesz-Partei" -> "Fidez-Partei" is a slip; "Hund" -> "Bund" and "1995" ->
-  "1996" change the meaning). A second correct answer, refused as "same meaning".
-* **Invented words**: a word of three or more letters that the original lacks and that the word
-  frequency lexicon of the language (:mod:`wordfreq`, data shipped in its wheel) does not know. A
-  candidate is refused when such words make ``max_unknown_share`` of its words, or when
-  ``max_unknown_lowercase`` of them start lower-case (names and rare compounds are unknown too, but a
-  name rarely starts lower-case). Both bounds are measured on the release (docs/generation.md).
+  most ``near_copy_edits`` characters changed, with no new word any source knows and no changed number
+  ("Fidesz-Partei" -> "Fidez-Partei" is a slip; "Hund" -> "Bund" and "1995" -> "1996" change the meaning). A second
+  correct answer, refused as "same meaning". Where one character is a syllable or a morpheme (Han, Hangul, Kana), a
+  changed character is a word replaced, never a slip (:func:`changes_script_units`).
+* **Invented words**: a word of three or more letters that the original lacks and that no source knows
+  (:mod:`clsd_generation.checks.lexicon`: the word list, the run's own corpus, the segmenter's dictionary, an
+  inflected form, in a script without case a name the corpus holds). A candidate is refused when such words make
+  ``max_unknown_share`` of its words, or when ``max_unknown_lowercase`` of them start lower-case (names and rare
+  compounds are unknown too, but a name rarely starts lower-case). Both bounds are measured on the release
+  (docs/generation.md).
 * **Decoration**: a leading label ("German:", "Satz 2 –", "1)") the original does not start with is
   stripped, and so is a trailing remark after a dash, in brackets or as a last sentence that is not in the
   target language (" - This sentence is structurally similar ...", "(The Law)", ". Note: one word was replaced.").
@@ -27,8 +30,8 @@ distractors. A reader also asks:
 
 Words are read in every script (:mod:`clsd_format.words`: combining marks kept, Chinese, Japanese, Korean and
 Thai cut by their segmenters), and looked up in the word list of the target language with the same
-segmentation (:func:`wordfreq.lossy_tokenize`); in a script without case every unknown word counts towards
-``max_unknown_lowercase``, as none is told to be a name by its capital.
+segmentation (:func:`wordfreq.lossy_tokenize`) and in the other sources; in a script without case every unknown
+word counts towards ``max_unknown_lowercase``, as none is told to be a name by its capital.
 
 A language a library does not know is not checked for that part, never an error:
 :func:`clsd_generation.checks.coverage.checks_off` names what is off and why (the card says which checks ran).
@@ -51,11 +54,13 @@ from clsd_format.errors import CLSDError
 from clsd_format.invisible import comparable
 from clsd_format.languages import parse_language
 from clsd_format.words import find_words
-from clsd_generation.checks.coverage import (
-    THAI_DICTIONARY,
-    LanguageSupport,
-    identifier,
-    support,
+from clsd_generation.checks.coverage import LanguageSupport, identifier, support
+from clsd_generation.checks.lexicon import (
+    LETTER_WORD,
+    CorpusLexicon,
+    has_source,
+    inflection_language,
+    knows,
 )
 from clsd_generation.checks.parsing import trim_quotes
 from clsd_generation.core.settings import ReadingChecks
@@ -66,7 +71,9 @@ INVENTED_WORDS = "invented words"
 
 # The ``regex`` module's word characters keep a word's combining marks (Hindi vowel signs, Arabic harakat), which
 # ``re``'s cut off: "खरीदी" is one word of five letters, not "खर" and "द".
-_LETTER_WORD = regex.compile(r"[^\W\d_]{3,}")
+_LETTER_WORD = LETTER_WORD
+# Scripts whose one character is a syllable or a morpheme: a changed character there can be a new word.
+_SCRIPT_UNIT = regex.compile(r"[\p{Han}\p{Hangul}\p{Hiragana}\p{Katakana}]")
 _TOKEN = regex.compile(r"\w+")
 _LATIN_WORD = regex.compile(r"\p{Latin}[\p{Latin}\p{M}]+")
 FOREIGN_SCRIPT_WORDS = 3  # new words in Latin script that make a non-Latin candidate "wrong language" (commentary)
@@ -205,55 +212,37 @@ def accepted_neighbour(spec: str, languages: Sequence[str]) -> str:
     return f"{codes[0]}:{codes[1]}"
 
 
-@functools.cache
-def _thai_words() -> frozenset[str]:
-    from pythainlp.corpus import thai_words
-
-    return frozenset(thai_words())
-
-
-@functools.lru_cache(maxsize=200_000)
-def known_word(word: str, language: str) -> bool:
-    """Whether the word list of ``language`` (wordfreq's code, or THAI_DICTIONARY) has seen ``word`` at all."""
-    if language == THAI_DICTIONARY:
-        return word in _thai_words()
-    import wordfreq
-
-    return wordfreq.zipf_frequency(word, language) > 0
-
-
-@functools.lru_cache(maxsize=200_000)
-def known_whole(word: str, language: str) -> bool:
-    """Whether the word list knows ``word`` as one word: wordfreq would cut "府政" into "府" and "政", each known."""
-    if language == THAI_DICTIONARY:
-        return word in _thai_words()
-    import wordfreq
-
-    return len(wordfreq.lossy_tokenize(word, language)) == 1 and known_word(word, language)
-
-
-def unknown_words(original: str, candidate: str, language: str) -> tuple[list[str], int]:
-    """The candidate's words that the original lacks and the word list does not know; and its word count.
+def unknown_words(original: str, candidate: str, language: str, corpus: CorpusLexicon | None = None) -> tuple[list[str], int]:
+    """The candidate's words that the original lacks and that no source knows (:func:`clsd_generation.checks.lexicon.knows`,
+    ``corpus``: the run's words of the language), nor reads as a name; and its word count.
 
     ``language`` is a target language's code (:func:`clsd_generation.checks.coverage.support`). Written with spaces, a
     word is a run of three or more letters, marks included ("pe\u0301rtinente" is one word, not "rtinente"). Cut by a
-    segmenter, see :func:`_unknown_segments`.
+    segmenter, see :func:`_unknown_segments`. No source knowing the language (no word list, no corpus): ([], 0).
     """
     found = support(language)
-    if found.lexicon is None or not found.reads_words:
+    if not has_source(found, corpus):
         return [], 0
+    inflection_language(found.code)  # its dictionary loads with the first candidate, not at the first unknown word
     if found.segmented:
-        return _unknown_segments(original, candidate, found)
+        return _unknown_segments(original, candidate, found, corpus)
     words = _LETTER_WORD.findall(unicodedata.normalize("NFC", candidate))
     in_original = {word.casefold() for word in _LETTER_WORD.findall(unicodedata.normalize("NFC", original))}
-    return [word for word in words if word.casefold() not in in_original and not known_word(word, found.lexicon)], len(words)
+    new = [word for word in words if word.casefold() not in in_original]
+    return [word for word in new if not _known_or_name(word, found, corpus)], len(words)
 
 
-def _unknown_segments(original: str, candidate: str, found: LanguageSupport) -> tuple[list[str], int]:
+def _known_or_name(word: str, found: LanguageSupport, corpus: CorpusLexicon | None) -> bool:
+    return knows(word, found, corpus) or (corpus is not None and corpus.reads_as_name(word))
+
+
+def _unknown_segments(
+    original: str, candidate: str, found: LanguageSupport, corpus: CorpusLexicon | None
+) -> tuple[list[str], int]:
     """The segmenter's words (Chinese, Japanese, Korean, Thai): a run of new words is unknown when one of its words of
-    two or more characters is not in the word list as a whole, or when it is single characters whose join is no word
-    ("政府" scrambled into "府政" is cut into "府" and "政", each a word of its own)."""
-    assert found.lexicon is not None
+    two or more characters is known by no source as a whole, or when it is single characters whose join is no word
+    ("政府" scrambled into "府政" is cut into "府" and "政", each a word of its own; a name the corpus holds, "朔尔茨",
+    is cut into its characters and known joined)."""
     segments = [w for w in find_words(unicodedata.normalize("NFC", candidate), found.code) if regex.search(r"[^\W\d_]", w)]
     in_original = {w.casefold() for w in find_words(unicodedata.normalize("NFC", original), found.code)}
     runs: list[list[str]] = [[]]
@@ -265,8 +254,8 @@ def _unknown_segments(original: str, candidate: str, found: LanguageSupport) -> 
     unknown: list[str] = []
     for run in filter(None, runs):
         singles = all(len(w) == 1 for w in run)
-        if any(len(w) > 1 and not known_whole(w, found.lexicon) for w in run) or (
-            singles and len(run) > 1 and not known_whole("".join(run), found.lexicon)
+        if any(len(w) > 1 and not _known_or_name(w, found, corpus) for w in run) or (
+            singles and len(run) > 1 and not _known_or_name("".join(run), found, corpus)
         ):
             unknown += run
     return unknown, len(segments)
@@ -288,6 +277,9 @@ class AnswerReader:
 
     language: str
     checks: ReadingChecks = ReadingChecks()
+    # The words of the run's input in this language (a real word of the language and the domain): built once per
+    # language per run (jobs.state.make_jobs); None where no corpus is read, as in a measurement on the word lists alone.
+    corpus: CorpusLexicon | None = None
 
     @property
     def support(self) -> LanguageSupport:
@@ -299,7 +291,8 @@ class AnswerReader:
 
     @property
     def has_lexicon(self) -> bool:
-        return self.support.lexicon is not None and self.support.reads_words
+        """Whether any source knows words of the language (a word list, a segmenter's dictionary, the corpus)."""
+        return has_source(self.support, self.corpus)
 
     def strip_decoration(self, original: str, candidate: str) -> str:
         """The candidate without a leading label or a trailing foreign remark that the original does not have."""
@@ -353,7 +346,7 @@ class AnswerReader:
         return [word for word in _LATIN_WORD.findall(candidate) if word.casefold() not in in_original]
 
     def _invented(self, original: str, candidate: str) -> str | None:
-        unknown, count = unknown_words(original, candidate, self.language)
+        unknown, count = unknown_words(original, candidate, self.language, self.corpus)
         share = len(unknown) / count if count else 0.0
         # a name is rarely written lower-case; in a script without case (Chinese, Hindi, Arabic) no word tells it is a name
         lower = [word for word in unknown if word[0].islower() or not word[0].isupper()]
@@ -362,21 +355,34 @@ class AnswerReader:
         return None
 
     def _near_copy(self, original: str, candidate: str) -> bool:
-        """At most ``near_copy_edits`` folded characters apart, no number changed and no new word the lexicon knows."""
+        """At most ``near_copy_edits`` folded characters apart, no number changed, no character changed that is a
+        syllable or a morpheme (:func:`changes_script_units`) and no new word any source knows."""
         a, b = fold(original), fold(candidate)
         if a == b:
             return True
         if abs(len(a) - len(b)) > self.checks.near_copy_edits or _levenshtein(a, b) > self.checks.near_copy_edits:
             return False
+        if changes_script_units(a, b):
+            return False
         removed, added = changed_tokens(self._tokens(a), self._tokens(b))
         if any(ch.isdigit() for token in removed + added for ch in token):
             return False
-        lexicon = self.support.lexicon
-        known = known_whole if self.support.segmented else known_word
-        return not any(self.has_lexicon and lexicon and known(token, lexicon) for token in added)
+        return not (self.has_lexicon and any(knows(token, self.support, self.corpus) for token in added))
 
     def _tokens(self, folded: str) -> list[str]:
         return find_words(folded, self.language) if self.support.segmented else _TOKEN.findall(folded)
+
+
+def changes_script_units(old: str, new: str) -> bool:
+    """Whether an edit from ``old`` to ``new`` changes a character that is a syllable or a morpheme (Han, Hangul,
+    Hiragana, Katakana). There one character is a word or part of one ("소출" for "수확" is two characters and
+    another noun), so it is a word replaced, never a spelling slip, whatever the word lists know."""
+    if not (_SCRIPT_UNIT.search(old) or _SCRIPT_UNIT.search(new)):
+        return False  # no such character at all: the character diff below is not paid for
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(a=old, b=new, autojunk=False).get_opcodes():
+        if tag != "equal" and (_SCRIPT_UNIT.search(old[i1:i2]) or _SCRIPT_UNIT.search(new[j1:j2])):
+            return True
+    return False
 
 
 def changed_tokens(old: Sequence[str], new: Sequence[str]) -> tuple[list[str], list[str]]:

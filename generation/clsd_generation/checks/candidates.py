@@ -36,6 +36,7 @@ from clsd_format.invisible import comparable
 from clsd_format.text_measures import jaccard
 from clsd_generation.checks.answers import AnswerReader
 from clsd_generation.checks.coverage import support
+from clsd_generation.checks.lexicon import CorpusLexicon
 from clsd_generation.core.settings import PAPER, ValidationBounds
 
 # Shapes that are markup, not prose. A tag is <name ...>, </name> or <name/> (not "a < b", nor French <<...>>
@@ -115,16 +116,18 @@ def check_candidates(
     verdict: Verdict | None = None,
     language: str | None = None,
     words_of: str | None = None,
+    corpus: CorpusLexicon | None = None,
 ) -> Verdict:
     """Add the valid candidates to ``verdict`` (kept across re-asks), up to ``bounds.needed``.
 
     ``language``: the code of the original's language when an LLM wrote the candidates; they are then also read
     as a careful reader would (:mod:`clsd_generation.checks.answers`). The rules' candidates have checks of their own.
     ``words_of``: the original's language for the rules' candidates, whose words Jaccard reads (default: ``language``).
+    ``corpus``: the words of the run's input in ``language``, real words to the reader (:class:`AnswerReader`).
     """
     verdict = verdict or Verdict()
     words_of = words_of or language
-    reader = AnswerReader(language, bounds.reading) if language else None
+    reader = AnswerReader(language, bounds.reading, corpus=corpus) if language else None
     if bounds.protocol == PAPER:
         return _take_first_items(original, candidates, bounds, verdict, reader)
     seen = {normalise(original)} | {normalise(k) for k in verdict.kept}

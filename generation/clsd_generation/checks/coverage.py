@@ -3,8 +3,10 @@
 Each check reads a language through a library that knows some languages and not others:
 
 * the **language** check through :mod:`py3langid` (its model's 97 languages);
-* the **invented-word** check through a word list: :mod:`wordfreq`'s (shipped in its wheel), or for Thai, which
-  wordfreq lacks, PyThaiNLP's dictionary (shipped in its wheel, the one its segmenter cuts by);
+* the **invented-word** check through every source that knows words (:mod:`clsd_generation.checks.lexicon`): a word
+  list (:mod:`wordfreq`'s, or for Thai PyThaiNLP's dictionary), the run's own corpus, the segmenter's dictionary and
+  simplemma's inflected forms. The corpus is read in every language whose words are found, so the check is off only
+  where they are not;
 * **Jaccard** and the word-level parts of every check through :func:`clsd_format.words.word_reading`: languages
   written with spaces, and Chinese, Japanese, Korean and Thai by their segmenters; Lao, Khmer, Burmese and the
   other scripts without spaces have no segmenter here.
@@ -119,10 +121,10 @@ def checks_off(language: str) -> list[str]:
         lines.append(f"decoration: a trailing remark in another language is not told apart from {name} text and stays")
     if not found.reads_words:
         lines.append(f"Jaccard bounds: off for {name}: {found.reading.why_not}")
-    if found.lexicon is None or not found.reads_words:
-        why = "no word list knows its words" if found.lexicon is None else "its words are not found (above)"
-        lines.append(f"invented words: off for {name}: {why}, so letters scrambled into non-words are not refused")
-        lines.append(f"near-copies: for {name}, any change of a few letters counts as a slip, as no word list tells a new word")
+    if not found.reads_words:  # the words of the run's corpus are a source in every language whose words are found
+        why = "its words are not found (above), so no source (word list, corpus) tells a word"
+        lines.append(f"invented words: off for {name}: {why}; letters scrambled into non-words are not refused")
+        lines.append(f"near-copies: for {name}, any change of a few letters counts as a slip, as no source tells a new word")
     if base_language(language) == "en":
         lines.append("commentary: for English, a remark in English after the answer is not told apart from the answer and stays")
     return lines

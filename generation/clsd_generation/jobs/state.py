@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from clsd_format.languages import Language
 from clsd_generation.checks.candidates import Verdict, check_candidates, reason_kind
+from clsd_generation.checks.lexicon import CorpusLexicon
 from clsd_generation.core.checkpoint import Checkpoint
 from clsd_generation.core.inputs import ParallelPair
 from clsd_generation.core.outcomes import AnswerEffect, Settled
@@ -26,6 +27,8 @@ class Job:
     pair_id: str
     language: Language
     sentence: str
+    # The words of the input's sentences in this language, one lexicon shared by the language's jobs (make_jobs)
+    corpus: CorpusLexicon | None = field(default=None, compare=False, repr=False)
 
     @property
     def key(self) -> tuple[str, str]:
@@ -104,6 +107,7 @@ class JobState:
             self.verdict,
             self.job.language.code if by_llm else None,
             self.job.language.code,
+            self.job.corpus,
         )
 
     def remember_rules(self, candidates: Sequence[str], rules: Sequence[str]) -> None:
@@ -127,8 +131,13 @@ class JobState:
 
 
 def make_jobs(pairs: Sequence[ParallelPair], languages: tuple[Language, Language]) -> list[Job]:
-    """Every sentence of both languages; language-major order keeps one prompt template warm."""
-    return [Job(pair.pair_id, language, pair.texts[side]) for side, language in enumerate(languages) for pair in pairs]
+    """Every sentence of both languages; language-major order keeps one prompt template warm. Each language's jobs
+    share one corpus lexicon of all its sentences, read the first time an answer is (a rule run never reads it)."""
+    jobs = []
+    for side, language in enumerate(languages):
+        corpus = CorpusLexicon.of(language.code, (pair.texts[side] for pair in pairs))
+        jobs += [Job(pair.pair_id, language, pair.texts[side], corpus) for pair in pairs]
+    return jobs
 
 
 def pending_states(jobs: Sequence[Job], checkpoint: Checkpoint, bounds: ValidationBounds) -> tuple[list[JobState], int]:

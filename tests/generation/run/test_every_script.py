@@ -58,15 +58,16 @@ def test_a_pair_in_any_script_goes_from_corpus_to_report(tmp_path: Path, source:
 
 def test_a_check_off_for_a_language_is_said_once_before_the_run_and_in_the_summary_and_card(tmp_path: Path) -> None:
     sentences = script_sentences()
-    corpus = write_parallel_csv(tmp_path / "pairs.csv", list(zip(sentences["en"], sentences["en"], strict=True)))
-    options = ("--source-column", "de", "--target-column", "fr", "--source-lang", "en", "--target-lang", "sw")
+    khmer = [f"រដ្ឋាភិបាល នឹង សាងសង់ {thing} ថ្មី" for thing in ("ផ្លូវ", "ស្ពាន", "សាលា")]  # a new road, bridge, school
+    corpus = write_parallel_csv(tmp_path / "pairs.csv", list(zip(sentences["en"], khmer, strict=False)))
+    options = ("--source-column", "de", "--target-column", "fr", "--source-lang", "en", "--target-lang", "km")
     with FakeOpenAI() as fake:
         llm = ("--backend", "llm", "--model", "fake-model", "--base-url", fake.base_url, "--protocol", "paper", "--quiet")
         output = invoke("generate", str(corpus), "--run-dir", str(tmp_path / "run"), *options, *llm)
     lines = output.splitlines()
-    off = [n for n, line in enumerate(lines) if line.startswith("check off: invented words: off for Swahili")]
+    off = [n for n, line in enumerate(lines) if line.startswith("check off: invented words: off for Khmer")]
     assert len(off) == 2 and off[0] < lines.index(next(line for line in lines if line.startswith("backend:"))) < off[1], output
     assert any(line.startswith("check off: commentary: for English") for line in lines)
     invoke("build", "--run-dir", str(tmp_path / "run"), "--out", str(tmp_path / "ds"), "--name", "OFF", "--no-score")
     card = (tmp_path / "ds" / "README.md").read_text(encoding="utf-8")
-    assert "Checks off for this set's languages:" in card and "invented words: off for Swahili" in card
+    assert "Checks off for this set's languages:" in card and "invented words: off for Khmer" in card

@@ -1,0 +1,230 @@
+"""Which words are real words of a language: every source that knows words, asked together.
+
+The invented-word check and the near-copy check's "no new real word" (:mod:`clsd_generation.checks.answers`) know a
+word when any of these knows it:
+
+* the language's **word list**: :mod:`wordfreq`'s (for Thai, which it lacks, PyThaiNLP's dictionary);
+* the **user's own corpus** (:class:`CorpusLexicon`): a word of any sentence of that language in the run's input is a
+  word of that language and domain, whatever a general list holds; the only source of a language no list knows
+  (Swahili, Telugu, Amharic);
+* the **segmenter's dictionary**, where a segmenter reads the language: jieba's own dictionary for Chinese (wordfreq's
+  list cuts "蝮蛇" into "蝮" and "蛇"), IPAdic for Japanese and mecab-ko-dic for Korean (a word MeCab reads as one
+  dictionary entry, not as its guess at an unknown word), PyThaiNLP's for Thai (the word list above);
+* an **inflected form**: a form simplemma's dictionary holds (Hungarian "olvastak", Turkish "okuyorlardı") whose lemma
+  the word list knows. Its rule-made lemmas are not enough: they lemmatize the slip "olvastakk" and the fragment
+  "okuyorlard" too. Which languages simplemma has a dictionary for is read from the installed package;
+* a **name** (:meth:`CorpusLexicon.reads_as_name`), in a script without case only, where no capital tells one.
+
+Every dictionary loads once per process, the first time a word of its language is looked up, and only for the
+languages read. The corpus lexicon is built once per language per run, on first use, from the set of the input's
+sentences of that language: it does not depend on their order and is the same when a run is resumed.
+"""
+
+from __future__ import annotations
+
+import functools
+import unicodedata
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+import regex
+
+from clsd_format.words import SEGMENTER_MODULES, find_words
+from clsd_generation.checks.coverage import THAI_DICTIONARY, LanguageSupport, support
+
+# A word of a language written with spaces: three or more letters, marks included ("खरीदी" is one word).
+LETTER_WORD = regex.compile(r"[^\W\d_]{3,}")
+_LETTER = regex.compile(r"[^\W\d_]")
+# A run of one-character segments up to this long is kept whole too: a name the segmenter does not know is cut into
+# its characters ("朔尔茨" into "朔", "尔", "茨"), and a candidate's run of them is looked up joined.
+LONGEST_CHARACTER_RUN = 6
+# Letters before a name in a script without case: Arabic, Hebrew and Persian write a preposition or conjunction onto
+# the word ("بميرتس", "with Merz"); at most this many, the rest a name of at least three letters.
+_ATTACHED_LETTERS = 2
+
+
+@functools.cache
+def _thai_words() -> frozenset[str]:
+    from pythainlp.corpus import thai_words
+
+    return frozenset(thai_words())
+
+
+@functools.lru_cache(maxsize=200_000)
+def known_word(word: str, language: str) -> bool:
+    """Whether the word list of ``language`` (wordfreq's code, or THAI_DICTIONARY) has seen ``word`` at all."""
+    if language == THAI_DICTIONARY:
+        return word in _thai_words()
+    import wordfreq
+
+    return wordfreq.zipf_frequency(word, language) > 0
+
+
+@functools.lru_cache(maxsize=200_000)
+def known_whole(word: str, language: str) -> bool:
+    """Whether the word list knows ``word`` as one word: wordfreq would cut "府政" into "府" and "政", each known."""
+    if language == THAI_DICTIONARY:
+        return word in _thai_words()
+    import wordfreq
+
+    return len(wordfreq.lossy_tokenize(word, language)) == 1 and known_word(word, language)
+
+
+@functools.cache
+def _jieba_dictionary() -> frozenset[str]:
+    """jieba's own dictionary (its ``dict.txt``, one word and its count a line), a larger list than the one it cuts by."""
+    import jieba
+
+    with jieba.dt.get_dict_file() as handle:
+        return frozenset(line.split(b" ", 1)[0].decode("utf-8") for line in handle if line.strip())
+
+
+@functools.cache
+def _mecab_tagger(dictionary: str) -> object:
+    import importlib
+
+    import MeCab
+
+    return MeCab.Tagger(importlib.import_module(dictionary).MECAB_ARGS)
+
+
+def _mecab_entry(word: str, dictionary: str) -> bool:
+    """Whether MeCab reads ``word`` as one entry of its dictionary; an unknown word is a guess it marks (MECAB_UNK_NODE)."""
+    import MeCab
+
+    node = _mecab_tagger(dictionary).parseToNode(word)  # type: ignore[attr-defined]
+    entries = []
+    while node:
+        if node.stat not in (MeCab.MECAB_BOS_NODE, MeCab.MECAB_EOS_NODE):
+            entries.append((node.surface, node.stat))
+        node = node.next
+    return entries == [(word, MeCab.MECAB_NOR_NODE)]
+
+
+@functools.lru_cache(maxsize=200_000)
+def segmenter_knows(word: str, method: str) -> bool:
+    """Whether the dictionary of the segmenter ``method`` (:data:`clsd_format.words.SEGMENTER_MODULES`) holds ``word``."""
+    if method == "jieba":
+        return word in _jieba_dictionary()
+    if method in ("mecab-ipadic", "mecab-ko-dic"):
+        return _mecab_entry(word, SEGMENTER_MODULES[method][1])  # the dictionary's module: ipadic, mecab_ko_dic
+    if method == "pythainlp":
+        return word in _thai_words()
+    return False
+
+
+@functools.cache
+def inflection_language(language: str) -> str | None:
+    """simplemma's code for ``language`` (a run's code), its dictionary loaded now; None where it has none."""
+    import langcodes
+
+    try:
+        from simplemma.strategies.dictionaries.dictionary_factory import SUPPORTED_LANGUAGES
+    except ImportError:  # the generate extra brings simplemma; without it, no inflected forms
+        return None
+    for tag in (language, language.replace("_", "-").split("-")[0]):
+        try:
+            match, _ = langcodes.closest_match(tag, sorted(SUPPORTED_LANGUAGES), max_distance=10)
+        except (ValueError, LookupError):  # not a tag langcodes parses (a dataset's own code)
+            continue
+        if match != "und":
+            import simplemma
+
+            simplemma.is_known("a", str(match))  # loads the dictionary before any candidate is timed or read
+            return str(match)
+    return None
+
+
+@functools.lru_cache(maxsize=200_000)
+def inflected_known(word: str, language: str, lexicon: str | None) -> bool:
+    """Whether simplemma's dictionary of ``language`` holds ``word`` and the word list ``lexicon`` knows its lemma
+    (where the language has no word list, as Swahili, its dictionary alone)."""
+    import simplemma
+
+    if not simplemma.is_known(word, language):
+        return False
+    lemma = simplemma.lemmatize(word, language)
+    return lexicon is None or lemma.casefold() == word.casefold() or known_word(lemma, lexicon)
+
+
+@dataclass(frozen=True, eq=False)
+class CorpusLexicon:
+    """The words of one language's sentences in a run's input (case-folded, composed), read on first use.
+
+    ``texts``: the input's sentences of ``language``. Written with spaces, a word is a run of three or more letters;
+    cut by a segmenter, every segment with a letter, and every run of one-character segments up to
+    :data:`LONGEST_CHARACTER_RUN` joined (a name the segmenter cuts into its characters).
+    """
+
+    language: str
+    texts: tuple[str, ...] = field(repr=False)
+
+    @classmethod
+    def of(cls, language: str, texts: Iterable[str]) -> CorpusLexicon:
+        return cls(language, tuple(texts))
+
+    @functools.cached_property
+    def words(self) -> frozenset[str]:
+        found = support(self.language)
+        if not found.reads_words:
+            return frozenset()
+        words: set[str] = set()
+        for text in set(self.texts):
+            composed = unicodedata.normalize("NFC", text).casefold()
+            if found.segmented:
+                words.update(_segment_words(find_words(composed, self.language)))
+            else:
+                words.update(LETTER_WORD.findall(composed))
+        return frozenset(words)
+
+    def __contains__(self, word: object) -> bool:
+        return isinstance(word, str) and unicodedata.normalize("NFC", word).casefold() in self.words
+
+    def reads_as_name(self, word: str) -> bool:
+        """Whether ``word``, in a script without case, reads as a name: the corpus holds it after one or two letters
+        written onto it ("بميرتس" where the input writes "ميرتس"). A name met nowhere in the input is not told from
+        an invented word: no capital says it is one, and a character model of names would pass scrambled letters."""
+        if any(ch.lower() != ch.upper() for ch in word):
+            return False
+        return any(
+            len(_LETTER.findall(word[cut:])) >= 3 and word[cut:] in self
+            for cut in range(1, min(_ATTACHED_LETTERS, len(word)) + 1)
+        )
+
+
+def _segment_words(segments: list[str]) -> set[str]:
+    """The segments with a letter, and the joins of runs of one-character segments (see :class:`CorpusLexicon`)."""
+    words = {s for s in segments if _LETTER.search(s)}
+    run: list[str] = []
+    for segment in [*segments, ""]:
+        if len(segment) == 1 and _LETTER.match(segment):
+            run.append(segment)
+            continue
+        for start in range(len(run)):
+            for end in range(start + 2, min(len(run), start + LONGEST_CHARACTER_RUN) + 1):
+                words.add("".join(run[start:end]))
+        run = []
+    return words
+
+
+def knows(word: str, found: LanguageSupport, corpus: CorpusLexicon | None = None) -> bool:
+    """Whether any source knows ``word`` as a word of the language ``found`` describes (see the module's docstring).
+
+    Cut by a segmenter, the word list must know it as one word (:func:`known_whole`)."""
+    lexicon = found.lexicon
+    if lexicon is not None and (known_whole(word, lexicon) if found.segmented else known_word(word, lexicon)):
+        return True
+    if corpus is not None and word in corpus:
+        return True
+    if found.segmented and segmenter_knows(word, found.reading.method):
+        return True
+    inflected = inflection_language(found.code)
+    return inflected is not None and inflected_known(word, inflected, lexicon)
+
+
+def has_source(found: LanguageSupport, corpus: CorpusLexicon | None = None) -> bool:
+    """Whether any source knows words of the language: else no word can be told real and the checks that ask are off."""
+    if not found.reads_words:
+        return False
+    listed = found.lexicon is not None or found.segmented or inflection_language(found.code) is not None
+    return listed or bool(corpus is not None and corpus.words)
