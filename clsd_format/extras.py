@@ -35,6 +35,7 @@ EXTRA_MODULES: dict[str, tuple[str, ...]] = {
         "babel",
         "py3langid",
         "wordfreq",
+        "simplemma",
         *LANGUAGE_MODULES,
     ),
     "analysis": (
