@@ -18,16 +18,25 @@ from typing import Any
 import pytest
 import typer
 
+from clsd_analysis.sections import ENTRY_POINT_GROUP as SECTIONS_GROUP
 from clsd_cli.app import app
 from clsd_generation.rules.languages import ENTRY_POINT_GROUP
+from clsd_mteb.models import ENTRY_POINT_GROUP as MODELS_GROUP
 
 ROOT = Path(__file__).resolve().parents[2]
-DOCS = [ROOT / "README.md", ROOT / "CHANGELOG.md", *sorted((ROOT / "docs").glob("*.md")), ROOT / "dataset_cards" / "FORMAT.md"]
+DOCS = [
+    ROOT / "README.md",
+    ROOT / "CHANGELOG.md",
+    ROOT / "CONTRIBUTING.md",
+    *sorted((ROOT / "docs").glob("*.md")),
+    ROOT / "dataset_cards" / "FORMAT.md",
+]
 PACKAGE_FOLDERS = {"clsd_generation": "generation/clsd_generation", "clsd_analysis": "analysis/clsd_analysis"}
 MODULE_PATH = re.compile(r"(?<![\w./])(clsd_(?:format|mteb|generation|analysis|cli)(?:\.[A-Za-z_]\w*)+)")
 FILE_PATH = re.compile(r"(?<![\w./])((?:generation/|analysis/)?clsd_(?:format|mteb|generation|analysis|cli)(?:/[\w.]+)+\.py)")
 REPO_FILE = re.compile(r"(?<![\w./-])((?:tests|scripts|benchmarks)/[\w./-]+\.(?:py|md|tsv|json))")
 COMMAND = re.compile(r"(?:^|[`\s$(])clsd ([a-z][a-z-]*)((?:[^`\n|]*))")
+READ_GROUPS = {ENTRY_POINT_GROUP, MODELS_GROUP, SECTIONS_GROUP}  # the entry-point groups the code reads
 ENTRY_GROUP = re.compile(r'\[project\.entry-points\."([^"]+)"\]')
 
 
@@ -73,7 +82,7 @@ def _commands() -> dict[str, Any]:
 @pytest.mark.parametrize("doc", DOCS, ids=lambda p: p.name)
 def test_every_module_path_and_file_a_doc_names_exists(doc: Path) -> None:
     text = _public_text(doc)
-    names = {m.rstrip(".") for m in MODULE_PATH.findall(text)} - {ENTRY_POINT_GROUP}
+    names = {m.rstrip(".") for m in MODULE_PATH.findall(text)} - READ_GROUPS
     missing = sorted(name for name in names if not _resolves(name))
     missing += sorted({f for f in FILE_PATH.findall(text) if not _file_exists(f)})
     missing += sorted({f for f in REPO_FILE.findall(text) if not (ROOT / f).exists()})
@@ -98,9 +107,9 @@ def test_every_clsd_command_and_option_a_doc_names_exists(doc: Path) -> None:
 
 def test_every_entry_point_group_a_doc_declares_is_read() -> None:
     groups = {group for doc in DOCS for group in ENTRY_GROUP.findall(_public_text(doc))}
-    source = (ROOT / "generation/clsd_generation/rules/languages/__init__.py").read_text(encoding="utf-8")
-    groups |= set(ENTRY_GROUP.findall(source))
-    assert groups == {ENTRY_POINT_GROUP}, f"entry-point groups in the docs: {groups}; the code reads {ENTRY_POINT_GROUP}"
+    for module in ("generation/clsd_generation/rules/languages/__init__.py", "analysis/clsd_analysis/sections/__init__.py"):
+        groups |= set(ENTRY_GROUP.findall((ROOT / module).read_text(encoding="utf-8")))
+    assert groups <= READ_GROUPS, f"entry-point groups in the docs: {groups}; the code reads {READ_GROUPS}"
 
 
 def test_the_checks_see_a_missing_name() -> None:
