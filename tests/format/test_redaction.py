@@ -29,7 +29,7 @@ def test_public_url_registers_what_it_drops() -> None:
 
 
 def test_token_shapes_are_redacted_wherever_they_appear() -> None:
-    text = "key sk-abcdefgh12345 and hf_abcdefghijklmnopqrstuv, Authorization: Bearer eyJ0eXAi.x-1"
+    text = "key sk-redactiontest98765 and hf_abcdefghijklmnopqrstuv, Authorization: Bearer eyJ0eXAi.x-1"
     assert redact(text) == f"key {REDACTED} and {REDACTED}, Authorization: Bearer {REDACTED}"
     assert redact("the bearer certificates arrived") == "the bearer certificates arrived"
     assert redact("see https://u:p@h/x?sig=abc&q=1") == f"see https://{REDACTED}@h/x?sig={REDACTED}&q=1"
