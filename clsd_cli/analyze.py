@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import shlex
-from pathlib import Path
-from typing import Annotated
 
 import typer
 
+from clsd_analysis.command_options import ExampleOptions, PosShiftOptions, ReportSources
+from clsd_cli.declared import declared_command
 from clsd_format.errors import CLSDError
-from clsd_format.folders import folder_callback
 
 # rich_markup_mode=None: click's plain help, as `clsd` prints it (whole words wrapped at any width)
 app = typer.Typer(
@@ -51,89 +50,6 @@ def quoted_command(ctx: typer.Context) -> str:
     return " ".join(shlex.quote(p) for p in parts)
 
 
-# The options of ``analyze``, declared once here so that the command's signature stays readable.
-ResultsDirArg = Annotated[
-    list[Path],
-    typer.Argument(
-        callback=folder_callback("results folder"),
-        help="Folder(s) written by `clsd evaluate --output` (each holds results/ and predictions/); several are read as one.",
-    ),
-]
-OutOpt = Annotated[
-    Path,
-    typer.Option(
-        "--out",
-        callback=folder_callback("report folder", may_be_missing=True),
-        help="Report folder to write (report.md, tables/, figures/).",
-    ),
-]
-DataDirOpt = Annotated[
-    Path | None,
-    typer.Option(
-        "--data-dir",
-        envvar="CLSD_DATA_DIR",
-        callback=folder_callback("data folder"),
-        help="Folder with the release CSV/TSV files (or a Hub-format export). Default: the release as `clsd evaluate` fetches it.",
-    ),
-]
-DatasetOpt = Annotated[
-    list[Path] | None,
-    typer.Option(
-        "--dataset",
-        callback=folder_callback("dataset folder"),
-        help="Hub-format dataset folder of other CLSD tasks (repeatable).",
-    ),
-]
-ModelOpt = Annotated[
-    list[str] | None, typer.Option("--model", help="NAME=PATH: a local copy of a model in the results (repeatable).")
-]
-PosShiftOpt = Annotated[
-    bool, typer.Option("--pos-shift/--no-pos-shift", help="Run the one-word-change analysis (needs the models).")
-]
-StanzaDirOpt = Annotated[
-    Path | None,
-    typer.Option(
-        "--stanza-dir",
-        callback=folder_callback("folder of Stanza models", may_be_missing=True),
-        help="Folder with Stanza models (datasets without annotation files).",
-    ),
-]
-StanzaDownloadOpt = Annotated[bool, typer.Option("--stanza-download", help="Let Stanza download missing models.")]
-CacheDirOpt = Annotated[
-    Path | None,
-    typer.Option(
-        "--cache-dir",
-        callback=folder_callback("cache folder", may_be_missing=True),
-        help="Embedding cache (default: $CLSD_CACHE_DIR/embeddings or ~/.cache/clsd_mteb/embeddings).",
-    ),
-]
-BatchSizeOpt = Annotated[int, typer.Option("--batch-size", min=1)]
-OverwriteOpt = Annotated[bool, typer.Option("--overwrite", help="Replace an existing report in --out.")]
-AlignmentOpt = Annotated[
-    Path | None,
-    typer.Option(
-        "--alignment",
-        help="CSV of Table 1's alignment marks: model,cross_lingual,paraphrase,retrieval[,source] (yes/no/empty).",
-    ),
-]
-SuccessRuleOpt = Annotated[
-    str,
-    typer.Option("--success-rule", help="Successful distractors in the examples: 'top' (the paper's) or 'ties-or-beats'."),
-]
-PosSelectionOpt = Annotated[
-    str,
-    typer.Option(
-        "--pos-selection", help="Annotated one-word pairs used: 'paper' (closest to the paper's counts), 'swaps' or 'all'."
-    ),
-]
-ExamplesOpt = Annotated[int, typer.Option("--examples", min=0, help="Successful-distractor examples to sample.")]
-SeedOpt = Annotated[int, typer.Option("--seed", help="Seed of the example sample.")]
-FocusOpt = Annotated[
-    str | None,
-    typer.Option("--focus", help="The model the report is about (its examples first). Default: the highest mean direct P@1."),
-]
-
-
 def _check_choices(success_rule: str, pos_selection: str) -> None:
     """Typer takes these as plain strings (their help names the choices), so their values are checked here."""
     from clsd_analysis.annotations import SELECTIONS
@@ -143,27 +59,8 @@ def _check_choices(success_rule: str, pos_selection: str) -> None:
         raise CLSDError(f"--success-rule is one of {', '.join(SUCCESS_RULES)}; --pos-selection one of {', '.join(SELECTIONS)}.")
 
 
-@app.command()
-def analyze(
-    ctx: typer.Context,
-    results_dir: ResultsDirArg,
-    out: OutOpt,
-    data_dir: DataDirOpt = None,
-    dataset: DatasetOpt = None,
-    model: ModelOpt = None,
-    pos_shift: PosShiftOpt = True,
-    stanza_dir: StanzaDirOpt = None,
-    stanza_download: StanzaDownloadOpt = False,
-    cache_dir: CacheDirOpt = None,
-    batch_size: BatchSizeOpt = 32,
-    overwrite: OverwriteOpt = False,
-    alignment: AlignmentOpt = None,
-    success_rule: SuccessRuleOpt = "top",
-    pos_selection: PosSelectionOpt = "paper",
-    examples: ExamplesOpt = 10,
-    seed: SeedOpt = 0,
-    focus: FocusOpt = None,
-) -> None:
+@declared_command(app)
+def analyze(ctx: typer.Context, sources: ReportSources, pos: PosShiftOptions, examples: ExampleOptions) -> None:
     """Write tables, figures and a report from results folders.
 
     A Markdown report with tables (Markdown, LaTeX, CSV) and figures (PNG, PDF), and the same report in one
@@ -174,26 +71,27 @@ def analyze(
     from clsd_analysis.report import AnalysisOptions, build_report
     from clsd_analysis.sections import Comparison, Examples, PosShift, with_options
 
-    _check_choices(success_rule, pos_selection)
+    _check_choices(examples.success_rule, examples.pos_selection)
+    alignment = read_alignment_csv(examples.alignment) if examples.alignment is not None else {}
     sections = with_options(
-        Comparison(alignment=read_alignment_csv(alignment) if alignment is not None else {}),
-        Examples(n=examples, seed=seed, rule=success_rule),
+        Comparison(alignment=alignment),
+        Examples(n=examples.examples, seed=examples.seed, rule=examples.success_rule),
         PosShift(
-            enabled=pos_shift,
-            selection=SELECTIONS[pos_selection],
-            model_paths=_model_paths(list(model or [])),
-            stanza_dir=stanza_dir,
-            stanza_download=stanza_download,
-            cache_dir=cache_dir,
-            batch_size=batch_size,
+            enabled=pos.pos_shift,
+            selection=SELECTIONS[examples.pos_selection],
+            model_paths=_model_paths(list(pos.model)),
+            stanza_dir=pos.stanza_dir,
+            stanza_download=pos.stanza_download,
+            cache_dir=pos.cache_dir,
+            batch_size=pos.batch_size,
         ),
     )
     options = AnalysisOptions(
-        data_dir=data_dir,
-        dataset_folders=list(dataset or []),
-        overwrite=overwrite,
+        data_dir=sources.data_dir,
+        dataset_folders=list(sources.dataset),
+        overwrite=sources.overwrite,
         command=quoted_command(ctx),
-        focus=focus,
+        focus=examples.focus,
         sections=sections,
     )
-    typer.echo(f"wrote {build_report(results_dir, out, options)}")
+    typer.echo(f"wrote {build_report(list(sources.results_dir), sources.out, options)}")

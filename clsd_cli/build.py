@@ -7,66 +7,16 @@ plugin's tasks (:mod:`clsd_mteb.publishing.hub_eval`), and the generator does no
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import Annotated
-
 import typer
 
-from clsd_cli.generation_options import RunDir
-from clsd_format.errors import CLSDError
-from clsd_format.folders import folder_callback
+from clsd_cli.declared import declared_command
+from clsd_generation.run.options import BuildOptions
 
 app = typer.Typer()
 
 
-OutOption = Annotated[
-    Path,
-    typer.Option(
-        callback=folder_callback("folder to write into", may_be_missing=True),
-        help="New folder for the Hub-format dataset (must not exist or be empty).",
-    ),
-]
-KeepRefusedOption = Annotated[
-    bool,
-    typer.Option(
-        "--keep-refused-translations",
-        help="Build the pivot configs from every non-empty translation, also those refused as not translating their "
-        "source (the card says so).",
-    ),
-]
-
-
-@app.command()
-def build(
-    run_dir: RunDir,
-    out: OutOption,
-    name: Annotated[str, typer.Option(help="Dataset name used in task names: CLSD-<NAME>-DE-FR.")],
-    license: Annotated[
-        str | None, typer.Option(help="Licence of the dataset, a Hub licence id (cc-by-4.0, ...); default: not specified.")
-    ] = None,
-    domain: Annotated[list[str] | None, typer.Option(help="mteb domain of the texts (News, Legal, ...); repeatable.")] = None,
-    date_from: Annotated[str | None, typer.Option(help="Earliest date of the texts (ISO); default: generation dates.")] = None,
-    date_to: Annotated[str | None, typer.Option(help="Latest date of the texts (ISO).")] = None,
-    reference: Annotated[str | None, typer.Option(help="URL describing the corpus.")] = None,
-    source_dataset: Annotated[
-        list[str] | None, typer.Option(help="Hub id of the corpus (owner/name), for the card; repeatable.")
-    ] = None,
-    allow_incomplete: Annotated[
-        bool, typer.Option("--allow-incomplete", help="Build although some sentences are unfinished.")
-    ] = False,
-    drop_invalid: Annotated[
-        bool,
-        typer.Option(
-            "--drop-invalid",
-            help="Leave out every sentence with a distractor `clsd judge` found invalid (the card counts them; unjudged ones stay).",
-        ),
-    ] = False,
-    no_score: Annotated[
-        bool,
-        typer.Option("--no-score", help="Do not score the set for the card (character n-gram baseline and default model)."),
-    ] = False,
-    keep_refused_translations: KeepRefusedOption = False,
-) -> None:
+@declared_command(app)
+def build(options: BuildOptions) -> None:
     """Write a run's dataset with its card, ready to evaluate.
 
     Both directions, plus the pivot configs when the run was translated (unless most translations are refused);
@@ -78,19 +28,24 @@ def build(
     from clsd_mteb.difficulty_scores import difficulty_of
     from clsd_mteb.publishing.hub_eval import write_eval_config
 
-    if (date_from is None) != (date_to is None):
-        raise CLSDError("give both --date-from and --date-to, or neither.")
-    dates = (date_from, date_to) if date_from and date_to else None
-    description = DatasetDescription(name, license, tuple(domain or ()), dates, reference, tuple(source_dataset or ()))
+    dates = (options.date_from, options.date_to) if options.date_from and options.date_to else None
+    description = DatasetDescription(
+        name=options.name,
+        license=options.license,
+        domains=options.domain,
+        date=dates,
+        reference=options.reference,
+        source_datasets=options.source_dataset,
+    )
     summary = build_dataset(
-        run_dir,
-        out,
+        options.run_dir,
+        options.out,
         description,
-        allow_incomplete=allow_incomplete,
-        drop_invalid=drop_invalid,
-        scorer=None if no_score else difficulty_of,
+        allow_incomplete=options.allow_incomplete,
+        drop_invalid=options.drop_invalid,
+        scorer=None if options.no_score else difficulty_of,
         add_files=write_eval_config,
-        keep_refused_translations=keep_refused_translations,
+        keep_refused_translations=options.keep_refused_translations,
     )
     for config, rows in summary.rows.items():
         typer.echo(f"{config}: {rows} rows")

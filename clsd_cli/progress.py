@@ -35,7 +35,7 @@ def heartbeat_interval() -> float:
 
 
 class ConsoleProgress:
-    """A :class:`clsd_mteb.run.TaskProgress` that prints; ``watched``: stdout is a terminal (no start lines, no heartbeat).
+    """A :class:`clsd_mteb.evaluation.EvaluationProgress` that prints; ``watched``: stdout is a terminal (no start lines, no heartbeat).
 
     Use it as a context manager, so that the heartbeat thread stops however the run ends.
     """
@@ -52,6 +52,11 @@ class ConsoleProgress:
     def echo(self, line: str) -> None:
         with self._lock:
             typer.echo(line, err=self.err)
+
+    def warn(self, line: str) -> None:
+        """A warning: on stderr, whatever stdout holds."""
+        with self._lock:
+            typer.echo(line, err=True)
 
     def __enter__(self) -> ConsoleProgress:
         if not self.watched:

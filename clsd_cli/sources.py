@@ -10,8 +10,8 @@ from typing import Annotated
 
 import typer
 
-from clsd_cli.evaluate import split_names
 from clsd_format.authors_hub import DEFAULT_REVISION, REPO_ID
+from clsd_format.evaluation_settings import split_names
 from clsd_format.folders import folder_callback
 from clsd_format.release import DATA_DIR_ENV
 

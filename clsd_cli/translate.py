@@ -2,52 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Annotated
-
 import typer
 
-from clsd_cli.generation_options import (
-    ApiKeyEnv,
-    BaseUrl,
-    Concurrency,
-    MaxRetries,
-    Quiet,
-    RunDir,
-    Timeout,
-)
+from clsd_cli.declared import declared_command
 from clsd_format.errors import CLSDError
-from clsd_generation.core.settings import LLMSettings, TranslationSettings
+from clsd_generation.run.options import Endpoint, RunFolder, TranslateOptions
 
 app = typer.Typer()
 
-TRANSLATION_BACKENDS = ("m2m", "llm")
 
-
-@app.command()
-def translate(
-    run_dir: RunDir,
-    backend: Annotated[
-        str, typer.Option(help="'m2m': an M2M-100 or NLLB model (GPU advised). 'llm': any OpenAI-compatible endpoint, no GPU.")
-    ] = "m2m",
-    model: Annotated[
-        str,
-        typer.Option(
-            help="M2M-100 or NLLB model: Hub name or local folder (paper: facebook/m2m100_1.2B); with --backend llm, the LLM."
-        ),
-    ] = TranslationSettings.model,
-    batch_size: Annotated[int, typer.Option(help="Texts per forward pass.")] = TranslationSettings.batch_size,
-    num_beams: Annotated[int | None, typer.Option(help="Beam size (default: the model's generation config).")] = None,
-    max_new_tokens: Annotated[
-        int, typer.Option(help="Longest translation, in tokens (both backends).")
-    ] = TranslationSettings.max_new_tokens,
-    device: Annotated[str | None, typer.Option(help="cpu, cuda, cuda:1 ... (default: CUDA if available).")] = None,
-    base_url: BaseUrl = None,
-    api_key_env: ApiKeyEnv = LLMSettings.api_key_env,
-    concurrency: Concurrency = LLMSettings.concurrency,
-    timeout: Timeout = LLMSettings.timeout,
-    max_retries: MaxRetries = LLMSettings.max_retries,
-    quiet: Quiet = False,
-) -> None:
+@declared_command(app)
+def translate(folder: RunFolder, options: TranslateOptions, endpoint: Endpoint) -> None:
     """Translate a run's texts to English (the pivot setting).
 
     Every source, target and distractor, as in the paper's pivot setting, by M2M-100/NLLB or (--backend llm) by an
@@ -59,20 +24,12 @@ def translate(
     from clsd_generation.dataset.pivot import translate_run, untranslated_count
     from clsd_generation.llm.translate import pivot_refusal_lines
 
-    if backend not in TRANSLATION_BACKENDS:
-        raise CLSDError(f"unknown translation backend {backend!r}; use one of {', '.join(TRANSLATION_BACKENDS)}.")
-    llm = None
-    if backend == "llm":
-        if model == TranslationSettings.model:
-            raise CLSDError("--backend llm needs --model: the name your endpoint gives the LLM that translates.")
-        llm = LLMSettings(model, base_url, api_key_env, concurrency, timeout, max_retries, max_new_tokens)
-        llm.api_key()
-    settings = TranslationSettings(model, batch_size, num_beams, max_new_tokens, device)
-    done = translate_run(run_dir, settings, progress=not quiet, llm=llm)
+    llm = options.llm(endpoint)
+    done = translate_run(folder.run_dir, options.translation(), progress=not folder.quiet, llm=llm)
     for code, count in done.items():
         typer.echo(f"{code}->en: {count} texts translated in this run")
-    for line in pivot_refusal_lines(run_dir):
+    for line in pivot_refusal_lines(folder.run_dir):
         typer.echo(line)
-    left = untranslated_count(run_dir)
+    left = untranslated_count(folder.run_dir)
     if left:
         raise CLSDError(f"{left} text(s) are untranslated after retries; run the same command again to continue.")

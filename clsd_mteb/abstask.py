@@ -20,7 +20,7 @@ from mteb.models import EncoderProtocol
 from clsd_format import schema
 from clsd_format.data_source import DataSource, resolve_data_source
 from clsd_mteb.encoding import encoding_record
-from clsd_mteb.evaluator import EVALUATOR_VERSION, EVALUATOR_VERSION_KEY, CLSDEvaluator
+from clsd_mteb.evaluator import EVALUATOR_VERSION, EVALUATOR_VERSION_KEY, CLSDEvaluator, CLSDPredictions
 from clsd_mteb.metrics import clsd_metrics
 from clsd_mteb.reranking import cross_encoder_record, is_cross_encoder, rename_margin
 from clsd_mteb.task_statistics import CLSDDescriptiveStatistics, split_statistics
@@ -77,6 +77,9 @@ class AbsTaskCLSD(AbsTask):
         self.limit = limit
         self.exact = exact
         self._source = source
+        # The predictions of the last evaluation, by split: clsd_mteb.evaluation reads the hits of what it computed
+        # from here (one model at a time), never back from the prediction file it just wrote.
+        self.predictions: dict[str, CLSDPredictions] = {}
         if limit is not None:  # before mteb looks into its cache, which happens before the rows are read
             self.metadata = trial_metadata(self.metadata, limit)
 
@@ -152,6 +155,7 @@ class AbsTaskCLSD(AbsTask):
         predictions = evaluator(
             cast("EncoderProtocol | CrossEncoderProtocol", model), encode_kwargs=encode_kwargs, num_proc=num_proc
         )
+        self.predictions[hf_split] = predictions  # what the caller of this evaluation reads, without the file
         if prediction_folder:
             self._save_task_predictions(
                 predictions.to_records(), model, prediction_folder, hf_split=hf_split, hf_subset=hf_subset

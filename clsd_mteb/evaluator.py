@@ -51,6 +51,10 @@ class CLSDPredictions:
     def ranks(self) -> np.ndarray:
         return target_ranks(self.cosines)
 
+    def hits(self) -> dict[str, bool]:
+        """Per row id, whether T is ranked first (a tie with a distractor is a miss)."""
+        return dict(zip(map(str, self.ids), (self.ranks == 1).tolist(), strict=True))
+
     def to_records(self) -> list[dict[str, Any]]:
         """JSON-ready rows for mteb's prediction file: id, the cosines or scores (T first), the rank of T, the pooled hit."""
         ranks = self.ranks

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, cast
 from clsd_format import defaults
 from clsd_format.errors import CLSDError, DataError
 from clsd_format.json_files import read_json
+from clsd_format.model_choice import ENDPOINT, RERANK, kind_of
 from clsd_format.plugins import registry
 from clsd_mteb.encoders.common import ModelSpec
 from clsd_mteb.encoders.folder_config import (
@@ -33,8 +34,7 @@ from clsd_mteb.encoders.folder_config import (
     declared_kind,
     read_folder_config,
 )
-from clsd_mteb.encoders.openai_endpoint import SPEC_PREFIX, EndpointConfig
-from clsd_mteb.encoders.rerank_endpoint import SPEC_PREFIX as RERANK_PREFIX
+from clsd_mteb.encoders.openai_endpoint import EndpointConfig
 from clsd_mteb.encoders.rerank_endpoint import RerankConfig
 from clsd_mteb.encoders.served import ServedConfig
 
@@ -243,9 +243,10 @@ def load_model(name_or_path: str | None, device: str | None = None) -> EncoderPr
     a local folder (bi-encoder or cross-encoder), or a name mteb knows (cross-encoders included)."""
     if name_or_path is None:
         return load_default_model(device)
-    if name_or_path.startswith(SPEC_PREFIX):
+    kind = kind_of(name_or_path)  # the one reading of endpoint:/rerank: (clsd_format.model_choice)
+    if kind == ENDPOINT:
         return load_endpoint(EndpointConfig.from_spec(name_or_path))
-    if name_or_path.startswith(RERANK_PREFIX):
+    if kind == RERANK:
         return load_reranker(RerankConfig.from_spec(name_or_path))
     if name_or_path in MODELS:
         return load_registered(name_or_path)

@@ -21,23 +21,19 @@ import random
 import re
 import time
 from collections import Counter
-from dataclasses import replace
 from pathlib import Path
 
 from clsd_generation.checks.answers import AnswerReader
 from clsd_generation.checks.candidates import reason_kind
+from clsd_generation.checks.registry import answer_checks, with_checks
 from clsd_generation.core.settings import ReadingChecks
 
 FILES = ("CLSD_wmt2019_adversarial_dataset.csv", "CLSD_wmt2021_adversarial_dataset.csv")
 COLUMNS = {"de": "German", "fr": "French"}
-ALL_OFF = ReadingChecks(language=False, near_copy_edits=0, max_unknown_share=2.0, max_unknown_lowercase=0)
-ONE_AT_A_TIME = {
-    "language": replace(ALL_OFF, language=True),
-    "near-copy": replace(ALL_OFF, near_copy_edits=ReadingChecks.near_copy_edits),
-    "invented words": replace(
-        ALL_OFF, max_unknown_share=ReadingChecks.max_unknown_share, max_unknown_lowercase=ReadingChecks.max_unknown_lowercase
-    ),
-}
+# Each registered answer check alone, and all off (clsd_generation.checks.registry): a check another package adds is
+# measured too.
+ALL_OFF = with_checks(ReadingChecks(), ())
+ONE_AT_A_TIME = {check.name: with_checks(ReadingChecks(), {check.name}) for check in answer_checks()}
 
 
 def release_distractors(folder: Path) -> list[tuple[str, str, str]]:

@@ -332,18 +332,22 @@ def _scramble(word: str, rng: random.Random) -> str:
     return "".join(letters)
 
 
-def _slips(text: str, words: list[str]) -> list[str]:
-    """Two letters of a word swapped; one letter of a word dropped (letters with their marks)."""
-    made: list[str] = []
+def _slips(text: str, words: list[str], real: frozenset[str]) -> list[str]:
+    """Two letters of a word swapped; one letter of a word dropped (letters with their marks). A slip that makes a
+    word of the language (``real``: the independent word source, casefolded) is a word replaced, not a defect, and is
+    left out ("Hund" -> "Bund")."""
+    made: list[tuple[str, str]] = []
     for word in words:
         letters = regex.findall(r"\X", word)
         if len(letters) > 3 and letters[1] != letters[2] and not made:
-            made.append(text.replace(word, "".join([letters[0], letters[2], letters[1], *letters[3:]]), 1))
+            swapped = "".join([letters[0], letters[2], letters[1], *letters[3:]])
+            made.append((text.replace(word, swapped, 1), swapped))
     long = [w for w in words if len(regex.findall(r"\X", w)) > 4]
     if long:
         letters = regex.findall(r"\X", long[0])
-        made.append(text.replace(long[0], "".join(letters[:2] + letters[3:]), 1))
-    return made
+        dropped = "".join(letters[:2] + letters[3:])
+        made.append((text.replace(long[0], dropped, 1), dropped))
+    return [slipped for slipped, word in made if word.casefold() not in real]
 
 
 def invisible_copies(text: str) -> list[str]:
@@ -359,7 +363,7 @@ def invisible_copies(text: str) -> list[str]:
 
 
 def bad_candidates(
-    number: int, text: str, language: str, verses: dict[str, dict[int, str]], rng: random.Random
+    number: int, text: str, language: str, verses: dict[str, dict[int, str]], rng: random.Random, real: frozenset[str]
 ) -> dict[str, list[str]]:
     """Answers the checks must refuse (commentary is made from a valid answer, in ``measure_language``)."""
     from clsd_format.words import find_words
@@ -372,7 +376,7 @@ def bad_candidates(
         scrambled = scrambled.replace(word, _scramble(word, rng), 1)
     return {
         "scrambled": [scrambled] if scrambled != text else [],
-        "slip": _slips(text, words),
+        "slip": _slips(text, words, real),
         "other language": [verses[english][number], verses[other][number]],
         "copy": [text, text.rstrip(".!?。．।")],
         "invisible copy": invisible_copies(text),
@@ -397,6 +401,7 @@ def measure_language(
     rng = random.Random(f"{seed}-{language}")
     mine = texts[language]
     corpus = CorpusLexicon.of(language, (mine[n] for n in sets["corpus"]))
+    real = frozenset(word.casefold() for word in source.words + source.names)  # a slip into one of these is no defect
     right: dict[str, list[bool]] = {"valid": [], "sentences": [], **{kind: [] for kind in BAD_KINDS}}
     for number in sets["test"]:
         text = mine[number]
@@ -405,7 +410,7 @@ def measure_language(
             right["sentences"].append(checked(text, made, language, corpus).complete(ValidationBounds()))
         valid = made + other_valid(text, language, source, rng)
         right["valid"] += [bool(checked(text, [c], language, corpus).kept) for c in valid]
-        for kind, candidates in bad_candidates(number, text, language, texts, rng).items():
+        for kind, candidates in bad_candidates(number, text, language, texts, rng, real).items():
             right[kind] += [not checked(text, [c], language, corpus).kept for c in candidates]
         for note in COMMENTARY if valid else ():
             kept = checked(text, [valid[0] + note], language, corpus).kept
@@ -422,7 +427,8 @@ def _share(flags: list[bool], verses: int = 0) -> str:
 
 def language_table(per_language: int, seed: int, sample: str, languages: list[str] | None = None) -> list[str]:
     """The Markdown table: per language, how words were drawn, valid kept, sentences kept, bad refused by kind."""
-    from clsd_generation.checks.coverage import checks_off, support
+    from clsd_generation.checks.coverage import support
+    from clsd_generation.checks.registry import checks_off
 
     chosen = [v for v in VERSIONS if languages is None or v[0] in languages]
     sets = verse_sets(per_language, seed, sample)

@@ -36,27 +36,24 @@ import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import astuple, dataclass, fields, replace
 
-import numpy as np
-
 from clsd_analysis.results import ResultsFolder
 from clsd_analysis.same_data import ResultData, why_other_data
 from clsd_analysis.tables import AVERAGE, Table1, Versus
 from clsd_mteb.confidence import (
     ALPHA,
-    PairedCounts,
     holm,
     mcnemar_exact,
-    paired_counts,
-    paired_difference_interval,
-    pooled_counts,
     pooled_mcnemar,
 )
 from clsd_mteb.naming import DIRECT, pivot_base, setting_of, short_task
+from clsd_mteb.paired import ALL_TASKS, Hits, PivotTest
+from clsd_mteb.paired import paired_of as _paired
+from clsd_mteb.paired import pivot_tests as paired_pivot_tests
+from clsd_mteb.paired import pooled_values as _pooled_values
+from clsd_mteb.paired import row_values as _row_values
 
-Hits = Mapping[str, Mapping[str, Mapping[str, bool]]]  # {model label: {task: {row id: hit}}}
 ResultsData = Mapping[str, Mapping[str, ResultData]]  # {model label: {task: what its result was computed on}}
 POOLED = {DIRECT: "direct (all)"}  # the pooled rows' task names; a pivot setting's is "<setting> (all)"
-ALL_TASKS = "all"
 
 
 @dataclass(frozen=True)
@@ -73,23 +70,6 @@ class PairedComparison:
     delta_ci_high: float
     only_a: int
     only_b: int
-    p_value: float
-    p_holm: float
-
-
-@dataclass(frozen=True)
-class PivotTest:
-    """One row of ``tables/pivot_tests.csv``: one model, pivot minus direct on one task's rows (or pooled)."""
-
-    model: str
-    task: str
-    p1_direct: float
-    p1_pivot: float
-    delta: float
-    delta_ci_low: float
-    delta_ci_high: float
-    only_direct: int
-    only_pivot: int
     p_value: float
     p_holm: float
 
@@ -167,24 +147,6 @@ def left_out(hits: Hits, data: ResultsData | None = None) -> dict[tuple[str, str
 
 def left_out_notes(excluded: Mapping[tuple[str, str, str], str]) -> list[str]:
     return [f"`{a}` and `{b}` are not compared on `{task}`: {why}" for (task, a, b), why in excluded.items()]
-
-
-def _paired(a: Mapping[str, bool], b: Mapping[str, bool]) -> PairedCounts | None:
-    """The 2x2 table of two sides on their rows (the same ids; sorted: no file order matters), or None if none."""
-    shared = sorted(a.keys() & b.keys())
-    if not shared:
-        return None
-    return paired_counts(np.array([a[i] for i in shared]), np.array([b[i] for i in shared]))
-
-
-def _row_values(counts: PairedCounts) -> tuple[float, float, float, float, float]:
-    interval = paired_difference_interval(counts)
-    return 100 * counts.p_a, 100 * counts.p_b, 100 * counts.delta, 100 * interval.low, 100 * interval.high
-
-
-def _pooled_values(tables: Sequence[PairedCounts]) -> tuple[float, float, float, float, float]:
-    """P@1 of each side and their difference on the rows of every task together: what the pooled test measures."""
-    return _row_values(pooled_counts(tables))
 
 
 def _with_holm(rows: list[PairedComparison]) -> list[PairedComparison]:
@@ -267,36 +229,13 @@ def pivot_notes(excluded: Mapping[tuple[str, str], str]) -> list[str]:
 
 
 def pivot_tests(hits: Hits, data: ResultsData | None = None) -> list[PivotTest]:
-    """Per model: pivot minus direct on each task's row ids (Holm over the model's tasks), then pooled.
+    """Per model: pivot minus direct on each task's row ids (Holm over the model's tasks), then pooled
+    (:func:`clsd_mteb.paired.pivot_tests`, the test ``clsd evaluate`` reports too).
 
     A task whose pivot result is not known to be on the direct result's rows of one dataset is left out
     (:func:`pivot_left_out`).
     """
-    excluded = pivot_left_out(hits, data)
-    rows: list[PivotTest] = []
-    for model, per_task in hits.items():
-        found = []
-        for task in sorted(per_task):
-            base = pivot_base(task)
-            if base is None or base not in per_task or (model, base) in excluded:
-                continue
-            counts = _paired(per_task[task], per_task[base])  # a: pivot, b: direct
-            if counts is not None:
-                found.append((base, counts))
-        if not found:
-            continue
-        adjusted = holm([mcnemar_exact(c.only_a, c.only_b) for _, c in found])
-        for (base, counts), p_holm in zip(found, adjusted, strict=True):
-            p_pivot, p_direct, delta, low, high = _row_values(counts)
-            p = mcnemar_exact(counts.only_a, counts.only_b)
-            rows.append(PivotTest(model, base, p_direct, p_pivot, delta, low, high, counts.only_b, counts.only_a, p, p_holm))
-        if len(found) > 1:
-            tables = [c for _, c in found]
-            p_pivot, p_direct, delta, low, high = _pooled_values(tables)
-            only_pivot, only_direct = sum(t.only_a for t in tables), sum(t.only_b for t in tables)
-            p = pooled_mcnemar(tables)
-            rows.append(PivotTest(model, ALL_TASKS, p_direct, p_pivot, delta, low, high, only_direct, only_pivot, p, p))
-    return rows
+    return paired_pivot_tests(hits, pivot_left_out(hits, data))
 
 
 def mark_ties(
@@ -355,4 +294,28 @@ __all__ = [
     "model_comparisons",
     "pivot_left_out",
     "pivot_tests",
+]
+
+
+__all__ = [
+    "ALL_TASKS",
+    "POOLED",
+    "Hits",
+    "PairedComparison",
+    "PivotTest",
+    "ResultsData",
+    "columns_of",
+    "data_of",
+    "hits_of",
+    "left_out",
+    "left_out_notes",
+    "mark_ties",
+    "model_comparisons",
+    "pivot_left_out",
+    "pivot_notes",
+    "pivot_tests",
+    "pooled_name",
+    "result_data",
+    "rows_of",
+    "why_unpaired",
 ]

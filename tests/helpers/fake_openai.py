@@ -20,6 +20,7 @@ original sentence from the last line of the prompt and plays that sentence's nex
 ``cut``      the list broken off midway, ``finish_reason: "length"`` (the token limit stopped it)
 ``think``    a ``<think>`` block of decoy sentences before the list, and a ``reasoning_content`` field of more
 ``labels``   the list with a label, a list number and English commentary around each sentence
+``shouting`` the list with the first item's last word in capitals (what the toy answer check of ``tests/data/toy_check`` refuses)
 ``huge``     the list followed by hundreds of kilobytes, ``finish_reason: "stop"`` whatever ``max_tokens`` said
 ``surrogate`` the list with a lone surrogate (JSON's ``\ud800`` escape): not valid Unicode
 ``deep``     (structured) JSON nested three thousand deep
@@ -193,6 +194,9 @@ def render_answer(sentence: str, action: str) -> str:
         items = [sentence, *items[:3]]
     elif action == "invisible":
         items = invisible_marked(items)
+    elif action == "shouting":
+        head, _, last = items[0].rstrip(".").rpartition(" ")
+        items = [f"{head} {last.upper()}.", *items[1:]]
     return "\n".join(f"{n}. {item}" for n, item in enumerate(items, 1))
 
 

@@ -20,6 +20,7 @@ import typer
 
 from clsd_analysis.sections import ENTRY_POINT_GROUP as SECTIONS_GROUP
 from clsd_cli.app import app
+from clsd_generation.checks.registry import ENTRY_POINT_GROUP as CHECKS_GROUP
 from clsd_generation.rules.languages import ENTRY_POINT_GROUP
 from clsd_mteb.models import ENTRY_POINT_GROUP as MODELS_GROUP
 
@@ -36,7 +37,7 @@ MODULE_PATH = re.compile(r"(?<![\w./])(clsd_(?:format|mteb|generation|analysis|c
 FILE_PATH = re.compile(r"(?<![\w./])((?:generation/|analysis/)?clsd_(?:format|mteb|generation|analysis|cli)(?:/[\w.]+)+\.py)")
 REPO_FILE = re.compile(r"(?<![\w./-])((?:tests|scripts|benchmarks)/[\w./-]+\.(?:py|md|tsv|json))")
 COMMAND = re.compile(r"(?:^|[`\s$(])clsd ([a-z][a-z-]*)((?:[^`\n|]*))")
-READ_GROUPS = {ENTRY_POINT_GROUP, MODELS_GROUP, SECTIONS_GROUP}  # the entry-point groups the code reads
+READ_GROUPS = {ENTRY_POINT_GROUP, MODELS_GROUP, SECTIONS_GROUP, CHECKS_GROUP}  # the entry-point groups the code reads
 ENTRY_GROUP = re.compile(r'\[project\.entry-points\."([^"]+)"\]')
 
 

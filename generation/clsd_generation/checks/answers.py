@@ -47,6 +47,7 @@ import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
+from typing import Any
 
 import regex
 
@@ -63,6 +64,7 @@ from clsd_generation.checks.lexicon import (
     knows,
 )
 from clsd_generation.checks.parsing import trim_quotes
+from clsd_generation.checks.registry import AnswerCheck, answer_checks, settings_of
 from clsd_generation.core.settings import ReadingChecks
 
 WRONG_LANGUAGE = "wrong language"
@@ -322,20 +324,40 @@ class AnswerReader:
         return frozenset(neighbour for target, neighbour in pairs if target == code)
 
     def refusal(self, original: str, candidate: str) -> str | None:
-        """Why a reader refuses ``candidate`` as a distractor of ``original``; None when every check passes."""
-        if self.reads_language:
-            # another language than T's own reading, and not one the measured table or the user lets pass
-            found = wrong_language(self.language, candidate, language_row(self.language), self.accepted_neighbours)
-            if found is not None and found != language_of(original):
-                return f"{WRONG_LANGUAGE} ({named_language(found)})"
-            foreign = self._foreign_script_words(original, candidate)
-            if len(foreign) >= FOREIGN_SCRIPT_WORDS:
-                return f"{WRONG_LANGUAGE} (words in Latin script: {', '.join(foreign[:3])})"
+        """Why a reader refuses ``candidate`` as a distractor of ``original``: the first registered check that refuses
+        it (:mod:`clsd_generation.checks.registry`); None when every check passes."""
+        for check in answer_checks():
+            reason = check.refuse(self, original, candidate)
+            if reason is not None:
+                return reason
+        return None
+
+    def settings_of(self, check: AnswerCheck) -> Any:
+        """The settings a check reads: the run's ``ReadingChecks`` for a built-in, a plug-in's own object."""
+        return settings_of(self.checks, check)
+
+    def wrong_language(self, original: str, candidate: str) -> str | None:
+        """The language check: another language than T's own reading, and not one the measured table or the user
+        lets pass; or, in a script other than Latin, English commentary (new Latin-script words)."""
+        if not self.reads_language:
+            return None
+        found = wrong_language(self.language, candidate, language_row(self.language), self.accepted_neighbours)
+        if found is not None and found != language_of(original):
+            return f"{WRONG_LANGUAGE} ({named_language(found)})"
+        foreign = self._foreign_script_words(original, candidate)
+        if len(foreign) >= FOREIGN_SCRIPT_WORDS:
+            return f"{WRONG_LANGUAGE} (words in Latin script: {', '.join(foreign[:3])})"
+        return None
+
+    def near_copy(self, original: str, candidate: str) -> str | None:
+        """The near-copy check: the original up to a spelling slip is a second correct answer."""
         if self.checks.near_copy_edits and self._near_copy(original, candidate):
             return f"{NEAR_COPY} (a spelling slip of the original)"
-        if self.has_lexicon:
-            return self._invented(original, candidate)
         return None
+
+    def invented(self, original: str, candidate: str) -> str | None:
+        """The invented-words check, where any source knows words of the language."""
+        return self._invented(original, candidate) if self.has_lexicon else None
 
     def _foreign_script_words(self, original: str, candidate: str) -> list[str]:
         """Latin-script words of a candidate in a language of another script that the original lacks: English commentary
@@ -394,3 +416,61 @@ def changed_tokens(old: Sequence[str], new: Sequence[str]) -> tuple[list[str], l
             removed.extend(old[i1:i2])
             added.extend(new[j1:j2])
     return removed, added
+
+
+def _language_off(found: LanguageSupport) -> list[str]:
+    if found.identifier is not None:
+        return []
+    return [
+        f"language: off for {found.name}: py3langid's model does not know it, so a candidate in another language is not refused"
+    ]
+
+
+def _near_copy_off(found: LanguageSupport) -> list[str]:
+    if found.reads_words:
+        return []
+    return [f"near-copies: for {found.name}, any change of a few letters counts as a slip, as no source tells a new word"]
+
+
+def _invented_off(found: LanguageSupport) -> list[str]:
+    if found.reads_words:  # the words of the run's corpus are a source in every language whose words are found
+        return []
+    why = "its words are not found (above), so no source (word list, corpus) tells a word"
+    return [f"invented words: off for {found.name}: {why}; letters scrambled into non-words are not refused"]
+
+
+# The three checks clsd-mteb ships, registered as entry points of its pyproject.toml (group clsd_generation.answer_checks).
+LANGUAGE_CHECK = AnswerCheck(
+    name="language",
+    reason=WRONG_LANGUAGE,
+    refuse=AnswerReader.wrong_language,
+    card=lambda values: "in the target language (py3langid)" if values["language"] else "",
+    off={"language": False},
+    why_off=_language_off,
+    order=10,
+)
+NEAR_COPY_CHECK = AnswerCheck(
+    name="near-copy",
+    reason=NEAR_COPY,
+    refuse=AnswerReader.near_copy,
+    card=lambda values: (
+        f"not the original up to {values['near_copy_edits']} character edits with no new real word"
+        if values["near_copy_edits"]
+        else ""
+    ),
+    off={"near_copy_edits": 0},
+    why_off=_near_copy_off,
+    order=20,
+)
+INVENTED_WORDS_CHECK = AnswerCheck(
+    name="invented-words",
+    reason=INVENTED_WORDS,
+    refuse=AnswerReader.invented,
+    card=lambda values: (
+        f"less than {values['max_unknown_share']} of its words and fewer than {values['max_unknown_lowercase']} lower-case "
+        "words unknown to the language's word-frequency lexicon (wordfreq)"
+    ),
+    off={"max_unknown_share": 2.0, "max_unknown_lowercase": 0},
+    why_off=_invented_off,
+    order=30,
+)

@@ -109,27 +109,6 @@ def support(language: str) -> LanguageSupport:
     return LanguageSupport(language, name, script, _identifier_code(base), _lexicon_code(language, base), word_reading(language))
 
 
-def checks_off(language: str) -> list[str]:
-    """The answer checks that are off for ``language``, one line each saying why; empty when every check runs."""
-    found = support(language)
-    name = found.name
-    lines = []
-    if found.identifier is None:
-        lines.append(
-            f"language: off for {name}: py3langid's model does not know it, so a candidate in another language is not refused"
-        )
-        lines.append(f"decoration: a trailing remark in another language is not told apart from {name} text and stays")
-    if not found.reads_words:
-        lines.append(f"Jaccard bounds: off for {name}: {found.reading.why_not}")
-    if not found.reads_words:  # the words of the run's corpus are a source in every language whose words are found
-        why = "its words are not found (above), so no source (word list, corpus) tells a word"
-        lines.append(f"invented words: off for {name}: {why}; letters scrambled into non-words are not refused")
-        lines.append(f"near-copies: for {name}, any change of a few letters counts as a slip, as no source tells a new word")
-    if base_language(language) == "en":
-        lines.append("commentary: for English, a remark in English after the answer is not told apart from the answer and stays")
-    return lines
-
-
 def base_language(language: str) -> str:
     """The language subtag of a code ("sr" of "sr-Latn")."""
     return language.replace("_", "-").split("-")[0].lower()

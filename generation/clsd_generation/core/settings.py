@@ -1,7 +1,9 @@
-"""Settings of the generation steps and their defaults, written once for the library and the CLI.
+"""Settings of the generation steps: defaults, validation and the options that set them, declared once.
 
-Kept free of every heavy import (no tqdm, openai, torch, yaml), so that ``clsd generate --help`` and
-``clsd translate --help`` can show these defaults without loading the backends.
+Each field a ``clsd`` command offers is made with :func:`clsd_format.declared_settings.setting` (its help text and help
+panel), and the command's options are made from these fields (:mod:`clsd_cli.declared`). Kept free of every heavy
+import (no tqdm, openai, torch, yaml), so that ``clsd generate --help`` and ``clsd translate --help`` can show these
+defaults without loading the backends.
 """
 
 from __future__ import annotations
@@ -9,7 +11,9 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
+from clsd_format.declared_settings import setting
 from clsd_format.errors import CLSDError
 from clsd_format.redaction import register_secret
 
@@ -29,23 +33,59 @@ VALIDATED = "validated"
 PAPER = "paper"
 PROTOCOLS = (VALIDATED, PAPER)
 
+# The help panels of `clsd generate --help`, in the order it lists them; each declared setting names its panel.
+INPUT = "Input"
+RUN = "Run folder"
+BACKEND = "Backend and protocol"
+LLM_ENDPOINT = "LLM backend: endpoint and sampling"
+LLM_BATCH = "LLM backend: Batch API and request files"
+CHECKS = "Checks of every distractor"
+ANSWER_CHECKS = "Checks of LLM answers"
+RULES_PANEL = "Rule backend"
+GENERATE_PANELS = (INPUT, RUN, BACKEND, LLM_ENDPOINT, LLM_BATCH, CHECKS, ANSWER_CHECKS, RULES_PANEL)
+
 
 @dataclass(frozen=True)
 class LLMSettings:
     """The OpenAI-compatible endpoint and how hard to try it; transport retries are the openai client's."""
 
-    model: str
-    base_url: str | None = None  # None: the openai client's default (OPENAI_BASE_URL or api.openai.com)
-    api_key_env: str = "OPENAI_API_KEY"
-    concurrency: int = 16
-    timeout: float = 120.0  # seconds per request attempt
-    max_retries: int = 6  # transport retries per request, done by the openai client
-    max_tokens: int = DEFAULT_MAX_TOKENS  # completion tokens per answer; an answer cut there is asked again
-    structured: bool = False  # ask for the distractors as JSON through response_format (JSON schema)
+    model: str = setting(
+        "", help="LLM name, e.g. gpt-4-0613 (the paper's), or whatever your server calls its model.", panel=LLM_ENDPOINT
+    )
+    # None: the openai client's default (OPENAI_BASE_URL or api.openai.com)
+    base_url: str | None = setting(
+        None, help="OpenAI-compatible endpoint, e.g. http://localhost:8000/v1 for vLLM (default: OpenAI).", panel=LLM_ENDPOINT
+    )
+    api_key_env: str = setting("OPENAI_API_KEY", help="Environment variable holding the API key.", panel=LLM_ENDPOINT)
+    concurrency: int = setting(16, help="Requests in flight at once (live mode).", panel=LLM_ENDPOINT)
+    timeout: float = setting(120.0, help="Seconds before one request attempt is abandoned and retried.", panel=LLM_ENDPOINT)
+    max_retries: int = setting(  # transport retries per request, done by the openai client
+        6,
+        help="Retries per request on 429, 5xx, timeouts and dropped connections (backoff with jitter, Retry-After honoured).",
+        panel=LLM_ENDPOINT,
+    )
+    max_tokens: int = setting(  # completion tokens per answer; an answer cut there is asked again
+        DEFAULT_MAX_TOKENS,
+        help="Completion tokens per answer (default: over twice the release's longest set of four); a cut answer is asked again.",
+        panel=LLM_ENDPOINT,
+    )
+    structured: bool = setting(  # ask for the distractors as JSON through response_format (JSON schema)
+        False,
+        help="Ask for the four distractors as JSON (response_format with a JSON schema); a server that refuses it is asked for text.",
+        panel=LLM_ENDPOINT,
+        flag="--structured",
+    )
     # Models whose answers are read although they are not the model asked for (core.reading.answered_as_asked): a
     # provider's alias, or the file path a llama.cpp server names. Not part of the run's fingerprint: each attempt
     # records the model that answered it, and the card names them all.
-    accepted_models: tuple[str, ...] = ()
+    accepted_models: tuple[str, ...] = setting(
+        (),
+        help="Read the answers that name the model NAME although --model asked for another (repeatable). Without it, an "
+        "answer naming another model than --model (or --model with a date or version added) is refused and asked again.",
+        panel=ANSWER_CHECKS,
+        flag="--accept-answering-model",
+        metavar="NAME",
+    )
 
     def __post_init__(self) -> None:
         if self.max_tokens < 1:
@@ -69,17 +109,44 @@ class ReadingChecks:
     """What a careful reader checks in an LLM's candidate (:mod:`clsd_generation.checks.answers`); not for rule-made ones.
 
     Measured on the released GPT-4 distractors (18,928; scripts/measure_answer_checks.py, docs/generation.md):
-    the language check keeps all but 1, the near-copy check all but 6, the invented-word check all but 73
-    (99.61%), the four together 99.58%. Under the paper protocol these are counted, not refused.
+    the language check keeps all, the near-copy check all but 6, the invented-word check all but 55 (99.71%), the
+    three together 99.68%. Under the paper protocol these are counted, not refused. Each check is one entry of
+    :mod:`clsd_generation.checks.registry`; a check from another package keeps its settings in ``plugins``.
     """
 
-    language: bool = True  # the candidate is in the target language (or in the language the original reads as)
-    near_copy_edits: int = 2  # the original up to this many character edits, with no new real word, is "same meaning"; 0: off
-    max_unknown_share: float = 0.15  # refused from this share of words the lexicon does not know (above 1: off)
-    max_unknown_lowercase: int = 2  # refused from this many unknown words that start lower-case (0: off)
+    language: bool = setting(  # the candidate is in the target language (or in the language the original reads as)
+        True,
+        help="Refuse an LLM candidate that is not in the target language (py3langid; LLM answers only).",
+        panel=ANSWER_CHECKS,
+        flag="--language-check/--no-language-check",
+    )
+    near_copy_edits: int = setting(  # the original up to this many character edits, no new real word: "same meaning"
+        2,
+        help="Refuse an LLM candidate this many character edits from the original with no new real word (0: off).",
+        panel=ANSWER_CHECKS,
+    )
+    max_unknown_share: float = setting(  # refused from this share of words the lexicon does not know (above 1: off)
+        0.15,
+        help="Refuse an LLM candidate from this share of words the language's lexicon does not know (wordfreq).",
+        panel=ANSWER_CHECKS,
+    )
+    max_unknown_lowercase: int = setting(  # refused from this many unknown words that start lower-case (0: off)
+        2, help="Refuse an LLM candidate from this many unknown words that start lower-case (0: off).", panel=ANSWER_CHECKS
+    )
     # "target:neighbour" in the language identifier's codes ("ru:bg"; checks.answers.accepted_neighbour reads
     # --accept-neighbour): a candidate the identifier names the neighbour passes the language check for that target.
-    accepted_neighbours: tuple[str, ...] = ()
+    accepted_neighbours: tuple[str, ...] = setting(
+        (),
+        help="Let an LLM candidate the language identifier names NEIGHBOUR pass the language check for TARGET, e.g. ru:bg "
+        "(repeatable). Without it, another language passes only as a close neighbour or within a margin measured on real text.",
+        panel=ANSWER_CHECKS,
+        flag="--accept-neighbour",
+        metavar="TARGET:NEIGHBOUR",
+    )
+
+    # The settings objects of the answer checks other packages register (clsd_generation.checks.registry), each a
+    # frozen dataclass of that package's; empty unless such a check is installed (no option sets it directly).
+    plugins: tuple[Any, ...] = ()
 
     def __post_init__(self) -> None:
         if self.near_copy_edits < 0 or self.max_unknown_lowercase < 0:
@@ -104,12 +171,21 @@ class ValidationBounds:
     man" / "the man bit the dog") changes the meaning and keeps every word.
     """
 
-    min_jaccard: float = 0.1
-    max_jaccard: float = 1.0
-    min_length_ratio: float = 0.5
-    max_length_ratio: float = 2.0
+    min_jaccard: float = setting(
+        0.1, help="Lowest word-level Jaccard similarity to the original a distractor may have.", panel=CHECKS
+    )
+    max_jaccard: float = setting(1.0, help="Highest word-level Jaccard similarity (1.0 allows reordered words).", panel=CHECKS)
+    min_length_ratio: float = setting(
+        0.5, help="Shortest distractor, as a share of the original's length in characters.", panel=CHECKS
+    )
+    max_length_ratio: float = setting(2.0, help="Longest distractor, as a multiple of the original's length.", panel=CHECKS)
     needed: int = DISTRACTORS_PER_SENTENCE
-    protocol: str = VALIDATED  # PAPER: keep the first four parsed items, no bounds
+    protocol: str = setting(  # PAPER: keep the first four parsed items, no bounds
+        VALIDATED,
+        help="'validated': the checks below, re-asked until four are valid. 'paper': the paper's prompt and sampling, "
+        "first four parsed items kept unchecked, re-asked only when unparseable (needs --backend llm).",
+        panel=BACKEND,
+    )
     reading: ReadingChecks = ReadingChecks()  # LLM answers only: the rules' edits have checks of their own
 
     def __post_init__(self) -> None:
@@ -129,12 +205,23 @@ class ValidationBounds:
 class BatchSettings:
     """The OpenAI Batch API mode of the LLM backend."""
 
-    poll_interval: float = 60.0  # seconds between status checks
+    poll_interval: float = setting(60.0, help="Seconds between Batch API status checks.", panel=LLM_BATCH)
     completion_window: str = "24h"
     extra_rounds: int = 2  # rounds beyond max_attempts, for requests that failed inside a batch
     # A round larger than either limit is sent as several batches. OpenAI's: 50,000 requests and 200 MB per input file.
-    max_requests: int = 50_000
-    max_bytes: int = 200_000_000
+    max_requests: int = setting(
+        50_000,
+        help="Requests per Batch API input file (OpenAI's limit); a larger round is sent as several batches.",
+        panel=LLM_BATCH,
+        flag="--batch-max-requests",
+    )
+    max_bytes: int = setting(
+        200_000_000,
+        help="Megabytes per Batch API input file (OpenAI's limit); a larger round is sent as several batches.",
+        panel=LLM_BATCH,
+        flag="--batch-max-mb",
+        unit=1_000_000,
+    )
     # A batch's answers are stored this many to a transaction as its output downloads: the client's memory is bounded
     # by it, not by the batch.
     answers_per_transaction: int = 1_000
@@ -154,8 +241,22 @@ class RequestFiles:
     ``answers``: the engine's output file for the request file written before, read first.
     """
 
-    requests_out: Path | None = None
-    answers: Path | None = None
+    requests_out: Path | None = setting(
+        None,
+        help="Write the requests of the sentences still short of four distractors to FILE (OpenAI batch format: for "
+        "vllm run-batch, a Ray Data job or a batch service) instead of sending them.",
+        panel=LLM_BATCH,
+        flag="--requests-out",
+        metavar="FILE",
+    )
+    answers: Path | None = setting(
+        None,
+        help="The engine's output file for the request file written before: its answers are judged as live ones "
+        "(with --requests-out, the next round's requests are written after).",
+        panel=LLM_BATCH,
+        flag="--answers",
+        metavar="FILE",
+    )
 
 
 @dataclass(frozen=True)

@@ -27,6 +27,7 @@ from clsd_format.html_text import in_language
 from clsd_format.hub import DirectionSpec
 from clsd_format.languages import Language
 from clsd_format.redaction import public_url
+from clsd_generation.checks.registry import card_sentences
 from clsd_generation.core.checkpoint import ModelAnswers, Result
 from clsd_generation.core.inputs import ParallelPair
 from clsd_generation.core.reading import model_shown
@@ -434,17 +435,10 @@ def _checks_off_details(lines: Sequence[str]) -> str:
 
 def _reading_details(reading: Mapping[str, Any]) -> str:
     """The answer checks an LLM run's candidates went through."""
-    checks = [
-        "in the target language (py3langid)" if reading["language"] else "",
-        f"not the original up to {reading['near_copy_edits']} character edits with no new real word"
-        if reading["near_copy_edits"]
-        else "",
-        f"less than {reading['max_unknown_share']} of its words and fewer than {reading['max_unknown_lowercase']} lower-case words "
-        "unknown to the language's word-frequency lexicon (wordfreq)",
-    ]
+    checks = card_sentences(reading)  # one sentence per check the run had on (clsd_generation.checks.registry)
     return (
         " Each LLM candidate was also read for what a careful reader refuses: "
-        + "; ".join(check for check in checks if check)
+        + "; ".join(checks)
         + "; a leading label or list number and a trailing remark in another language were stripped first."
     )
 

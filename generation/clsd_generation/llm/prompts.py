@@ -18,7 +18,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from clsd_format.declared_settings import setting
 from clsd_format.errors import CLSDError
+from clsd_generation.core.settings import LLM_ENDPOINT
 
 # Michail, Clematide and Sennrich (2025), sent to gpt-4-0613 once per original sentence.
 PAPER_PROMPT = (
@@ -82,3 +84,26 @@ def load_prompt_settings(template_file: Path | None, *, temperature: float, top_
         check_template(template, f"prompt template file {path}, key {key!r}")
     default = loaded.pop("default", PAPER_PROMPT)
     return PromptSettings(default_template=default, per_language=dict(loaded), temperature=temperature, top_p=top_p)
+
+
+@dataclass(frozen=True)
+class PromptChoice:
+    """The prompt and sampling a run asks for: a template file (None: the paper's prompt) and the sampling values."""
+
+    prompt_file: Path | None = setting(
+        None,
+        help="YAML file of prompt templates: 'default' and/or per language code, with {language} and {sentence}. "
+        "Default: the paper's prompt.",
+        panel=LLM_ENDPOINT,
+    )
+    temperature: float = setting(PAPER_TEMPERATURE, help="Sampling temperature (paper: 1.0).", panel=LLM_ENDPOINT)
+    top_p: float = setting(PAPER_TOP_P, help="Nucleus sampling (paper: 1.0).", panel=LLM_ENDPOINT)
+
+    @property
+    def is_paper(self) -> bool:
+        """The paper's prompt and sampling, as the paper protocol needs them."""
+        return self.prompt_file is None and self.temperature == PAPER_TEMPERATURE and self.top_p == PAPER_TOP_P
+
+    def load(self) -> PromptSettings:
+        """The templates (read from the file, checked) with the sampling values."""
+        return load_prompt_settings(self.prompt_file, temperature=self.temperature, top_p=self.top_p)

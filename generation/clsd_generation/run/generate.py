@@ -8,7 +8,7 @@ from pathlib import Path
 
 from clsd_format.errors import CLSDError
 from clsd_format.languages import Language, one_language
-from clsd_generation.checks.coverage import checks_off
+from clsd_generation.checks.registry import checks_off, plugin_values
 from clsd_generation.core.checkpoint import CHECKPOINT_FILE, CHECKS_OFF_KEY, GENERATION_KEY, Checkpoint, checkpoint_writes
 from clsd_generation.core.inputs import ParallelCorpus
 from clsd_generation.core.lock import run_folder_lock
@@ -41,8 +41,19 @@ def generation_fingerprint(
     validation = asdict(bounds)
     if backend.name == "rules":
         del validation["reading"]
-    elif not bounds.reading.accepted_neighbours:
+        return _fingerprint(corpus, languages, backend, validation)
+    if not bounds.reading.accepted_neighbours:
         del validation["reading"]["accepted_neighbours"]  # none given: the fingerprint of a run without the option
+    # the settings of checks from other packages by check name; none installed: the fingerprint of a run without them
+    validation["reading"]["plugins"] = plugin_values(bounds.reading)
+    if not validation["reading"]["plugins"]:
+        del validation["reading"]["plugins"]
+    return _fingerprint(corpus, languages, backend, validation)
+
+
+def _fingerprint(
+    corpus: ParallelCorpus, languages: tuple[Language, Language], backend: DistractorBackend, validation: dict[str, object]
+) -> dict[str, object]:
     return {
         "input_sha256": corpus.fingerprint,
         "columns": list(corpus.columns),

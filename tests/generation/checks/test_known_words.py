@@ -11,8 +11,9 @@ import wordfreq
 
 from clsd_generation.checks.answers import INVENTED_WORDS, NEAR_COPY, WRONG_LANGUAGE, AnswerReader
 from clsd_generation.checks.candidates import reason_kind
-from clsd_generation.checks.coverage import checks_off, support
+from clsd_generation.checks.coverage import support
 from clsd_generation.checks.lexicon import CorpusLexicon, inflected_known, inflection_language, knows, segmenter_knows
+from clsd_generation.checks.registry import checks_off
 from tests.helpers.cli_runner import invoke
 from tests.helpers.corpora import write_parallel_csv
 from tests.helpers.fake_openai import FakeOpenAI

@@ -77,3 +77,11 @@ def test_the_script_prints_a_row_per_language_with_how_words_were_drawn() -> Non
     assert table[0].startswith("| language | script |") and "words drawn from" in table[0]
     assert [row.split(" | ")[0] for row in table[2:]] == ["| German (de)", "| Korean (ko)"]
     assert all(row.count("|") == table[0].count("|") for row in table)
+
+
+def test_a_slip_that_makes_a_word_of_the_independent_source_is_no_bad_candidate() -> None:
+    text = "Der Hund bellt laut im Garten."
+    made = per_language._slips(text, ["Hund", "bellt", "Garten"], frozenset())
+    assert made == ["Der Hnud bellt laut im Garten.", "Der Hund belt laut im Garten."]
+    # "bellt" with its third letter dropped is "belt"; a source that knows "Belt" makes that slip a word replaced
+    assert per_language._slips(text, ["Hund", "bellt", "Garten"], frozenset({"belt"})) == [made[0]]

@@ -9,7 +9,8 @@ import pytest
 import regex
 
 from clsd_generation.checks.candidates import check_candidates, reason_kind
-from clsd_generation.checks.coverage import checks_off, support
+from clsd_generation.checks.coverage import support
+from clsd_generation.checks.registry import checks_off
 from clsd_generation.core.settings import ValidationBounds
 
 ENGLISH = "The government will build a new road in that village next year, the minister said on Monday."

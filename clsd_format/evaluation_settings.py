@@ -1,0 +1,200 @@
+"""The settings of an evaluation, declared once: the model, the data, how it is run, how Table 1 is printed.
+
+``clsd evaluate`` is made from these dataclasses (:mod:`clsd_cli.declared`), and :func:`clsd_mteb.evaluation.evaluate`
+takes the same :class:`EvaluationSettings`. They live here, below the plugin, so that ``clsd evaluate --help`` and a
+mistake in the options answer without importing mteb.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from clsd_format import authors_hub, defaults
+from clsd_format.declared_settings import setting
+from clsd_format.errors import CLSDError
+from clsd_format.folders import folder_callback
+from clsd_format.model_choice import ModelChoice
+from clsd_format.release import DATA_DIR_ENV
+
+DEFAULT_OUTPUT = Path("clsd-results")
+TableFormat = Literal["markdown", "latex", "csv"]
+OPTIONS = "Options"  # the one help panel of `clsd evaluate`
+
+
+@dataclass(frozen=True)
+class ModelOptions:
+    """The model as ``clsd evaluate`` names it: ``--model``, or an embeddings endpoint by URL and name, with the settings
+    of a served model. :meth:`choice` resolves it once into a :class:`~clsd_format.model_choice.ModelChoice`."""
+
+    model: str | None = setting(
+        None,
+        help=f"Model: an embedded one ({', '.join(defaults.EMBEDDED_MODELS)}), a clsd baseline "
+        f"({', '.join(defaults.BASELINE_MODELS)}), a local sentence-transformers folder, any name mteb.get_model "
+        "knows, endpoint:MODEL@BASE_URL (an embeddings endpoint) or rerank:MODEL@BASE_URL (a rerank server). Default: the "
+        "embedded multilingual USE v3, shown beside the character n-gram baseline.",
+        panel=OPTIONS,
+        metavar="NAME",
+    )
+    device: str | None = setting(
+        None, help="torch device, e.g. cpu or cuda. Default: chosen by sentence-transformers.", panel=OPTIONS, metavar="DEVICE"
+    )
+    endpoint_url: str | None = setting(
+        None,
+        help="An OpenAI-compatible embeddings endpoint to evaluate instead of --model, e.g. http://127.0.0.1:8000/v1.",
+        panel=OPTIONS,
+        metavar="URL",
+    )
+    endpoint_model: str | None = setting(
+        None, help="The model name the endpoint serves (needed with --endpoint-url).", panel=OPTIONS, metavar="NAME"
+    )
+    endpoint_key_env: str | None = setting(
+        None,
+        help="Environment variable that holds a served model's API key (endpoint or rerank). "
+        f"Default: {defaults.ENDPOINT_KEY_ENV}.",
+        panel=OPTIONS,
+        metavar="VAR",
+    )
+    endpoint_dim: int | None = setting(
+        None,
+        help="Expected embedding size; checked against the embeddings endpoint's first answer.",
+        panel=OPTIONS,
+        metavar="N",
+        minimum=1,
+    )
+    endpoint_concurrency: int | None = setting(
+        None,
+        help="Requests in flight at once to a served model (each one --batch-size texts or pairs). "
+        f"Default: {defaults.ENDPOINT_CONCURRENCY}.",
+        panel=OPTIONS,
+        metavar="N",
+        minimum=1,
+    )
+    endpoint_prefix: str = setting(
+        "",
+        help="Text put before every sentence sent to an embeddings endpoint, for a model whose server does not add "
+        "its prompt (e.g. 'query: ').",
+        panel=OPTIONS,
+        metavar="TEXT",
+    )
+    endpoint_retries: int | None = setting(
+        None,
+        help="Retries per failed request to a served model (the openai client's back-off). "
+        f"Default: {defaults.ENDPOINT_RETRIES}.",
+        panel=OPTIONS,
+        metavar="N",
+        minimum=0,
+    )
+    endpoint_timeout: float | None = setting(
+        None,
+        help="Seconds one request attempt to a served model may take before it is abandoned (and retried). "
+        f"Default: {defaults.ENDPOINT_TIMEOUT_S:g}.",
+        panel=OPTIONS,
+        metavar="SECONDS",
+        minimum=0.001,
+    )
+
+    def choice(self) -> ModelChoice:
+        """The model resolved once; a served-model setting given for another kind of model is refused here."""
+        served = {
+            "key_env": self.endpoint_key_env,
+            "concurrency": self.endpoint_concurrency,
+            "max_retries": self.endpoint_retries,
+            "timeout_s": self.endpoint_timeout,
+            "dimensions": self.endpoint_dim,
+            "prefix": self.endpoint_prefix or None,
+        }
+        return ModelChoice.parse(
+            self.model, endpoint_url=self.endpoint_url, endpoint_model=self.endpoint_model, served=served, device=self.device
+        )
+
+
+@dataclass(frozen=True)
+class DataChoice:
+    """Which tasks, from which data."""
+
+    tasks: tuple[str, ...] = setting(
+        (),
+        help="Task names, comma-separated or repeated (the release's are listed below). Default: every task of the data source.",
+        panel=OPTIONS,
+        flag="--tasks,-t",
+        metavar="NAME[,NAME...]",
+    )
+    data_dir: Path | None = setting(
+        None,
+        help="Local data: the release CSVs, a Hub-format export, or a generated CLSD dataset folder. "
+        f"Default: ${DATA_DIR_ENV}, else the release fetched from GitHub.",
+        panel=OPTIONS,
+        metavar="DIR",
+        check=folder_callback("data folder"),
+    )
+    hub_dataset: str | None = setting(
+        None,
+        help="A CLSD dataset on the Hugging Face Hub at a pinned revision: one in the clsd-mteb Hub format, or the "
+        f"authors' {authors_hub.REPO_ID} (the four direct tasks; revision default {authors_hub.DEFAULT_REVISION[:12]}, "
+        "the one mteb pinned).",
+        panel=OPTIONS,
+        metavar="REPO_ID@REVISION",
+    )
+
+    def task_names(self) -> list[str] | None:
+        return split_names(self.tasks)
+
+
+def split_names(values: Sequence[str] | None) -> list[str] | None:
+    """Task names as given (comma-separated, repeated) as one list of names; None when none were given."""
+    names = [name.strip() for value in values or () for name in value.split(",") if name.strip()]
+    return names or None
+
+
+@dataclass(frozen=True)
+class EvaluationSettings:
+    """How a run evaluates: the results folder, the encoding (batch size, exact), reuse, a trial's first rows."""
+
+    output: Path = setting(
+        DEFAULT_OUTPUT,
+        help="Results folder: results/<model>/<revision>/<task>.json (mteb's layout) and predictions/<model>/<revision>/.",
+        panel=OPTIONS,
+        metavar="DIR",
+        check=folder_callback("results folder", may_be_missing=True),
+    )
+    batch_size: int = setting(
+        defaults.BATCH_SIZE, help="Texts per encoding batch (on a GPU, larger is faster).", panel=OPTIONS, metavar="N", minimum=1
+    )
+    exact: bool = setting(
+        False,
+        help="Encode each text in a batch of its own, so that no score depends on the batch size, even in the "
+        "last bits (slower; models that declare batch-invariant outputs are batched anyway).",
+        panel=OPTIONS,
+        flag="--exact",
+    )
+    overwrite: bool = setting(
+        False, help="Re-run tasks whose results already exist (default: reuse them).", panel=OPTIONS, flag="--overwrite"
+    )
+    limit: int | None = setting(
+        None, help="Evaluate only the first N rows of each task (a trial run).", panel=OPTIONS, metavar="N", minimum=1
+    )
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "output", Path(self.output))  # a str from Python is a folder as a Path is
+        if self.batch_size < 1 or (self.limit is not None and self.limit < 1):
+            raise CLSDError(f"batch_size and limit must be at least 1 (got {self.batch_size}, {self.limit})")
+
+
+@dataclass(frozen=True)
+class TableChoice:
+    """How ``clsd evaluate`` prints Table 1."""
+
+    table_format: TableFormat | None = setting(
+        None,
+        help="How Table 1 is printed. Default: a table drawn for the terminal, Markdown when the output is not a "
+        "terminal. With --format only the table goes to stdout; the progress lines go to stderr.",
+        panel=OPTIONS,
+        flag="--format",
+        metavar="markdown|latex|csv",
+    )
+
+
+__all__ = ["DEFAULT_OUTPUT", "DataChoice", "EvaluationSettings", "ModelOptions", "TableChoice", "TableFormat", "split_names"]

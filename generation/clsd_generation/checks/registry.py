@@ -1,0 +1,136 @@
+"""The answer checks, one registry: each check a careful reader makes of an LLM candidate is one :class:`AnswerCheck`.
+
+A check is its name, the kind of refusal it counts, its refusal, its settings and what switches it off, whether it
+runs for a language (the ``check off:`` lines), and its sentence on the dataset card. Everything that names the
+checks reads them from here: the reader (:meth:`clsd_generation.checks.answers.AnswerReader.refusal` asks each in
+turn), ``clsd generate``'s options (a check's own settings class), the run summary (refusals by kind), the card,
+:func:`checks_off`, and ``scripts/measure_answer_checks.py`` (each check alone, all off).
+
+The checks are the entry points of the group ``clsd_generation.answer_checks``: clsd-mteb's own three (language,
+near copy, invented words, whose settings are the fields of :class:`~clsd_generation.core.settings.ReadingChecks`)
+in its ``pyproject.toml``, and a package of its own adds one by one line and a module (``tests/data/toy_check``).
+A check from a package keeps its settings in its own declared dataclass; the run's values of it travel in
+``ReadingChecks.plugins`` and into the checkpoint's fingerprint under the check's name.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Collection, Mapping
+from dataclasses import asdict, dataclass, replace
+from typing import Any
+
+from clsd_format.errors import CLSDError
+from clsd_format.plugins import registry
+from clsd_generation.checks.coverage import LanguageSupport, base_language, support
+from clsd_generation.core.settings import ReadingChecks
+
+ENTRY_POINT_GROUP = "clsd_generation.answer_checks"
+
+
+def _runs_everywhere(found: LanguageSupport) -> list[str]:
+    return []
+
+
+@dataclass(frozen=True)
+class AnswerCheck:
+    """One check of an LLM candidate, declared once.
+
+    ``refuse(reader, original, candidate)``: the refusal (``reason`` and its detail in brackets) or None; the reader
+    is the :class:`~clsd_generation.checks.answers.AnswerReader` of the target language (its ``checks``, ``support``,
+    ``corpus``, and :meth:`settings_of` for a check's own settings). ``card(values)``: the card's sentence for the
+    check's stored settings ("" when it was off). ``off``: the settings that switch it off. ``settings``: the
+    declared dataclass of a check from another package (None: its settings are fields of ``ReadingChecks``).
+    ``why_off(support)``: the ``check off:`` lines of a language it cannot run for. ``order``: where it is asked
+    (the first refusal counts).
+    """
+
+    name: str
+    reason: str
+    refuse: Callable[[Any, str, str], str | None]
+    card: Callable[[Mapping[str, Any]], str]
+    off: Mapping[str, Any]
+    settings: type | None = None
+    why_off: Callable[[LanguageSupport], list[str]] = _runs_everywhere
+    order: int = 100
+
+
+@functools.cache
+def answer_checks() -> tuple[AnswerCheck, ...]:
+    """Every registered check, in the order they are asked."""
+    found = registry(ENTRY_POINT_GROUP, AnswerCheck, lambda check: check.name)
+    return tuple(sorted(found.values(), key=lambda check: (check.order, check.name)))
+
+
+def plugin_settings() -> list[type]:
+    """The settings classes of the checks from other packages: their fields are options of ``clsd generate``."""
+    return [check.settings for check in answer_checks() if check.settings is not None]
+
+
+def settings_of(checks: ReadingChecks, check: AnswerCheck) -> Any:
+    """A check's settings in ``checks``: ``checks`` itself for a built-in, else its own object (default if not given)."""
+    if check.settings is None:
+        return checks
+    return next((given for given in checks.plugins if isinstance(given, check.settings)), check.settings())
+
+
+def values_of(reading: Mapping[str, Any], check: AnswerCheck) -> Mapping[str, Any] | None:
+    """A check's settings as a run's fingerprint stored them (``reading``), or None where the run did not have it."""
+    if check.settings is None:
+        return reading
+    return reading.get("plugins", {}).get(check.name)
+
+
+def plugin_values(checks: ReadingChecks) -> dict[str, dict[str, Any]]:
+    """The settings of the checks from other packages, by check name, for the fingerprint and the card."""
+    return {check.name: asdict(settings_of(checks, check)) for check in answer_checks() if check.settings is not None}
+
+
+def with_checks(checks: ReadingChecks, on: Collection[str]) -> ReadingChecks:
+    """``checks`` with every registered check not named in ``on`` switched off (the measurement's settings)."""
+    unknown = set(on) - {check.name for check in answer_checks()}
+    if unknown:
+        raise CLSDError(f"no answer check {sorted(unknown)}; the checks are {', '.join(c.name for c in answer_checks())}")
+    plugins = list(checks.plugins)
+    for check in answer_checks():
+        if check.name in on:
+            continue
+        if check.settings is None:
+            checks = replace(checks, **check.off)
+        else:
+            plugins = [given for given in plugins if not isinstance(given, check.settings)]
+            plugins.append(replace(check.settings(), **check.off))
+    return replace(checks, plugins=tuple(plugins))
+
+
+def card_sentences(reading: Mapping[str, Any]) -> list[str]:
+    """The card's sentence of every check a run had on, from its stored settings."""
+    found = ((check, values_of(reading, check)) for check in answer_checks())
+    return [sentence for check, values in found if values is not None and (sentence := check.card(values))]
+
+
+def checks_off(language: str) -> list[str]:
+    """The answer checks that are off for ``language``, one line each saying why; empty when every check runs."""
+    found = support(language)
+    lines = [line for check in answer_checks() for line in check.why_off(found)]
+    if found.identifier is None:
+        lines.append(f"decoration: a trailing remark in another language is not told apart from {found.name} text and stays")
+    if not found.reads_words:
+        lines.append(f"Jaccard bounds: off for {found.name}: {found.reading.why_not}")
+    if base_language(language) == "en":
+        lines.append("commentary: for English, a remark in English after the answer is not told apart from the answer and stays")
+    return lines
+
+
+__all__ = [
+    "ENTRY_POINT_GROUP",
+    "AnswerCheck",
+    "answer_checks",
+    "card_sentences",
+    "checks_off",
+    "plugin_settings",
+    "plugin_values",
+    "settings_of",
+    "values_of",
+    "with_checks",
+]

@@ -1,0 +1,231 @@
+"""Everything one ``clsd generate`` run is asked, as one settings object: :class:`GenerationSettings`.
+
+Its parts are the settings classes of the steps (the endpoint, the prompt, the Batch API, the checks), each field
+declared once with its option (:mod:`clsd_format.declared_settings`); ``clsd generate`` is made from them
+(:mod:`clsd_cli.declared`) and a Python user builds the same object. The checks that tie parts together (the paper
+protocol needs the LLM backend and its prompt; request files need the LLM backend) are methods here, said with the
+options' names, so that a command line and a script are refused alike, before the input is read or an endpoint asked.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from clsd_format.declared_settings import setting
+from clsd_format.errors import CLSDError
+from clsd_format.folders import folder_callback
+from clsd_generation.core.settings import (
+    BACKEND,
+    DEFAULT_MAX_ATTEMPTS,
+    DEFAULT_RULES_SEED,
+    INPUT,
+    LLM_BATCH,
+    PAPER,
+    RULES_PANEL,
+    RUN,
+    BatchSettings,
+    LLMSettings,
+    RequestFiles,
+    ValidationBounds,
+)
+from clsd_generation.llm.prompts import PAPER_TEMPERATURE, PAPER_TOP_P, PromptChoice, PromptSettings
+from clsd_generation.rules.registry import ALL_RULES, DEFAULT_RULES, OPT_IN_RULES, RULES
+
+if TYPE_CHECKING:
+    from clsd_format.languages import Language
+    from clsd_generation.core.inputs import ParallelCorpus
+    from clsd_generation.jobs.backend import DistractorBackend
+
+BACKEND_NAMES = ("rules", "llm")
+
+
+@dataclass(frozen=True)
+class CorpusInput:
+    """The parallel sentences and their two languages."""
+
+    input: str = setting(
+        help="Parallel sentences: a .csv/.tsv/.jsonl/.parquet file, a saved `datasets` folder, or a Hub dataset id (owner/name).",
+        panel=INPUT,
+        argument=True,
+    )
+    source_column: str = setting(help="Column holding the first language's sentences.", panel=INPUT)
+    target_column: str = setting(help="Column holding the second language's sentences.", panel=INPUT)
+    source_lang: str = setting(
+        help="First language: a code (de, fr, en, ...) or code:Name:mteb-code, e.g. 'gsw:Swiss German:gsw-Latn'.", panel=INPUT
+    )
+    target_lang: str = setting(help="Second language, as --source-lang.", panel=INPUT)
+    id_column: str | None = setting(
+        None, help="Column with a unique id per pair (default: row<N>, the data row number).", panel=INPUT
+    )
+    split: str = setting("train", help="Split of a datasets folder or Hub dataset.", panel=INPUT)
+    hub_config: str | None = setting(None, help="Config of a Hub dataset.", panel=INPUT)
+    limit: int | None = setting(None, help="Use only the first N rows (a trial run; part of the input fingerprint).", panel=INPUT)
+
+    def languages(self) -> tuple[Language, Language]:
+        """Both codes checked as they are read (two codes of one language refused), before the input or an endpoint."""
+        from clsd_format.languages import parse_pair  # here, not at the top: `clsd --help` stays fast
+
+        return parse_pair(self.source_lang, self.target_lang)
+
+    def read(self) -> ParallelCorpus:
+        from clsd_generation.core.inputs import read_parallel
+
+        columns = (self.source_column, self.target_column)
+        return read_parallel(
+            self.input, columns, id_column=self.id_column, split=self.split, hub_config=self.hub_config, limit=self.limit
+        )
+
+
+@dataclass(frozen=True)
+class RunChoices:
+    """Where the run is kept, which backend makes the distractors, how often a sentence is asked, how it reports."""
+
+    run_dir: Path = setting(
+        help="Folder holding the run's checkpoint (created if absent). Repeat a command with the same folder to resume.",
+        panel=RUN,
+        flag="--run-dir",
+        check=folder_callback("run folder", may_be_missing=True),
+    )
+    backend: str = setting(
+        "rules",
+        help="'rules': no LLM, no network; edits checked with offline taggers (de, fr, en). 'llm': any OpenAI-compatible endpoint.",
+        panel=BACKEND,
+    )
+    max_attempts: int = setting(
+        DEFAULT_MAX_ATTEMPTS,
+        help="Answers asked per sentence until four distractors are valid; then it is recorded as failed.",
+        panel=BACKEND,
+    )
+    batch: bool = setting(
+        False,
+        help="Use the OpenAI Batch API (cheaper, answers within 24 h) instead of live requests.",
+        panel=LLM_BATCH,
+        flag="--batch",
+    )
+    quiet: bool = setting(False, help="No progress bars.", panel=RUN, flag="--quiet")
+
+    def __post_init__(self) -> None:
+        if self.backend not in BACKEND_NAMES:
+            raise CLSDError(f"unknown backend {self.backend!r}; use one of {', '.join(BACKEND_NAMES)}.")
+
+
+@dataclass(frozen=True)
+class RuleChoices:
+    """The rule backend's rules and seed."""
+
+    seed: int = setting(DEFAULT_RULES_SEED, help="Seed of the rule backend.", panel=RULES_PANEL)
+    rules: str = setting(
+        "default",
+        help=f"Rules of the rule backend: {'; '.join(f'{r.name} ({r.description})' for r in RULES)}; or 'all'. "
+        f"Default: {', '.join(DEFAULT_RULES)}; {', '.join(OPT_IN_RULES)} are opt-in (read strictly, too few of their "
+        "distractors were valid; see docs/generation.md).",
+        panel=RULES_PANEL,
+        flag="--rules",
+        metavar="NAME[,NAME...]|all",
+    )
+    run_anyway: bool = setting(
+        False,
+        help="Run the rules on every sentence although they would give no sentence of a language its distractors, "
+        "measured on its first 200 still to do (without it such a run stops there, exit status 2, saying why).",
+        panel=RULES_PANEL,
+        flag="--run-anyway",
+    )
+
+    def names(self) -> tuple[str, ...]:
+        """The rules asked for, in the registry's order whatever order they were typed in."""
+        if self.rules == "default":
+            return DEFAULT_RULES
+        if self.rules == "all":
+            return ALL_RULES
+        names = tuple(dict.fromkeys(name.strip() for name in self.rules.split(",") if name.strip()))
+        unknown = [name for name in names if name not in ALL_RULES]
+        if unknown or not names:
+            raise CLSDError(
+                f"--rules: unknown rule(s) {unknown or [self.rules]}; the rules are {', '.join(ALL_RULES)}, or 'all'."
+            )
+        return tuple(rule for rule in ALL_RULES if rule in names)
+
+
+@dataclass(frozen=True)
+class GenerationSettings:
+    """One ``clsd generate`` run: the input, the run folder and backend, the LLM endpoint, prompt, Batch API and
+    request files, the checks of every distractor (with the answer checks), and the rules."""
+
+    input: CorpusInput
+    run: RunChoices
+    llm: LLMSettings = LLMSettings()
+    prompt: PromptChoice = PromptChoice()
+    batch: BatchSettings = BatchSettings()
+    files: RequestFiles = RequestFiles()
+    bounds: ValidationBounds = ValidationBounds()
+    rules: RuleChoices = RuleChoices()
+
+    def with_check_settings(self, plugins: tuple[object, ...]) -> GenerationSettings:
+        """These settings with the settings objects of the answer checks other packages register
+        (:mod:`clsd_generation.checks.registry`), as ``clsd generate`` reads them from their options."""
+        if not plugins:
+            return self
+        reading = replace(self.bounds.reading, plugins=plugins)
+        return replace(self, bounds=replace(self.bounds, reading=reading))
+
+    def prompts(self) -> PromptSettings:
+        """The prompt and sampling of the run: the paper protocol is the paper's LLM request, so settings that would
+        make it something else are refused."""
+        if self.bounds.protocol == PAPER:
+            if self.run.backend != "llm":
+                raise CLSDError(
+                    "--protocol paper needs --backend llm (the paper asked GPT-4; the rules backend has no paper protocol)."
+                )
+            if not self.prompt.is_paper:
+                raise CLSDError(
+                    f"--protocol paper uses the paper's prompt, temperature {PAPER_TEMPERATURE} and top_p {PAPER_TOP_P}; "
+                    "drop --prompt-file/--temperature/--top-p, or use --protocol validated."
+                )
+        return self.prompt.load()
+
+    def checked_bounds(self, languages: tuple[Language, Language]) -> ValidationBounds:
+        """The bounds with each --accept-neighbour as the identifier's codes ("ru:bg"), checked against the run's
+        languages (the identifier is loaded only when one is given)."""
+        neighbours = self.bounds.reading.accepted_neighbours
+        if not neighbours:
+            return self.bounds
+        from clsd_generation.checks.answers import accepted_neighbour
+
+        codes = [language.code for language in languages]
+        accepted = tuple(sorted({accepted_neighbour(spec, codes) for spec in neighbours}))
+        return replace(self.bounds, reading=replace(self.bounds.reading, accepted_neighbours=accepted))
+
+    def endpoint(self) -> LLMSettings | None:
+        """The endpoint of --backend llm, checked (model named, API key set unless only files are written) before the
+        input is read; None for the rules, which refuse the LLM's options."""
+        wants_files = self.files.requests_out is not None or self.files.answers is not None
+        if self.run.backend != "llm":
+            if self.run.batch or wants_files or self.llm.accepted_models:
+                raise CLSDError("--batch, --requests-out, --answers and --accept-answering-model need --backend llm.")
+            return None
+        if self.run.batch and wants_files:
+            raise CLSDError(
+                "--batch sends the requests to the Batch API; --requests-out and --answers hand them to another engine."
+            )
+        if not self.llm.model:
+            raise CLSDError("--backend llm needs --model (e.g. gpt-4-0613, or the name your server gives its model).")
+        if not wants_files:
+            self.llm.api_key()  # request files send nothing: no key needed
+        return self.llm
+
+    def backend(self, prompts: PromptSettings) -> DistractorBackend:
+        """The LLM backend (live, Batch API or request files) where --backend llm, else the rules."""
+        from clsd_generation.run.backends import LLMBackend, RuleBackend
+
+        llm = self.endpoint()
+        if llm is None:
+            return RuleBackend(self.rules.seed, self.rules.names(), self.rules.run_anyway)
+        if self.rules.run_anyway:
+            raise CLSDError("--run-anyway is for --backend rules: the LLM backend makes no estimate to stop at.")
+        wants_files = self.files.requests_out is not None or self.files.answers is not None
+        return LLMBackend(llm, prompts, self.batch if self.run.batch else None, self.files if wants_files else None)
+
+
+__all__ = ["BACKEND_NAMES", "CorpusInput", "GenerationSettings", "RuleChoices", "RunChoices"]

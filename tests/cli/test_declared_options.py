@@ -1,0 +1,96 @@
+"""A command's options are made from its settings' declared fields: one field, one option, nothing written twice."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from clsd_cli.declared import declared_command, parameters
+from clsd_cli.generate import app as generate_app
+from clsd_format.declared_settings import declared_fields, setting
+from clsd_format.errors import CLSDError
+from clsd_generation.core.settings import GENERATE_PANELS, LLMSettings, ReadingChecks, ValidationBounds
+from clsd_generation.run.settings import CorpusInput, GenerationSettings, RunChoices
+from tests.helpers.cli_runner import invoke
+
+
+@dataclass(frozen=True)
+class Checks:
+    edits: int = setting(2, help="Character edits of a near copy.", panel="Checks")
+    neighbours: tuple[str, ...] = setting((), help="A neighbour (repeatable).", panel="Checks", flag="--neighbour")
+
+
+@dataclass(frozen=True)
+class Toy:
+    source: str = setting(help="The input.", panel="Input", argument=True)
+    mb: int = setting(2_000_000, help="Megabytes.", panel="Batch", flag="--max-mb", unit=1_000_000)
+    checks: Checks = field(default_factory=Checks)
+
+
+def _toy_app(seen: list[Toy]) -> typer.Typer:
+    app = typer.Typer()
+
+    @declared_command(app, panels=("Input", "Checks", "Batch"))
+    def toy(settings: Toy) -> None:
+        seen.append(settings)
+
+    @app.callback()
+    def main() -> None:
+        """Several commands: the toy's name is its own."""
+
+    return app
+
+
+def test_a_declared_field_is_an_option_and_the_settings_come_back_built() -> None:
+    seen: list[Toy] = []
+    result = CliRunner().invoke(
+        _toy_app(seen), ["toy", "in.csv", "--edits", "0", "--neighbour", "ru:bg", "--neighbour", "sr:hr", "--max-mb", "1.5"]
+    )
+    assert result.exit_code == 0, result.output
+    assert seen == [Toy("in.csv", 1_500_000, Checks(0, ("ru:bg", "sr:hr")))]
+    help_text = CliRunner().invoke(_toy_app([]), ["toy", "--help"]).output
+    assert "Character edits of a near copy." in help_text and "--neighbour" in help_text
+
+
+def test_defaults_are_the_dataclasses_own() -> None:
+    seen: list[Toy] = []
+    assert CliRunner().invoke(_toy_app(seen), ["toy", "in.csv"]).exit_code == 0
+    assert seen == [Toy("in.csv")]
+
+
+def test_two_fields_that_would_make_one_option_are_refused() -> None:
+    @dataclass(frozen=True)
+    class Twice:
+        edits: int = setting(1, help="Again.", panel="Checks")
+
+    with pytest.raises(TypeError, match="edits"):
+        parameters({"a": Checks, "b": Twice})
+
+
+def test_clsd_generate_has_one_option_per_declared_field_of_its_settings() -> None:
+    command = typer.main.get_command(generate_app)
+    options = {param.name for param in command.params} - {"install_completion", "show_completion"}
+    declared = {item.name for item in declared_fields(GenerationSettings)}
+    assert options == declared
+    assert len(declared) == 44  # the argument and the 43 options `clsd generate` had, none lost on the way
+    for cls in (CorpusInput, RunChoices, LLMSettings, ValidationBounds, ReadingChecks):
+        assert any(item.path[-1] in {f.name for f in cls.__dataclass_fields__.values()} for item in declared_fields(cls))
+
+
+def test_clsd_generate_lists_its_panels_in_the_declared_order() -> None:
+    from clsd_cli.app import app
+
+    text = CliRunner().invoke(app, ["generate", "--help"], env={"COLUMNS": "200"}).output
+    positions = [text.index(f"{panel}:") for panel in GENERATE_PANELS]
+    assert positions == sorted(positions)
+
+
+def test_a_bad_setting_is_refused_by_its_dataclass_on_the_command_line(tmp_path: Path) -> None:
+    args = ["generate", str(tmp_path / "in.csv"), "--source-column", "de", "--target-column", "fr"]
+    args += ["--source-lang", "de", "--target-lang", "fr", "--run-dir", str(tmp_path / "run"), "--near-copy-edits", "-1"]
+    with pytest.raises(CLSDError, match="--near-copy-edits and --max-unknown-lowercase must be 0 or more"):
+        invoke(*args)
