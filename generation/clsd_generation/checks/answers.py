@@ -12,13 +12,13 @@ distractors. A reader also asks:
   identifier cannot tell from it, and how near the target another language's real sentences score
   (:class:`LanguageRow`); ``--accept-neighbour`` adds a neighbour by the user's word.
 * **Near-copies**: is it the original up to a spelling slip? Once case and punctuation are folded, at
-  most ``near_copy_edits`` characters changed, with no new word any source knows and no changed number
+  most ``near_copy_edits`` characters changed, with no new word a source holds as written and no changed number
   ("Fidesz-Partei" -> "Fidez-Partei" is a slip; "Hund" -> "Bund" and "1995" -> "1996" change the meaning). A second
   correct answer, refused as "same meaning". Where one character is a syllable or a morpheme (Han, Hangul, Kana), a
   changed character is a word replaced, never a slip (:func:`changes_script_units`).
 * **Invented words**: a word of three or more letters that the original lacks and that no source knows
   (:mod:`clsd_generation.checks.lexicon`: the word list, the run's own corpus, the segmenter's dictionary, an
-  inflected form, in a script without case a name the corpus holds). A candidate is refused when such words make
+  inflected form, a known word with an ending the corpus writes, in a script without case a name the corpus holds). A candidate is refused when such words make
   ``max_unknown_share`` of its words, or when ``max_unknown_lowercase`` of them start lower-case (names and rare
   compounds are unknown too, but a name rarely starts lower-case). Both bounds are measured on the release
   (docs/generation.md).
@@ -62,6 +62,7 @@ from clsd_generation.checks.lexicon import (
     has_source,
     inflection_language,
     knows,
+    listed,
 )
 from clsd_generation.checks.parsing import trim_quotes
 from clsd_generation.checks.registry import AnswerCheck, answer_checks, settings_of
@@ -378,7 +379,8 @@ class AnswerReader:
 
     def _near_copy(self, original: str, candidate: str) -> bool:
         """At most ``near_copy_edits`` folded characters apart, no number changed, no character changed that is a
-        syllable or a morpheme (:func:`changes_script_units`) and no new word any source knows."""
+        syllable or a morpheme (:func:`changes_script_units`) and no new word a source holds as written
+        (:func:`clsd_generation.checks.lexicon.listed`: an ending the corpus writes does not make a slip a word)."""
         a, b = fold(original), fold(candidate)
         if a == b:
             return True
@@ -389,7 +391,7 @@ class AnswerReader:
         removed, added = changed_tokens(self._tokens(a), self._tokens(b))
         if any(ch.isdigit() for token in removed + added for ch in token):
             return False
-        return not (self.has_lexicon and any(knows(token, self.support, self.corpus) for token in added))
+        return not (self.has_lexicon and any(listed(token, self.support, self.corpus) for token in added))
 
     def _tokens(self, folded: str) -> list[str]:
         return find_words(folded, self.language) if self.support.segmented else _TOKEN.findall(folded)

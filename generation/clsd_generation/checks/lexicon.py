@@ -13,6 +13,9 @@ word when any of these knows it:
 * an **inflected form**: a form simplemma's dictionary holds (Hungarian "olvastak", Turkish "okuyorlardı") whose lemma
   the word list knows. Its rule-made lemmas are not enough: they lemmatize the slip "olvastakk" and the fragment
   "okuyorlard" too. Which languages simplemma has a dictionary for is read from the installed package;
+* an **ending the corpus writes** (:meth:`CorpusLexicon.inflects`): a known word followed by an ending that the corpus
+  writes after several of its own words (Tamil "கடமைகளுக்கும்" is "கடமை", duty, and the "-களுக்கும்" of
+  "வேலைகளுக்கும்" and its like), the inflection of a language no lemmatizer knows, learnt from the user's text;
 * a **name** (:meth:`CorpusLexicon.reads_as_name`), in a script without case only, where no capital tells one.
 
 Every dictionary loads once per process, the first time a word of its language is looked up, and only for the
@@ -24,7 +27,8 @@ from __future__ import annotations
 
 import functools
 import unicodedata
-from collections.abc import Iterable
+from collections import defaultdict
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 import regex
@@ -41,6 +45,15 @@ LONGEST_CHARACTER_RUN = 6
 # Letters before a name in a script without case: Arabic, Hebrew and Persian write a preposition or conjunction onto
 # the word ("بميرتس", "with Merz"); at most this many, the rest a name of at least three letters.
 _ATTACHED_LETTERS = 2
+# An ending is learnt from the corpus when it follows at least this many of the corpus's own words there
+# ("வேலை" + "களுக்கும்", "உரிமை" + "களுக்கும்", ...), and read after a known stem of at least SHORTEST_STEM characters
+# (code points, as a word's length is counted: "வேலை" is four, two syllables). An ending is at least SHORTEST_ENDING
+# letters with their marks (graphemes): one letter more is a slip ("olvastakk"), not an inflection. Cuts fall between
+# graphemes only: a vowel sign never starts an ending.
+MIN_ENDING_STEMS = 3
+SHORTEST_STEM = 4
+SHORTEST_ENDING = 2
+_GRAPHEME = regex.compile(r"\X")
 
 
 @functools.cache
@@ -177,6 +190,28 @@ class CorpusLexicon:
                 words.update(LETTER_WORD.findall(composed))
         return frozenset(words)
 
+    @functools.cached_property
+    def endings(self) -> frozenset[str]:
+        """The endings the corpus writes after at least :data:`MIN_ENDING_STEMS` of its own words (see
+        :meth:`inflects`); none in a language cut by a segmenter, whose words are its segments."""
+        if support(self.language).segmented:
+            return frozenset()
+        stems: defaultdict[str, set[str]] = defaultdict(set)
+        for word in self.words:
+            for stem, ending in _cuts(word):
+                if stem in self.words:
+                    stems[ending].add(stem)
+        return frozenset(ending for ending, found in stems.items() if len(found) >= MIN_ENDING_STEMS)
+
+    def inflects(self, word: str, known: Callable[[str], bool]) -> bool:
+        """Whether ``word`` is a stem that ``known`` knows followed by an ending the corpus writes after several of
+        its words: an inflected form in a language whose forms no list holds (Tamil, Swahili, Turkish beyond
+        simplemma's dictionary). A scrambled word or a slip rarely splits so: its stem or its ending is no word's."""
+        endings = self.endings
+        if not endings:
+            return False
+        return any(ending in endings and known(stem) for stem, ending in _cuts(unicodedata.normalize("NFC", word).casefold()))
+
     def __contains__(self, word: object) -> bool:
         return isinstance(word, str) and unicodedata.normalize("NFC", word).casefold() in self.words
 
@@ -190,6 +225,15 @@ class CorpusLexicon:
             len(_LETTER.findall(word[cut:])) >= 3 and word[cut:] in self
             for cut in range(1, min(_ATTACHED_LETTERS, len(word)) + 1)
         )
+
+
+def _cuts(word: str) -> Iterable[tuple[str, str]]:
+    """Each split of ``word`` between graphemes into a stem of :data:`SHORTEST_STEM` characters or more and an ending
+    of :data:`SHORTEST_ENDING` graphemes or more."""
+    ends = [match.end() for match in _GRAPHEME.finditer(word)]
+    for end in ends[: len(ends) - SHORTEST_ENDING]:
+        if end >= SHORTEST_STEM:
+            yield word[:end], word[end:]
 
 
 def _segment_words(segments: list[str]) -> set[str]:
@@ -211,6 +255,15 @@ def knows(word: str, found: LanguageSupport, corpus: CorpusLexicon | None = None
     """Whether any source knows ``word`` as a word of the language ``found`` describes (see the module's docstring).
 
     Cut by a segmenter, the word list must know it as one word (:func:`known_whole`)."""
+    if listed(word, found, corpus):
+        return True
+    return corpus is not None and corpus.inflects(word, lambda stem: listed(stem, found, corpus))
+
+
+def listed(word: str, found: LanguageSupport, corpus: CorpusLexicon | None = None) -> bool:
+    """Whether a source holds ``word`` as it is written: a word list, the corpus, a dictionary of words or forms; not
+    an ending the corpus writes. A slip of an inflected word often reads as another stem and ending ("atarılmadı" for
+    "aktarılmadı"), so the near-copy check asks this, and :func:`knows` the endings too."""
     lexicon = found.lexicon
     if lexicon is not None and (known_whole(word, lexicon) if found.segmented else known_word(word, lexicon)):
         return True

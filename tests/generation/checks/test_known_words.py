@@ -12,7 +12,14 @@ import wordfreq
 from clsd_generation.checks.answers import INVENTED_WORDS, NEAR_COPY, WRONG_LANGUAGE, AnswerReader
 from clsd_generation.checks.candidates import reason_kind
 from clsd_generation.checks.coverage import support
-from clsd_generation.checks.lexicon import CorpusLexicon, inflected_known, inflection_language, knows, segmenter_knows
+from clsd_generation.checks.lexicon import (
+    CorpusLexicon,
+    inflected_known,
+    inflection_language,
+    knows,
+    listed,
+    segmenter_knows,
+)
 from clsd_generation.checks.registry import checks_off
 from tests.helpers.cli_runner import invoke
 from tests.helpers.corpora import write_parallel_csv
@@ -90,6 +97,28 @@ def test_a_word_of_the_corpus_is_a_word_also_in_a_language_without_a_word_list()
     assert kind(amharic, scrambled, "am", drums) == INVENTED_WORDS
     assert not any(line.startswith("invented words") for line in checks_off("am") + checks_off("sw"))
     assert any(line.startswith("invented words: off for Khmer") for line in checks_off("km"))
+
+
+def test_a_known_word_with_an_ending_the_corpus_writes_is_a_word_scrambled_or_slipped_it_is_not() -> None:
+    """Tamil inflects by endings no list holds: the corpus writes "-களுக்கும்" ("and to the ...s") after three of its
+    own nouns, so "கடமைகளுக்கும்" (duty, a word the list knows, with that ending) is a word though no source holds it."""
+    tamil = "அவர் தனது வேலைகளுக்கும் நேரம் ஒதுக்கினார்."
+    corpus = [
+        "ஒவ்வொருவருக்கும் வேலை செய்யும் உரிமை உண்டு.",
+        "மக்களின் உரிமைகளுக்கும் பொறுப்புகளுக்கும் சட்டம் பாதுகாப்பு அளிக்கிறது.",
+        "ஒவ்வொரு பதவிக்கும் ஒரு பொறுப்பு உண்டு.",
+    ]
+    lexicon = CorpusLexicon.of("ta", [tamil, *corpus])
+    assert "களுக்கும்" in lexicon.endings and "கடமைகளுக்கும்" not in lexicon
+    assert wordfreq.zipf_frequency("கடமைகளுக்கும்", "ta") == 0 and wordfreq.zipf_frequency("கடமை", "ta") > 0
+    assert knows("கடமைகளுக்கும்", support("ta"), lexicon) and not listed("கடமைகளுக்கும்", support("ta"), lexicon)
+    assert kind(tamil, tamil.replace("வேலைகளுக்கும்", "கடமைகளுக்கும்"), "ta", corpus) is None
+    for wrong in ("மைகடகளுக்கும்", "கடமைகளுக்ம்", "கமைடகளுக்கும்"):  # the stem scrambled, the ending slipped, two swapped
+        assert kind(tamil, tamil.replace("வேலைகளுக்கும்", wrong), "ta", corpus) == INVENTED_WORDS, wrong
+    # a slip of a word that reads as another stem and ending is still a slip: the near-copy check asks the lists alone
+    slipped = tamil.replace("வேலைகளுக்கும்", "வேலைகளுக்கும").replace("நேரம்", "நேரம")
+    assert kind(tamil, slipped, "ta", corpus) in (NEAR_COPY, INVENTED_WORDS)
+    assert CorpusLexicon.of("zh", ["他们的工作和责任。"]).endings == frozenset()  # a segmenter's language: its segments
 
 
 @pytest.mark.parametrize(
