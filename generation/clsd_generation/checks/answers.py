@@ -304,8 +304,14 @@ class AnswerReader:
             text = text[label.end() :].strip()
         for tail_pattern in (_DASH_TAIL, _BRACKET_TAIL, _SENTENCE_TAIL):
             tail = tail_pattern.search(text)
-            # only a remark the original has no counterpart of: "... in Brasilien (Paulo Coelho)." mirrors its original
-            if tail and not tail_pattern.search(original) and self._foreign(tail.group("tail")):
+            # only a remark the original has no counterpart of: "... in Brasilien (Paulo Coelho)." mirrors its original,
+            # and words the original itself ends a sentence with are no remark (a copy is never cut into a fragment)
+            if (
+                tail
+                and not tail_pattern.search(original)
+                and fold(tail.group("tail")) not in fold(original)
+                and self._foreign(tail.group("tail"))
+            ):
                 text = text[: tail.start()].rstrip()
                 if trim_quotes(original) == original:
                     text = trim_quotes(text)  # '"Der Satz." - This sentence ...' -> Der Satz.

@@ -16,6 +16,9 @@ word when any of these knows it:
 * an **ending the corpus writes** (:meth:`CorpusLexicon.inflects`): a known word followed by an ending that the corpus
   writes after several of its own words (Tamil "கடமைகளுக்கும்" is "கடமை", duty, and the "-களுக்கும்" of
   "வேலைகளுக்கும்" and its like), the inflection of a language no lemmatizer knows, learnt from the user's text;
+* a **compound** of two known words (:func:`compound`; a word list's part at :data:`MIN_PART_ZIPF` or more), the
+  second perhaps with such an ending (Hungarian "nyomtatókiszolgálóra", German "Apfelbaumblüten"), in a language
+  written with spaces;
 * a **name** (:meth:`CorpusLexicon.reads_as_name`), in a script without case only, where no capital tells one.
 
 Every dictionary loads once per process, the first time a word of its language is looked up, and only for the
@@ -54,6 +57,12 @@ MIN_ENDING_STEMS = 3
 SHORTEST_STEM = 4
 SHORTEST_ENDING = 2
 _GRAPHEME = regex.compile(r"\X")
+# Each word of a compound (:func:`compound`) has at least this many characters: shorter ones would let slips and
+# scrambled letters through as two short words.
+SHORTEST_PART = 4
+# ... and the word list holds each at a Zipf frequency above this (or another source holds it): the large lists' rarest
+# entries are pieces of words ("ienne", "ischen", 1.6 and 2.5), which would make "fossienne" a compound.
+MIN_PART_ZIPF = 2.5
 
 
 @functools.cache
@@ -64,13 +73,14 @@ def _thai_words() -> frozenset[str]:
 
 
 @functools.lru_cache(maxsize=200_000)
-def known_word(word: str, language: str) -> bool:
-    """Whether the word list of ``language`` (wordfreq's code, or THAI_DICTIONARY) has seen ``word`` at all."""
+def known_word(word: str, language: str, zipf: float = 0.0) -> bool:
+    """Whether the word list of ``language`` (wordfreq's code, or THAI_DICTIONARY) has seen ``word`` at all (at a Zipf
+    frequency above ``zipf``)."""
     if language == THAI_DICTIONARY:
         return word in _thai_words()
     import wordfreq
 
-    return wordfreq.zipf_frequency(word, language) > 0
+    return wordfreq.zipf_frequency(word, language) > zipf
 
 
 @functools.lru_cache(maxsize=200_000)
@@ -257,15 +267,37 @@ def knows(word: str, found: LanguageSupport, corpus: CorpusLexicon | None = None
     Cut by a segmenter, the word list must know it as one word (:func:`known_whole`)."""
     if listed(word, found, corpus):
         return True
-    return corpus is not None and corpus.inflects(word, lambda stem: listed(stem, found, corpus))
+    if found.segmented:  # the segmenter's words are whole: no ending or compound is read into them
+        return False
+
+    def held(part: str) -> bool:
+        return listed(part, found, corpus)
+
+    if corpus is not None and corpus.inflects(word, held):
+        return True
+
+    def part(piece: str) -> bool:
+        return listed(piece, found, corpus, MIN_PART_ZIPF)
+
+    return compound(word, part, lambda piece: part(piece) or (corpus is not None and corpus.inflects(piece, part)))
 
 
-def listed(word: str, found: LanguageSupport, corpus: CorpusLexicon | None = None) -> bool:
-    """Whether a source holds ``word`` as it is written: a word list, the corpus, a dictionary of words or forms; not
-    an ending the corpus writes. A slip of an inflected word often reads as another stem and ending ("atarılmadı" for
-    "aktarılmadı"), so the near-copy check asks this, and :func:`knows` the endings too."""
+def compound(word: str, head: Callable[[str], bool], tail: Callable[[str], bool]) -> bool:
+    """Whether ``word`` is two words of :data:`SHORTEST_PART` characters or more, the first as ``head`` knows it, the
+    second as ``tail`` does (with an ending): Hungarian "nyomtató" + "kiszolgálóra" (printer + onto the server), German
+    "Apfelbaum" + "blüten". Letters scrambled or slipped rarely fall into two known words; a linking letter
+    ("Minderheit-s-entscheidung") is not read, so such a compound stays unknown unless a list holds it."""
+    ends = [match.end() for match in _GRAPHEME.finditer(word)]
+    return any(SHORTEST_PART <= end <= len(word) - SHORTEST_PART and head(word[:end]) and tail(word[end:]) for end in ends[:-1])
+
+
+def listed(word: str, found: LanguageSupport, corpus: CorpusLexicon | None = None, zipf: float = 0.0) -> bool:
+    """Whether a source holds ``word`` as it is written: a word list (at a Zipf frequency above ``zipf``), the corpus,
+    a dictionary of words or forms; not an ending the corpus writes. A slip of an inflected word often reads as another
+    stem and ending ("atarılmadı" for "aktarılmadı"), so the near-copy check asks this, and :func:`knows` the endings
+    too."""
     lexicon = found.lexicon
-    if lexicon is not None and (known_whole(word, lexicon) if found.segmented else known_word(word, lexicon)):
+    if lexicon is not None and (known_whole(word, lexicon) if found.segmented else known_word(word, lexicon, zipf)):
         return True
     if corpus is not None and word in corpus:
         return True

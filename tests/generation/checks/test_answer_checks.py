@@ -79,6 +79,17 @@ def test_labels_list_numbers_and_foreign_commentary_are_stripped() -> None:
     )
 
 
+def test_a_copy_is_never_cut_into_a_fragment_by_stripping_words_the_original_ends_with() -> None:
+    """An original that ends on English words: its copy without the final stops stays a copy, not "a remark stripped"."""
+    original = "Der Minister sagte am Montag nur einen Satz... Thank you very much..."
+    verdict = check_candidates(original, [original.rstrip(".")], ValidationBounds(), language="de")
+    assert verdict.kept == [] and verdict.rejected == [(original.rstrip("."), "same as original")]
+    reader = AnswerReader("de")
+    changed = "Der Minister sagte am Dienstag nur einen Satz... Thank you very much..."
+    assert reader.strip_decoration(original, changed) == changed
+    assert reader.strip_decoration(GERMAN, f"{GERMAN} Thank you very much.") == GERMAN  # a remark T lacks is stripped
+
+
 def test_reasoning_blocks_are_never_candidates_and_structured_answers_are_read_as_json() -> None:
     assert parse_answer("<think>\n1. Erster Gedanke.\n2. Zweiter.\n</think>\n1. Eins.\n2. Zwei.") == ["Eins.", "Zwei."]
     assert parse_answer("<think>\n1. Ein Gedanke, nie zu Ende") == []

@@ -122,6 +122,26 @@ def test_a_known_word_with_an_ending_the_corpus_writes_is_a_word_scrambled_or_sl
 
 
 @pytest.mark.parametrize(
+    ("language", "original", "old", "word", "bad"),
+    [
+        # onto the print server, for onto the server; its letters scrambled, swapped, a letter dropped
+        ("hu", "A fájlt a kiszolgálóra küldte.", "kiszolgálóra", "nyomtatókiszolgálóra", ("tónyomtakiszolgálóra", "nyomtatókiszolgálóar", "nyomtatókiszolgálór")),
+        # apple tree blossoms, for blossoms
+        ("de", "Im Frühling sahen wir die Blüten im Garten.", "Blüten", "Apfelbaumblüten", ("Afpelbaumblüten", "Apfelbaumblüen", "Bapfelaumblüten")),
+    ],
+)  # fmt: skip
+def test_a_compound_of_known_words_is_a_word_scrambled_or_slipped_it_is_not(
+    language: str, original: str, old: str, word: str, bad: tuple[str, ...]
+) -> None:
+    found = support(language)
+    assert wordfreq.zipf_frequency(word, language) == 0 and not listed(word, found) and knows(word, found)
+    assert kind(original, original.replace(old, word), language) is None
+    for wrong in bad:
+        assert not knows(wrong, found), wrong
+        assert kind(original, original.replace(old, wrong), language) in (INVENTED_WORDS, NEAR_COPY), wrong
+
+
+@pytest.mark.parametrize(
     ("language", "original", "old", "new"),
     [
         ("ko", "농부들은 올해 수확을 기뻐했다.", "수확", "소출"),  # two syllables: another noun wordfreq lacks
@@ -141,13 +161,14 @@ def test_the_corpus_lexicon_reaches_the_reader_in_a_generate_run(tmp_path: Path,
     """German sentences of a geologist's domain: the words swapped in come from other sentences, and no word list knows
     several of them; a short sentence with one refused as invented keeps no four distractors."""
     german = [
-        "Die glimmerreichen Gneise verwittern langsam.",
-        "Die quarzhaltigen Sande bleiben hell.",
-        "Die feldspatarmen Schiefer sind gneisartigen.",
-        "Die schieferigen Platten brechen glimmerreichen.",
+        "Die serpentinisierten Gneise verwittern langsam.",
+        "Die chloritisierten Sande bleiben hell.",
+        "Die kaolinisierten Schiefer sind epidotisierten.",
+        "Die schieferigen Platten brechen serpentinisierten.",
     ]
     monkeypatch.setenv("OPENAI_API_KEY", "test-key")
-    assert all(not knows(word, support("de")) for word in ("glimmerreichen", "quarzhaltigen", "feldspatarmen", "gneisartigen"))
+    rare = ("serpentinisierten", "chloritisierten", "kaolinisierten", "epidotisierten")
+    assert all(not knows(word, support("de")) for word in rare)
     french = ["Les géologues ont étudié ces roches anciennes pendant de longues années."] * len(german)
     corpus = write_parallel_csv(tmp_path / "pairs.csv", list(zip(german, french, strict=True)))
     options = ("--source-column", "de", "--target-column", "fr", "--source-lang", "de", "--target-lang", "fr")

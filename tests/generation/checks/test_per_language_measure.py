@@ -85,3 +85,22 @@ def test_a_slip_that_makes_a_word_of_the_independent_source_is_no_bad_candidate(
     assert made == ["Der Hnud bellt laut im Garten.", "Der Hund belt laut im Garten."]
     # "bellt" with its third letter dropped is "belt"; a source that knows "Belt" makes that slip a word replaced
     assert per_language._slips(text, ["Hund", "bellt", "Garten"], frozenset({"belt"})) == [made[0]]
+
+
+def test_a_language_read_on_translated_messages_holds_its_test_sentences_and_english_out_of_the_words_drawn() -> None:
+    language = next((code for code in ("hu", "fi", "el", "ta") if per_language.catalogue_messages(code)), None)
+    if language is None:
+        pytest.skip("no translated messages of Hungarian, Finnish, Greek or Tamil on this machine")
+    texts, report = per_language.message_sets(language, 20, 1, "report")
+    _, tune = per_language.message_sets(language, 20, 1, "tune")
+    assert report["test"] and not set(report["test"]) & set(tune["test"])  # nothing tuned on the reported sample
+    assert not set(report["test"]) & (set(report["corpus"]) | set(report["donor"]))
+    assert not set(report["corpus"]) & set(report["donor"])
+    words = per_language._LETTERS.findall
+    assert all(sum(len(w) >= 3 for w in words(texts[language][n])) >= per_language.MESSAGE_WORDS for n in report["test"])
+    source = per_language.message_words(language, texts, report)
+    unseen = {w.casefold() for n in report["corpus"] for w in words(texts[language][n])}
+    unseen |= {w.casefold() for text in texts["en"].values() for w in words(text)}
+    assert source.words and not {w.casefold() for w in source.words} & unseen
+    with pytest.raises(SystemExit, match="without spaces"):
+        per_language.message_sets("th", 20, 1, "report")
