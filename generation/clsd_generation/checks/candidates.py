@@ -32,6 +32,8 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+import regex
+
 from clsd_format.invisible import comparable
 from clsd_format.text_measures import jaccard
 from clsd_generation.checks.answers import AnswerReader
@@ -61,14 +63,13 @@ def markup_in(text: str, original: str = "") -> str | None:
     return None
 
 
+_PUNCTUATION = regex.compile(r"\p{P}")  # every character of a punctuation category (Unicode's P*)
+
+
 def normalise(text: str) -> str:
     """The text as compared (:func:`clsd_format.invisible.comparable`: NFKC, no invisible characters), case-folded,
     punctuation removed, whitespace collapsed: "Der Hund!" equals "der hund", and so does "Der\u200b Hund"."""
-    kept = "".join(
-        " " if unicodedata.category(ch).startswith("P") else ch
-        for ch in unicodedata.normalize("NFC", comparable(text).casefold())
-    )
-    return " ".join(kept.split())
+    return " ".join(_PUNCTUATION.sub(" ", unicodedata.normalize("NFC", comparable(text).casefold())).split())
 
 
 def length_ratio(original: str, candidate: str) -> float:
