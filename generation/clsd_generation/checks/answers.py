@@ -476,7 +476,8 @@ INVENTED_WORDS_CHECK = AnswerCheck(
     refuse=AnswerReader.invented,
     card=lambda values: (
         f"less than {values['max_unknown_share']} of its words and fewer than {values['max_unknown_lowercase']} lower-case "
-        "words unknown to the language's word-frequency lexicon (wordfreq)"
+        "words unknown to every source of the language's words (its word list, the run's corpus, the segmenter's and "
+        "inflection dictionaries, endings the corpus writes, compounds of known words)"
     ),
     off={"max_unknown_share": 2.0, "max_unknown_lowercase": 0},
     why_off=_invented_off,
