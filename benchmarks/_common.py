@@ -3,7 +3,7 @@
 Every other file of this folder is a benchmark, run from a clone as ``python benchmarks/NAME.py``. Each takes
 ``--quick``: tiny sizes on the project's own fixture data (``tests/data/clsd-mini``), seconds instead of minutes,
 its table printed and no figure judged. Quick mode checks that a benchmark still runs, not how fast anything is;
-``tests/project/test_benchmarks.py`` runs every benchmark that way. A benchmark that cannot run on this machine
+``tests/project/test_benchmarks.py`` runs every benchmark that way. A benchmark that cannot run on the machine at hand
 (the llama.cpp server missing, say) prints why and exits with :data:`SKIPPED`.
 """
 

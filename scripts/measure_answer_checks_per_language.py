@@ -9,7 +9,7 @@ A valid word must not come through the word list, segmenter or corpus the checks
 real word the checks wrongly refuse:
 
 * **Replacement words** come from another text of the language: the translated messages of the programs installed on
-  this machine (gettext catalogues, read with Babel where they are, as ``scripts/measure_language_gaps.py`` reads
+  the machine it runs on (gettext catalogues, read with Babel where they are, as ``scripts/measure_language_gaps.py`` reads
   them), words seen at least twice there, in the language's script and never in an English original of the same
   catalogues (untranslated terms); where those are few, another Bible version of the language (``DONOR_VERSIONS``),
   else verses of the same version disjoint from everything else. Chinese, Japanese and Korean are cut without the
@@ -72,7 +72,7 @@ NAME_LISTS = "iso_"  # iso-codes' catalogues: lists of names of languages, count
 MIN_CATALOGUE_WORDS = 1000  # fewer words in a language's catalogues: another version, else other verses
 STAND_IN = 6  # candidates per test verse, alternately one and two words replaced; four must be kept
 CORPUS = 1000  # verses of the reader's corpus per language
-DONOR = 1000  # verses words are drawn from where no other text of the language is on this machine
+DONOR = 1000  # verses words are drawn from where no other text of the language is at hand
 MESSAGE_WORDS = 8  # a test message (--messages) has this many words of three or more letters: a sentence, not a label
 # Korean particles: (after a final consonant, after a vowel); a noun is a Hangul word ending in one.
 PARTICLES: tuple[tuple[str, str], ...] = (

@@ -5,7 +5,7 @@ another language than the target, unless that language is a close neighbour of t
 scores the target within a margin. Which languages are close, and how close, is measured here, for every language
 and script the identifier knows that real text is found in:
 
-* **Real text**: the translated messages of the programs installed on this machine, the gettext catalogues in
+* **Real text**: the translated messages of the programs installed where it runs, the gettext catalogues in
   ``locale/`` of the system's data folders (the XDG base directories, as platformdirs reads them: people's
   translations; read with Babel where they are, never copied). A message is kept
   when it has at least 40 letters, most of its characters are letters, and it is not its English original;

@@ -38,7 +38,7 @@ from clsd_analysis.annotations import PAPER_SELECTION, Annotation, SelectionRule
 from clsd_analysis.changed_words import changed_span, single_substitution, tokens
 from clsd_analysis.embeddings import EmbeddingStore
 from clsd_analysis.results import ModelRun, ResultsFolder
-from clsd_analysis.stanza_tagging import StanzaTagger
+from clsd_analysis.stanza_tagging import StanzaModelMissing, StanzaTagger
 from clsd_analysis.task_data import TaskCatalog, TaskData
 from clsd_format.languages import code_from_mteb
 from clsd_mteb.naming import is_pivot
@@ -214,16 +214,23 @@ def tag_with_stanza(changes: list[OneWordChange], tagger: StanzaTagger | None, s
     need_stanza: dict[str, list[OneWordChange]] = defaultdict(list)
     for change in changes:
         need_stanza[code_from_mteb(change.target_language)].append(change)
+    missing: list[str] = []  # every language without a model, named in one error after the others are tagged
     for language, group in sorted(need_stanza.items()):
         if tagger is None:
             summary.untagged += len(group)
             continue
-        tags = tagger.tag(language, [tokens(c.target) for c in group])  # raises with how-to when missing
+        try:
+            tags = tagger.tag(language, [tokens(c.target) for c in group])
+        except StanzaModelMissing:
+            missing.append(language)
+            continue
         source = tagger.source(language) or "stanza"
         for change, sentence_tags in zip(group, tags, strict=True):
             change.pos, change.pos_from = sentence_tags[change.position], source
         summary.from_stanza += len(group)
         summary.taggers[language] = source
+    if missing and tagger is not None:
+        raise StanzaModelMissing(missing, tagger.model_dir)
 
 
 # --- shifts -----------------------------------------------------------------------------------------

@@ -25,15 +25,29 @@ PROCESSORS = "tokenize,pos"
 
 
 class StanzaModelMissing(CLSDError):
-    """No Stanza model for a language in the chosen directory."""
+    """No Stanza model for one or more languages in the chosen directory: one line naming every one of them.
+
+    The languages are kept (``languages``) so that a caller tagging several languages reports them all at
+    once (:meth:`for_languages`), and the user fetches every missing model in one go, not one per rerun.
+    """
+
+    def __init__(self, languages: Sequence[str], model_dir: Path | None) -> None:
+        self.languages = tuple(languages)
+        self.model_dir = model_dir
+        where = model_dir or "Stanza's default directory"
+        named = ", ".join(f"'{language}'" for language in self.languages)
+        noun = "language" if len(self.languages) == 1 else "languages"
+        super().__init__(f"no Stanza part-of-speech model for {noun} {named} in {where}. {how_to_get(self.languages, model_dir)}")
 
 
-def how_to_get(language: str, model_dir: Path | None) -> str:
+def how_to_get(languages: Sequence[str], model_dir: Path | None) -> str:
+    """The one command that fetches every missing model, and the options that avoid the need."""
     target = f", model_dir='{model_dir}'" if model_dir else ""
     flag = f" --stanza-dir {model_dir}" if model_dir else ""
+    fetch = "; ".join(f"stanza.download('{language}'{target}, processors='{PROCESSORS}')" for language in languages)
     return (
-        f"Fetch it once (needs network): python -c \"import stanza; stanza.download('{language}'{target}, "
-        f"processors='{PROCESSORS}')\", then rerun `clsd analyze`{flag}; or rerun with --stanza-download. "
+        f'Fetch {"it" if len(languages) == 1 else "them"} once (needs network): python -c "import stanza; {fetch}", '
+        f"then rerun `clsd analyze`{flag}; or rerun with --stanza-download. "
         "Or leave the part-of-speech analysis out for this dataset with --no-pos-shift."
     )
 
@@ -74,11 +88,8 @@ class StanzaTagger:
         try:
             pipeline = stanza.Pipeline(**kwargs)
         except Exception as exc:  # Stanza signals a missing model with several exception types
-            where = self.model_dir or "Stanza's default directory"
             # One sentence for the report and the console: Stanza's own exception (kept as the cause) names its files.
-            raise StanzaModelMissing(
-                f"no Stanza part-of-speech model for language '{language}' in {where}. {how_to_get(language, self.model_dir)}"
-            ) from exc
+            raise StanzaModelMissing([language], self.model_dir) from exc
         self._pipelines[language] = pipeline
         return pipeline
 

@@ -11,7 +11,7 @@ and ``run_settings.jsonl``), and nothing else. A result is exported only if
 * every score is possible (finite, in its range), as ``clsd analyze`` requires (:mod:`clsd_mteb.result_checks`,
   shared with ``clsd push-results``);
 * it was computed on published data: a dataset revision that others can fetch (the pinned release
-  commit, a Hub commit), not ``local-sha256-...`` (files only this machine has) and not ``-limit<N>``
+  commit, a Hub commit), not ``local-sha256-...`` (files only the machine that wrote them has) and not ``-limit<N>``
   (a slice);
 * it was computed by this evaluator version (older versions scored ties or batches differently).
 

