@@ -7,36 +7,50 @@ each model ranks T first on), and per model the paired test of the English pivot
 (:attr:`clsd_mteb.abstask.AbsTaskCLSD.predictions`), and only a result served from the results folder is read from
 its prediction file. ``clsd evaluate`` prints and writes this run and computes nothing of its own.
 
-The model is resolved once (:class:`clsd_format.model_choice.ModelChoice`), the results go to mteb's layout under
-``output`` (:func:`clsd_mteb.run.evaluate_tasks`: a stored result is reused only when it is this run's).
+:func:`evaluate` is shaped like ``mteb.evaluate``: the models a user holds (names, a ``ModelMeta``, mteb model objects,
+a ``SentenceTransformer`` or ``CrossEncoder`` in memory; :mod:`clsd_mteb.model_objects`), task names or task objects,
+and mteb's own options where they mean the same (``cache``, ``overwrite_strategy``, ``encode_kwargs``,
+``show_progress_bar``, ``raise_error``), which set the one :class:`~clsd_format.evaluation_settings.EvaluationSettings`
+the run reads. The results go to mteb's layout under ``output`` (:func:`clsd_mteb.run.evaluate_tasks`: a stored result
+is reused only when it is this run's), and that folder is enough to rebuild the run later (:meth:`CLSDRun.load`).
+A library call prints nothing: progress is a bar on stderr (or the caller's :class:`EvaluationProgress`), and its
+lines go to the ``clsd_mteb`` logger.
 """
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from clsd_format import schema
 from clsd_format.data_source import DataSource, resolve_data_source
-from clsd_format.defaults import ENDPOINT_PREFIX
-from clsd_format.errors import DataError
+from clsd_format.errors import CLSDError, DataError
 from clsd_format.evaluation_settings import EvaluationSettings
-from clsd_format.model_choice import ENDPOINT, LOCAL, ModelChoice
+from clsd_format.model_choice import ModelChoice
 from clsd_mteb.abstask import AbsTaskCLSD
 from clsd_mteb.confidence import Interval, chance_of, counts_from_share, wilson_interval
+from clsd_mteb.model_objects import ModelInput, as_models, load_choice
 from clsd_mteb.paired import Hits, PivotTest, pivot_tests
-from clsd_mteb.predictions import PREDICTIONS_SUFFIX, ModelRun, read_predictions
+from clsd_mteb.predictions import PREDICTIONS_SUFFIX, SPLIT, ModelRun, read_predictions
+from clsd_mteb.result_checks import MODEL_META_FILE, impossible_result, read_model_meta
 from clsd_mteb.run import TaskOutcome, TaskProgress, evaluate_tasks, prediction_folder
+from clsd_mteb.trials import trial_of, trial_split
 
 if TYPE_CHECKING:
+    from mteb import ResultCache
     from mteb.abstasks import AbsTask
     from mteb.models import CrossEncoderProtocol, EncoderProtocol
-    from mteb.results import TaskResult
+    from mteb.results import ModelResult, TaskResult
 
     Model = EncoderProtocol | CrossEncoderProtocol
+
+logger = logging.getLogger("clsd_mteb")
+# mteb's overwrite strategies a CLSD run takes: recompute every task, or reuse a stored result that is this run's.
+OVERWRITE_STRATEGIES = {"always": True, "only-missing": False}
 
 
 class EvaluationProgress(TaskProgress, Protocol):
@@ -75,6 +89,8 @@ class ModelScores:
     predictions: Path
     untrained: Mapping[str, list[str]] = field(default_factory=dict)
     seconds: float = 0.0
+    result: ModelResult | None = field(default=None, compare=False, repr=False)  # mteb's own, as mteb.evaluate returns it
+    errors: Mapping[str, str] = field(default_factory=dict)  # task -> why it failed (raise_error=False)
 
 
 @dataclass(frozen=True)
@@ -96,32 +112,24 @@ class CLSDRun:
         """Per model and task: P@1."""
         return {model.name: {task: score.p1 for task, score in model.tasks.items()} for model in self.models}
 
+    @property
+    def results(self) -> list[ModelResult]:
+        """mteb's ``ModelResult`` per model, as ``mteb.evaluate`` returns it (a reloaded run: rebuilt from the files)."""
+        return [model.result for model in self.models if model.result is not None]
+
+    @property
+    def errors(self) -> dict[str, dict[str, str]]:
+        """Per model, the tasks that failed and why (only with ``raise_error=False``; otherwise the first one raises)."""
+        return {model.name: dict(model.errors) for model in self.models if model.errors}
+
+    @classmethod
+    def load(cls, output: str | Path, models: Sequence[str] | None = None, tasks: Sequence[str] | None = None) -> CLSDRun:
+        """The run a results folder holds, rebuilt without a model or any encoding (:func:`load_run`)."""
+        return load_run(output, models, tasks)
+
 
 def hits_of(models: Sequence[ModelScores]) -> dict[str, dict[str, dict[str, bool]]]:
     return {model.name: {task: dict(score.hits) for task, score in model.tasks.items() if score.hits} for model in models}
-
-
-def load_choice(choice: ModelChoice) -> list[Model]:
-    """The models a choice names: a served model with its settings, the model asked for, or (no name) the default
-    model beside the character n-gram baseline."""
-    from clsd_mteb.baselines import CHAR_NGRAM_NAME
-    from clsd_mteb.models import load_model, load_served
-
-    if choice.kind == LOCAL:
-        return [load_model(choice.spec, device=choice.device)] + ([load_model(CHAR_NGRAM_NAME)] if choice.with_baseline else [])
-    from clsd_mteb.encoders.openai_endpoint import EndpointConfig
-    from clsd_mteb.encoders.rerank_endpoint import RerankConfig
-    from clsd_mteb.encoders.served import ServedConfig
-
-    spec = choice.spec or ""
-    config: ServedConfig
-    if choice.base_url is not None:
-        config = EndpointConfig(base_url=choice.base_url, model=spec.removeprefix(ENDPOINT_PREFIX))
-    elif choice.kind == ENDPOINT:
-        config = EndpointConfig.from_spec(spec)
-    else:
-        config = RerankConfig.from_spec(spec)
-    return [load_served(replace(config, **choice.served))]
 
 
 def _task_score(result: TaskResult, hits: Mapping[str, bool], stored: Path | None) -> TaskScore:
@@ -171,9 +179,15 @@ def _hits(task: AbsTask, computed: bool, folder: Path, run: ModelRun) -> dict[st
 
 
 def score_model(
-    model: Model, tasks: Sequence[AbsTask], settings: EvaluationSettings, progress: EvaluationProgress | None = None
+    model: Model,
+    tasks: Sequence[AbsTask],
+    settings: EvaluationSettings,
+    progress: EvaluationProgress | None = None,
+    *,
+    raise_error: bool = True,
 ) -> ModelScores:
-    """One model on the tasks (a stored result of this run reused), with its per-row hits."""
+    """One model on the tasks (a stored result of this run reused), with its per-row hits; with ``raise_error=False``
+    a task that fails is kept with its reason (:attr:`ModelScores.errors`) and the others go on, as in mteb."""
     meta = model.mteb_model_meta
     folder = prediction_folder(settings.output, model)
     if progress is not None:
@@ -192,85 +206,235 @@ def score_model(
         overwrite=settings.overwrite,
         show_progress_bar=watched,
         progress=outcomes,
+        raise_error=raise_error,
     )
     seconds = time.perf_counter() - start
     if progress is not None:
         progress.echo(f"  {seconds:.0f} s in all; predictions: {folder}")
     run = ModelRun(str(meta.name), str(meta.revision), folder.name)
     by_name = {task.metadata.name: task for task in tasks}
-    scores = {}
+    scores, errors = {}, {error.task_name: error.exception for error in result.exceptions or []}
     for task_result in result.task_results:
         ended = outcomes.ended.get(task_result.task_name)
         stored = ended.stored if ended is not None else None
-        hits = _hits(by_name[task_result.task_name], stored is None, folder, run)
+        try:
+            hits = _hits(by_name[task_result.task_name], stored is None, folder, run)
+        except CLSDError as error:
+            if raise_error:
+                raise
+            errors[task_result.task_name] = str(error)
+            continue
         scores[task_result.task_name] = _task_score(task_result, hits, stored)
-    return ModelScores(str(meta.name), str(meta.revision), scores, folder, seconds=seconds)
+    return ModelScores(str(meta.name), str(meta.revision), scores, folder, seconds=seconds, result=result, errors=errors)
 
 
-def load_tasks(source: DataSource, names: Sequence[str] | None, settings: EvaluationSettings) -> list[AbsTask]:
-    """The run's tasks with their rows read (the release: fetched and checked)."""
+def task_objects(
+    source: DataSource | None, tasks: str | AbsTask | Sequence[str | AbsTask] | None, settings: EvaluationSettings
+) -> list[AbsTask]:
+    """The run's tasks with their rows read (the release: fetched and checked): task objects as they are (their own
+    data, limit and encoding), names made into tasks of ``source`` with the settings' limit and encoding."""
     from clsd_mteb.tasks import get_tasks
 
-    chosen = list(names) if names else None
-    selected: list[AbsTask] = list(get_tasks(chosen, source=source, limit=settings.limit, exact=settings.exact))
+    given = [tasks] if isinstance(tasks, str) or (tasks is not None and not isinstance(tasks, Sequence)) else list(tasks or [])
+    objects = [task for task in given if not isinstance(task, str)]
+    if objects and len(objects) != len(given):
+        raise CLSDError("give tasks as names or as task objects, not both in one run")
+    if objects:
+        strangers = [type(task).__name__ for task in objects if not isinstance(task, AbsTaskCLSD)]
+        if strangers:
+            raise CLSDError(f"not a CLSD task: {', '.join(strangers)} (clsd_mteb.get_tasks or mteb.get_tasks make them)")
+        selected: list[AbsTask] = list(objects)
+    else:
+        names = [str(name) for name in given] or None
+        selected = list(get_tasks(names, source=source, limit=settings.limit, exact=settings.exact))
     for task in selected:
         task.load_data()
     return selected
 
 
+def _sources(tasks: Sequence[AbsTask]) -> list[DataSource]:
+    """The data sources the tasks read, each once, in the tasks' order."""
+    found: dict[str, DataSource] = {}
+    for task in tasks:
+        if isinstance(task, AbsTaskCLSD):
+            source = task.data_source
+            found.setdefault(source.describe(), source)
+    return list(found.values())
+
+
 def run_evaluation(
-    choice: ModelChoice,
-    source: DataSource,
-    names: Sequence[str] | None,
+    model: ModelInput | Sequence[ModelInput],
+    source: DataSource | None,
+    tasks: str | AbsTask | Sequence[str | AbsTask] | None,
     settings: EvaluationSettings = EvaluationSettings(),
     progress: EvaluationProgress | None = None,
+    *,
+    raise_error: bool = True,
 ) -> CLSDRun:
     """:func:`evaluate` once the data source is resolved and the task names checked: the models load first (one that
     cannot load stops the run before the data is read), then the tasks, then each model in turn."""
     from clsd_format import hub
     from clsd_mteb.model_languages import untrained_by_model, untrained_warnings
 
-    models = load_choice(choice)
-    selected = load_tasks(source, names, settings)
-    metas = [model.mteb_model_meta for model in models]
+    models = as_models(model)
+    selected = task_objects(source, tasks, settings)
+    sources = _sources(selected)
+    data = "; ".join(found.describe() for found in sources)
+    metas = [loaded.mteb_model_meta for loaded in models]
     if progress is not None:
         trial = f", first {settings.limit} rows each" if settings.limit else ""
-        progress.echo(f"Data: {source.describe()}; {len(selected)} task(s){trial}")
+        progress.echo(f"Data: {data}; {len(selected)} task(s){trial}")
         for line in untrained_warnings(metas, selected):
             progress.warn(line)
     untrained = untrained_by_model(metas, selected)
-    scored = [
-        replace(score_model(model, selected, settings, progress), untrained=untrained.get(str(model.mteb_model_meta.name), {}))
-        for model in models
-    ]
-    not_built = hub.pivot_not_built(source.card, source.describe()) if source.card else {}
-    return CLSDRun(source.describe(), settings.output, scored, pivot_tests(hits_of(scored)), not_built, settings.limit)
+    scored = []
+    for loaded in models:
+        scores = score_model(loaded, selected, settings, progress, raise_error=raise_error)
+        scored.append(replace(scores, untrained=untrained.get(str(loaded.mteb_model_meta.name), {})))
+    not_built = {k: v for found in sources if found.card for k, v in hub.pivot_not_built(found.card, found.describe()).items()}
+    return CLSDRun(data, settings.output, scored, pivot_tests(hits_of(scored)), not_built, settings.limit)
+
+
+def with_mteb_options(
+    settings: EvaluationSettings,
+    cache: ResultCache | str | Path | None = None,
+    overwrite_strategy: str | None = None,
+    encode_kwargs: Mapping[str, Any] | None = None,
+) -> EvaluationSettings:
+    """``settings`` with mteb's options of the same meaning applied: ``cache`` (a ``ResultCache`` or its folder) is the
+    results folder, ``overwrite_strategy`` ``"always"`` recomputes and ``"only-missing"`` reuses this run's stored
+    results, ``encode_kwargs["batch_size"]`` is the batch size. What a CLSD result cannot be bound to is refused."""
+    changes: dict[str, Any] = {}
+    if cache is not None:
+        changes["output"] = Path(cache) if isinstance(cache, str | Path) else Path(cache.cache_path)
+    if overwrite_strategy is not None:
+        strategy = str(getattr(overwrite_strategy, "value", overwrite_strategy))
+        if strategy not in OVERWRITE_STRATEGIES:
+            raise CLSDError(
+                f"overwrite_strategy {strategy!r} is not one a CLSD run takes: {', '.join(map(repr, OVERWRITE_STRATEGIES))} "
+                "(a stored CLSD result is reused only when it is of the same data, evaluator and encoding)"
+            )
+        changes["overwrite"] = OVERWRITE_STRATEGIES[strategy]
+    unknown = sorted(set(encode_kwargs or {}) - {"batch_size"})
+    if unknown:
+        raise CLSDError(
+            f"encode_kwargs {', '.join(unknown)}: a CLSD run reads batch_size only (its stored results are bound to it)"
+        )
+    if encode_kwargs and "batch_size" in encode_kwargs:
+        changes["batch_size"] = encode_kwargs["batch_size"]
+    return replace(settings, **changes) if changes else settings
 
 
 def evaluate(
-    model: str | ModelChoice | None = None,
-    tasks: Sequence[str] | None = None,
+    model: ModelInput | Sequence[ModelInput] = None,
+    tasks: str | AbsTask | Sequence[str | AbsTask] | None = None,
     *,
     data_dir: str | Path | None = None,
     hub_dataset: str | None = None,
+    cache: ResultCache | str | Path | None = None,
+    overwrite_strategy: str | None = None,
+    encode_kwargs: Mapping[str, Any] | None = None,
+    show_progress_bar: bool = True,
+    raise_error: bool = True,
     settings: EvaluationSettings = EvaluationSettings(),
     progress: EvaluationProgress | None = None,
 ) -> CLSDRun:
     """Evaluate ``model`` on CLSD ``tasks`` and return the run with intervals, per-row hits and pivot tests.
 
     ``model``: a name (an embedded model, a baseline, a local folder, any name mteb knows, ``endpoint:MODEL@URL``,
-    ``rerank:MODEL@URL``), a :class:`~clsd_format.model_choice.ModelChoice` (a served model's settings, a device),
-    or None for the default model beside the n-gram baseline. ``tasks``: task names (default: every task of the
-    data). ``data_dir``/``hub_dataset``: the data, as ``clsd evaluate`` reads them (default: ``$CLSD_DATA_DIR``, else
-    the release). ``settings``: the results folder (mteb's layout; a stored result is reused only when it is of the
-    same data, evaluator and encoding), the batch size, exact encoding, a trial's first rows.
+    ``rerank:MODEL@URL``), a :class:`~clsd_format.model_choice.ModelChoice` (a served model's settings, a device), a
+    ``ModelMeta``, an mteb model object, a ``SentenceTransformer`` or ``CrossEncoder`` in memory (filed under the
+    fingerprint of its weights: :mod:`clsd_mteb.model_objects`), a list of these, or None for the default model
+    beside the n-gram baseline. ``tasks``: task names (default: every task of the data) or task objects
+    (``clsd_mteb.get_tasks``, ``mteb.get_tasks``: each reads its own data). ``data_dir``/``hub_dataset``: the data
+    of task names, as ``clsd evaluate`` reads them (default: ``$CLSD_DATA_DIR``, else the release).
+
+    As in ``mteb.evaluate``: ``cache`` the results folder (a ``ResultCache`` or a folder), ``overwrite_strategy``
+    (``"only-missing"`` reuses a stored result of the same data, evaluator and encoding, ``"always"`` recomputes),
+    ``encode_kwargs`` (``batch_size``), ``show_progress_bar`` (a bar over the tasks on stderr; a caller's
+    ``progress`` instead), ``raise_error`` (False: a failing task is kept in :attr:`CLSDRun.errors` and the run
+    goes on). ``settings``: the same choices as one object (these options override it), with the trial's first rows
+    (``limit``) and exact encoding.
     """
-    choice = model if isinstance(model, ModelChoice) else ModelChoice(model)
-    source = resolve_data_source(Path(data_dir) if data_dir is not None else None, hub_dataset)
-    return run_evaluation(choice, source, source.check_task_names(list(tasks) if tasks else None), settings, progress)
+    settings = with_mteb_options(settings, cache, overwrite_strategy, encode_kwargs)
+    objects = tasks is not None and not isinstance(tasks, str) and any(not isinstance(t, str) for t in _as_list(tasks))
+    if objects and (data_dir is not None or hub_dataset is not None):
+        raise CLSDError("task objects read their own data: give data_dir or hub_dataset with task names only")
+    source = None if objects else resolve_data_source(Path(data_dir) if data_dir is not None else None, hub_dataset)
+    names = tasks if objects or source is None else source.check_task_names([str(t) for t in _as_list(tasks)] or None)
+    if progress is None and show_progress_bar:
+        from clsd_mteb.progress_bar import BarProgress
+
+        with BarProgress() as bar:
+            return run_evaluation(model, source, names, settings, bar, raise_error=raise_error)
+    return run_evaluation(model, source, names, settings, progress, raise_error=raise_error)
+
+
+def _as_list(tasks: str | AbsTask | Sequence[str | AbsTask] | None) -> list[str | AbsTask]:
+    if tasks is None:
+        return []
+    return [tasks] if isinstance(tasks, str) or not isinstance(tasks, Sequence) else list(tasks)
+
+
+def load_run(output: str | Path, models: Sequence[str] | None = None, tasks: Sequence[str] | None = None) -> CLSDRun:
+    """The run a results folder holds (every model and task, or those named), read strictly: each result file as
+    mteb's ``TaskResult`` with possible scores only, each prediction file bound to its model, revision and task.
+    No model is loaded and nothing is encoded, so a notebook that restarts gets the same numbers back."""
+    from mteb.results import ModelResult, TaskResult
+
+    root = Path(output)
+    folders = sorted(path.parent for path in (root / "results").glob(f"*/*/{MODEL_META_FILE}"))
+    scored = []
+    for folder in folders:
+        meta = read_model_meta(folder)
+        if models is not None and meta.name not in models:
+            continue
+        predictions = root / "predictions" / folder.parent.name / folder.name
+        run = ModelRun(str(meta.name), str(meta.revision), predictions.name)
+        scores = {}
+        for path in sorted(folder.glob("*.json")):
+            if path.name == MODEL_META_FILE or (tasks is not None and path.stem not in tasks):
+                continue
+            scores[path.stem] = _stored_score(TaskResult.from_disk(path), path, predictions, run)
+        if scores:
+            result = ModelResult(
+                model_name=str(meta.name), model_revision=meta.revision, task_results=[s.result for s in scores.values()]
+            )
+            scored.append(
+                ModelScores(
+                    str(meta.name), str(meta.revision), {k: s.score for k, s in scores.items()}, predictions, result=result
+                )
+            )
+    if not scored:
+        raise DataError("holds no CLSD result to rebuild a run from (results/<model>/<revision>/<task>.json)", file=str(root))
+    trials = {trial_of(result.scores) for model in scored for result in _results(model)}
+    limit = trials.pop() if len(trials) == 1 else None  # a trial's first rows, when every result is of the same trial
+    return CLSDRun(f"results folder {root}", root, scored, pivot_tests(hits_of(scored)), limit=limit)
+
+
+def _results(model: ModelScores) -> list[TaskResult]:
+    return list(model.result.task_results) if model.result is not None else []
+
+
+@dataclass(frozen=True)
+class _Stored:
+    result: TaskResult
+    score: TaskScore
+
+
+def _stored_score(result: TaskResult, path: Path, predictions: Path, run: ModelRun) -> _Stored:
+    problem = impossible_result(result)
+    if problem is not None:
+        raise DataError(f"is not a result to rebuild a run from: {problem}", file=str(path))
+    trial = trial_of(result.scores)
+    split = trial_split(trial) if trial is not None else SPLIT
+    file = predictions / f"{result.task_name}{PREDICTIONS_SUFFIX}"
+    hits = read_predictions(file, run, result.task_name, split).correct() if file.is_file() else {}
+    return _Stored(result, _task_score(result, hits, path))
 
 
 __all__ = [
+    "OVERWRITE_STRATEGIES",
     "CLSDRun",
     "EvaluationProgress",
     "EvaluationSettings",
@@ -279,6 +443,9 @@ __all__ = [
     "TaskScore",
     "evaluate",
     "load_choice",
+    "load_run",
     "run_evaluation",
     "score_model",
+    "task_objects",
+    "with_mteb_options",
 ]

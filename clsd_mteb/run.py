@@ -171,13 +171,15 @@ def evaluate_tasks(
     overwrite: bool = False,
     show_progress_bar: bool = True,
     progress: TaskProgress | None = None,
+    raise_error: bool = True,
 ) -> ModelResult:
     """Run ``mteb.evaluate`` over all tasks with one shared embedding cache.
 
     Results land in mteb's layout under ``output/results``, predictions under :func:`prediction_folder`.
     A stored result is reused only when it is this run's (same data, evaluator and encoding; see the
     module docstring); ``overwrite`` recomputes everything. The encoding mode is each task's ``exact``.
-    ``progress`` hears of each task's start and end.
+    ``progress`` hears of each task's start and end. ``raise_error=False``: a task that fails is one of the
+    result's ``exceptions`` (mteb's ``TaskError``: its name and message) and the others go on, as in ``mteb.evaluate``.
     """
     import mteb
     from mteb.results import ModelResult
@@ -204,6 +206,7 @@ def evaluate_tasks(
             prediction_folder=prediction_folder(output, encoder),
             encode_kwargs={"batch_size": batch_size},
             show_progress_bar=show_progress_bar,
+            raise_error=raise_error,
         )
         task_results.extend(result.task_results)
         exceptions.extend(result.exceptions or [])
