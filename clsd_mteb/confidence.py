@@ -143,7 +143,10 @@ def mean_interval(
 ) -> Interval:
     """Interval of the mean over tasks of hits / n, ``counts`` = [(hits, n)] per task: stratified bootstrap, seeded.
 
-    One task alone gets its Wilson interval (the bootstrap adds nothing there).
+    One task alone gets its Wilson interval (the bootstrap adds nothing there). A task with no hit or all hits is
+    one the bootstrap cannot read: every resample of 0 of 6 is 0 of 6, so two such tasks would get [0, 0], a
+    certainty 12 rows do not give (and a model "below guessing" that cannot be told from it). There the interval
+    is Wilson's at the mean with the effective number of rows (:func:`effective_wilson_interval`).
     """
     if not counts:
         raise ValueError("no task to average")
@@ -151,10 +154,29 @@ def mean_interval(
         _check_counts(hits, n)
     if len(counts) == 1:
         return wilson_interval(*counts[0], confidence)
+    if any(hits in (0, n) for hits, n in counts):
+        return effective_wilson_interval(counts, confidence)
     rng = np.random.default_rng(seed)
     means = np.mean([rng.binomial(n, hits / n, size=resamples) / n for hits, n in counts], axis=0)
     tail = 100 * (1 - confidence) / 2
     return Interval(float(np.percentile(means, tail)), float(np.percentile(means, 100 - tail)))
+
+
+def effective_wilson_interval(counts: Sequence[tuple[int, int]], confidence: float = CONFIDENCE) -> Interval:
+    """Wilson's score interval for the mean of task shares, at the effective number of rows (Korn and Graubard, 1998):
+    the rows a simple sample would need for the mean's variance, sum over tasks of p(1-p)/n / k**2; all the rows
+    when that variance is 0 (every task at 0 or all hits), and never more than all the rows."""
+    from scipy.stats import norm
+
+    shares = [hits / n for hits, n in counts]
+    mean = sum(shares) / len(shares)
+    variance = sum(p * (1 - p) / n for p, (_, n) in zip(shares, counts, strict=True)) / len(counts) ** 2
+    total = sum(n for _, n in counts)
+    rows = min(total, mean * (1 - mean) / variance) if variance > 0 else total
+    z = float(norm.ppf(1 - (1 - confidence) / 2))
+    centre = (mean + z * z / (2 * rows)) / (1 + z * z / rows)
+    half = z / (1 + z * z / rows) * math.sqrt(mean * (1 - mean) / rows + z * z / (4 * rows * rows))
+    return Interval(0.0 if mean == 0 else max(0.0, centre - half), 1.0 if mean == 1 else min(1.0, centre + half))
 
 
 def paired_counts(hits_a: np.ndarray, hits_b: np.ndarray) -> PairedCounts:

@@ -8,7 +8,8 @@ rows may be no better than a coin. So a line
 * names no best when the best's interval holds the P@1 of guessing (no model is told apart from guessing on
   these rows), or when the paired test ties the random baseline with it (no model is told apart from the random
   baseline);
-* names every model whose whole interval is below guessing;
+* names every model whose whole interval is below guessing, apart: a model below guessing is told apart from it,
+  and is never listed among those that are not;
 * when models are tied with the best, says how many rows would tell them apart if their difference is what
   these rows show (Connor's set size for the exact McNemar test, as ``clsd plan`` computes it);
 * marks (†) a model that declares no training in a language of the set (:mod:`clsd_mteb.model_languages`).
@@ -116,9 +117,14 @@ def _cell_line(table: Table1, column: str, setting: str) -> str | None:
     told_from = _not_told_from(table, best, cell)
     if told_from is not None:
         on = f"on these {rows:,} rows" if rows else "on these rows"
-        line = f"{head}: no model is told apart from {told_from} {on}: " + _listed(table, valued, cell)
+        level = [m for m in valued if m not in below]  # a model below guessing is told apart from it: said apart
+        line = f"{head}: " + (
+            f"no model is told apart from {told_from} {on}: {_listed(table, level, cell)}"
+            if level
+            else f"every model is below guessing {on}"
+        )
         line += f"; not compared with {best[0]}: {not_paired}" if uncompared else ""
-        return line + (f"; below guessing: {', '.join(below)}." if below else ".")
+        return line + (f"; below guessing: {_listed(table, below, cell)}." if below else ".")
     line = f"{head}: best {_listed(table, best, cell)}"
     tied = [m for m in table.models if table.is_tied(m, column, setting)]
     if tied:

@@ -183,6 +183,17 @@ def test_a_model_whose_whole_interval_is_below_guessing_is_named():
     assert first.endswith(f"; below guessing: poor 5.0% {_wilson(2, 40)}.")
 
 
+def test_a_model_below_guessing_is_never_listed_as_not_told_apart_from_it():
+    # 150 rows, five candidates: a at 22% holds 20% in its interval; c at 4.7% (7 of 150) is wholly below it
+    a, c = "1" * 33 + "0" * 117, "1" * 7 + "0" * 143
+    first = _answer({"a": {A: _hits(a)}, "c": {A: _hits(c)}})[0]
+    told, _, below = first.partition("; below guessing: ")
+    assert "no model is told apart from guessing on these 150 rows: a 22.0%" in told and "c " not in told, first
+    assert below == f"c 4.7% {_wilson(7, 150)}.", first
+    nobody = _answer({"c": {A: _hits(c)}, "d": {A: _hits("1" * 6 + "0" * 144)}})[0]
+    assert "every model is below guessing on these 150 rows; below guessing: c 4.7%" in nobody, nobody
+
+
 def test_a_best_tied_with_the_random_baseline_is_not_told_from_guessing():
     from clsd_format.defaults import RANDOM_BASELINE
 

@@ -62,6 +62,17 @@ def test_the_average_interval_is_scipys_stratified_bootstrap_and_seeded():
     assert confidence.mean_interval([(5, 8)]) == confidence.wilson_interval(5, 8)  # one task: its Wilson interval
 
 
+def test_an_average_over_tasks_with_no_hit_is_never_certain():
+    # 0 of 6 twice: every bootstrap resample is 0, yet 12 rows cannot tell 0% from 20% (Wilson: [0, 24.2%])
+    got = confidence.mean_interval([(0, 6), (0, 6)])
+    assert got.low == 0.0 and got.high == pytest.approx(confidence.wilson_interval(0, 12).high) and got.high > 0.2
+    perfect = confidence.mean_interval([(6, 6), (6, 6)])
+    assert perfect.high == 1.0 and perfect.low == pytest.approx(confidence.wilson_interval(12, 12).low)
+    # one task the bootstrap cannot read: 12 rows at most (the effective rows, 18, are capped at the rows there are)
+    mixed = confidence.mean_interval([(0, 6), (3, 6)])
+    assert mixed.low == pytest.approx(confidence.wilson_interval(3, 12).low) and mixed.high > 0.5
+
+
 def test_exact_mcnemar_is_the_binomial_test_of_the_discordant_rows():
     assert confidence.mcnemar_exact(58, 81) == pytest.approx(binomtest(58, 139, 0.5).pvalue)
     assert confidence.mcnemar_exact(58, 81) == confidence.mcnemar_exact(81, 58)
