@@ -329,15 +329,11 @@ def evaluate(
     model: ModelInput | Sequence[ModelInput] = None,
     tasks: str | AbsTask | Sequence[str | AbsTask] | None = None,
     *,
-    data_dir: str | Path | None = None,
-    hub_dataset: str | None = None,
     cache: ResultCache | str | Path | None = None,
     overwrite_strategy: str | None = None,
     encode_kwargs: Mapping[str, Any] | None = None,
     show_progress_bar: bool = True,
     raise_error: bool = True,
-    settings: EvaluationSettings = EvaluationSettings(),
-    progress: EvaluationProgress | None = None,
 ) -> CLSDRun:
     """Evaluate ``model`` on CLSD ``tasks`` and return the run with intervals, per-row hits and pivot tests.
 
@@ -345,29 +341,26 @@ def evaluate(
     ``rerank:MODEL@URL``), a :class:`~clsd_format.model_choice.ModelChoice` (a served model's settings, a device), a
     ``ModelMeta``, an mteb model object, a ``SentenceTransformer`` or ``CrossEncoder`` in memory (filed under the
     fingerprint of its weights: :mod:`clsd_mteb.model_objects`), a list of these, or None for the default model
-    beside the n-gram baseline. ``tasks``: task names (default: every task of the data) or task objects
-    (``clsd_mteb.get_tasks``, ``mteb.get_tasks``: each reads its own data). ``data_dir``/``hub_dataset``: the data
-    of task names, as ``clsd evaluate`` reads them (default: ``$CLSD_DATA_DIR``, else the release).
+    beside the n-gram baseline. ``tasks``: task objects (``clsd_mteb.get_tasks``, with the data, a trial's first
+    rows and exact encoding, or ``mteb.get_tasks``), or names of tasks of ``$CLSD_DATA_DIR``, else of the release
+    (default: every task of it).
 
-    As in ``mteb.evaluate``: ``cache`` the results folder (a ``ResultCache`` or a folder), ``overwrite_strategy``
-    (``"only-missing"`` reuses a stored result of the same data, evaluator and encoding, ``"always"`` recomputes),
-    ``encode_kwargs`` (``batch_size``), ``show_progress_bar`` (a bar over the tasks on stderr; a caller's
-    ``progress`` instead), ``raise_error`` (False: a failing task is kept in :attr:`CLSDRun.errors` and the run
-    goes on). ``settings``: the same choices as one object (these options override it), with the trial's first rows
-    (``limit``) and exact encoding.
+    The rest as in ``mteb.evaluate``: ``cache`` the results folder (a ``ResultCache`` or a folder; default
+    ``clsd-results``), ``overwrite_strategy`` (``"only-missing"`` reuses a stored result of the same data, evaluator
+    and encoding, ``"always"`` recomputes), ``encode_kwargs`` (``batch_size``), ``show_progress_bar`` (a bar over
+    the tasks on stderr), ``raise_error`` (False: a failing task is kept in :attr:`CLSDRun.errors` and the run goes
+    on). ``clsd evaluate`` runs the same evaluation with its settings object (:func:`run_evaluation`).
     """
-    settings = with_mteb_options(settings, cache, overwrite_strategy, encode_kwargs)
-    objects = tasks is not None and not isinstance(tasks, str) and any(not isinstance(t, str) for t in _as_list(tasks))
-    if objects and (data_dir is not None or hub_dataset is not None):
-        raise CLSDError("task objects read their own data: give data_dir or hub_dataset with task names only")
-    source = None if objects else resolve_data_source(Path(data_dir) if data_dir is not None else None, hub_dataset)
-    names = tasks if objects or source is None else source.check_task_names([str(t) for t in _as_list(tasks)] or None)
-    if progress is None and show_progress_bar:
-        from clsd_mteb.progress_bar import BarProgress
+    settings = with_mteb_options(EvaluationSettings(), cache, overwrite_strategy, encode_kwargs)
+    objects = [task for task in _as_list(tasks) if not isinstance(task, str)]
+    source = None if objects else resolve_data_source(None)
+    names = tasks if source is None else source.check_task_names([str(t) for t in _as_list(tasks)] or None)
+    if not show_progress_bar:
+        return run_evaluation(model, source, names, settings, raise_error=raise_error)
+    from clsd_mteb.progress_bar import BarProgress
 
-        with BarProgress() as bar:
-            return run_evaluation(model, source, names, settings, bar, raise_error=raise_error)
-    return run_evaluation(model, source, names, settings, progress, raise_error=raise_error)
+    with BarProgress() as bar:
+        return run_evaluation(model, source, names, settings, bar, raise_error=raise_error)
 
 
 def _as_list(tasks: str | AbsTask | Sequence[str | AbsTask] | None) -> list[str | AbsTask]:

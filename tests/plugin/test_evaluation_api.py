@@ -8,9 +8,11 @@ from pathlib import Path
 import pytest
 
 from clsd_format.errors import CLSDError, DataError
+from clsd_format.evaluation_settings import EvaluationSettings
+from clsd_mteb import get_tasks
 from clsd_mteb.baselines import CHAR_NGRAM_NAME
 from clsd_mteb.confidence import counts_from_share, wilson_interval
-from clsd_mteb.evaluation import EvaluationSettings, evaluate
+from clsd_mteb.evaluation import evaluate
 from clsd_mteb.paired import pivot_tests
 from clsd_mteb.predictions import ModelRun, read_predictions
 
@@ -18,7 +20,7 @@ TASKS = ["CLSD-WMT19-DE-FR", "CLSD-WMT19-DE-FR-PivotEN"]
 
 
 def test_a_run_holds_scores_intervals_hits_and_the_pivot_test(small_release: Path, tmp_path: Path) -> None:
-    run = evaluate(CHAR_NGRAM_NAME, TASKS, data_dir=small_release, settings=EvaluationSettings(output=tmp_path))
+    run = evaluate(CHAR_NGRAM_NAME, get_tasks(TASKS, data_dir=small_release), cache=tmp_path, show_progress_bar=False)
     (model,) = run.models
     assert model.name == CHAR_NGRAM_NAME and set(model.tasks) == set(TASKS)
     for name, score in model.tasks.items():
@@ -37,8 +39,8 @@ def test_a_run_holds_scores_intervals_hits_and_the_pivot_test(small_release: Pat
 
 
 def test_a_second_run_serves_the_stored_results_with_the_same_hits(small_release: Path, tmp_path: Path) -> None:
-    first = evaluate(CHAR_NGRAM_NAME, TASKS[:1], data_dir=small_release, settings=EvaluationSettings(output=tmp_path))
-    again = evaluate(CHAR_NGRAM_NAME, TASKS[:1], data_dir=small_release, settings=EvaluationSettings(output=tmp_path))
+    first = evaluate(CHAR_NGRAM_NAME, get_tasks(TASKS[:1], data_dir=small_release), cache=tmp_path, show_progress_bar=False)
+    again = evaluate(CHAR_NGRAM_NAME, get_tasks(TASKS[:1], data_dir=small_release), cache=tmp_path, show_progress_bar=False)
     (before,), (after,) = first.models[0].tasks.values(), again.models[0].tasks.values()
     assert before.stored is None and after.stored is not None and after.stored.is_file()
     assert after.hits == before.hits and after.num_rows == before.num_rows
@@ -51,12 +53,12 @@ def test_bad_settings_are_refused_before_anything_loads() -> None:
 
 
 def test_a_served_result_whose_prediction_file_is_of_other_rows_is_refused(small_release: Path, tmp_path: Path) -> None:
-    first = evaluate(CHAR_NGRAM_NAME, TASKS[:1], data_dir=small_release, settings=EvaluationSettings(output=tmp_path))
+    first = evaluate(CHAR_NGRAM_NAME, get_tasks(TASKS[:1], data_dir=small_release), cache=tmp_path, show_progress_bar=False)
     path = first.models[0].predictions / f"{TASKS[0]}_predictions.json"
     data = json.loads(path.read_text(encoding="utf-8"))
     rows = data["default"]["test"]
     data["default"]["test"] = rows[:-1]  # a row of the result missing from its predictions
     path.write_text(json.dumps(data), encoding="utf-8")
     with pytest.raises(DataError, match="not the prediction file of this result") as refused:
-        evaluate(CHAR_NGRAM_NAME, TASKS[:1], data_dir=small_release, settings=EvaluationSettings(output=tmp_path))
+        evaluate(CHAR_NGRAM_NAME, get_tasks(TASKS[:1], data_dir=small_release), cache=tmp_path, show_progress_bar=False)
     assert refused.value.file == str(path)

@@ -21,6 +21,11 @@ from clsd_mteb.model_objects import FINGERPRINT_PREFIX, IN_MEMORY
 TASKS = ["CLSD-WMT19-DE-FR", "CLSD-WMT19-DE-FR-PivotEN"]
 
 
+def small(names: list[str], folder: Path) -> list:  # type: ignore[type-arg]
+    """Task objects of the project's small copy of the release, as a user makes them for data of their own."""
+    return clsd_mteb.get_tasks(names, data_dir=folder)
+
+
 @pytest.fixture(scope="module")
 def sentence_transformer():  # type: ignore[no-untyped-def]
     """all-MiniLM-L6-v2 as a user holds it: a SentenceTransformer object, loaded from its package's folder."""
@@ -33,12 +38,12 @@ def sentence_transformer():  # type: ignore[no-untyped-def]
 def test_a_sentence_transformer_in_memory_is_filed_under_its_weights(
     sentence_transformer, small_release: Path, tmp_path: Path
 ) -> None:
-    run = clsd_mteb.evaluate(sentence_transformer, TASKS[:1], data_dir=small_release, cache=tmp_path, show_progress_bar=False)
+    run = clsd_mteb.evaluate(sentence_transformer, small(TASKS[:1], small_release), cache=tmp_path, show_progress_bar=False)
     (model,) = run.models
     assert model.name.startswith(f"{IN_MEMORY}/SentenceTransformer-") and model.revision.startswith(FINGERPRINT_PREFIX)
     assert model.tasks[TASKS[0]].num_rows == 24 and model.result is not None and run.results == [model.result]
     # the same weights: the same revision, so the stored result serves; changed weights: another model, computed
-    again = clsd_mteb.evaluate(sentence_transformer, TASKS[:1], data_dir=small_release, cache=tmp_path, show_progress_bar=False)
+    again = clsd_mteb.evaluate(sentence_transformer, small(TASKS[:1], small_release), cache=tmp_path, show_progress_bar=False)
     assert again.models[0].revision == model.revision and again.models[0].tasks[TASKS[0]].stored is not None
     import torch
 
@@ -49,7 +54,7 @@ def test_a_sentence_transformer_in_memory_is_filed_under_its_weights(
         original = parameter.clone()
         parameter.add_(0.01)
     try:
-        changed = clsd_mteb.evaluate(tuned, TASKS[:1], data_dir=small_release, cache=tmp_path, show_progress_bar=False)
+        changed = clsd_mteb.evaluate(tuned, small(TASKS[:1], small_release), cache=tmp_path, show_progress_bar=False)
     finally:
         with torch.no_grad():
             parameter.copy_(original)
@@ -57,37 +62,41 @@ def test_a_sentence_transformer_in_memory_is_filed_under_its_weights(
     assert other.name == "my-org/tuned" and other.revision != model.revision and other.tasks[TASKS[0]].stored is None
 
 
-def test_an_mteb_model_object_a_model_meta_and_task_objects(small_release: Path, tmp_path: Path) -> None:
-    tasks = clsd_mteb.get_tasks(TASKS, data_dir=small_release)
+def test_an_mteb_model_object_a_model_meta_task_objects_and_task_names(
+    small_release: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    tasks = small(TASKS, small_release)
     by_object = clsd_mteb.evaluate(mteb.get_model(CHAR_NGRAM_NAME), tasks, cache=tmp_path / "a", show_progress_bar=False)
     by_meta = clsd_mteb.evaluate(mteb.get_model_meta(CHAR_NGRAM_NAME), tasks, cache=tmp_path / "b", show_progress_bar=False)
-    by_name = clsd_mteb.evaluate(CHAR_NGRAM_NAME, TASKS, data_dir=small_release, cache=tmp_path / "c", show_progress_bar=False)
+    monkeypatch.setenv("CLSD_DATA_DIR", str(small_release))  # task names: the tasks of the user's data
+    by_name = clsd_mteb.evaluate(CHAR_NGRAM_NAME, TASKS, cache=tmp_path / "c", show_progress_bar=False)
     assert by_object.scores() == by_meta.scores() == by_name.scores()
     assert by_object.hits() == by_name.hits() and by_object.pivot_tests == by_name.pivot_tests
-    with pytest.raises(CLSDError, match="task objects read their own data"):
-        clsd_mteb.evaluate(CHAR_NGRAM_NAME, tasks, data_dir=small_release, show_progress_bar=False)
+    with pytest.raises(CLSDError, match="not both"):
+        clsd_mteb.evaluate(CHAR_NGRAM_NAME, [TASKS[0], tasks[1]], show_progress_bar=False)
+    with pytest.raises(CLSDError, match="not a CLSD task"):
+        clsd_mteb.evaluate(CHAR_NGRAM_NAME, mteb.get_task("STS12"), show_progress_bar=False)
 
 
 def test_several_models_in_one_call_and_two_of_one_identity_refused(
     sentence_transformer, small_release: Path, tmp_path: Path
 ) -> None:
     run = clsd_mteb.evaluate(
-        [CHAR_NGRAM_NAME, sentence_transformer], TASKS, data_dir=small_release, cache=tmp_path, show_progress_bar=False
+        [CHAR_NGRAM_NAME, sentence_transformer], small(TASKS, small_release), cache=tmp_path, show_progress_bar=False
     )
     assert [model.name for model in run.models][:1] == [CHAR_NGRAM_NAME] and len(run.models) == 2
     assert {test.model for test in run.pivot_tests} == {model.name for model in run.models}
     with pytest.raises(CLSDError, match="filed in one place"):
-        clsd_mteb.evaluate([CHAR_NGRAM_NAME, CHAR_NGRAM_NAME], TASKS, data_dir=small_release, cache=tmp_path)
+        clsd_mteb.evaluate([CHAR_NGRAM_NAME, CHAR_NGRAM_NAME], small(TASKS, small_release), cache=tmp_path)
 
 
 def test_mteb_options_set_the_run(small_release: Path, tmp_path: Path) -> None:
     cache = mteb.ResultCache(tmp_path)
-    first = clsd_mteb.evaluate(CHAR_NGRAM_NAME, TASKS[:1], data_dir=small_release, cache=cache, show_progress_bar=False)
+    first = clsd_mteb.evaluate(CHAR_NGRAM_NAME, small(TASKS[:1], small_release), cache=cache, show_progress_bar=False)
     assert first.output == tmp_path and (tmp_path / "results").is_dir()
     again = clsd_mteb.evaluate(
         CHAR_NGRAM_NAME,
-        TASKS[:1],
-        data_dir=small_release,
+        small(TASKS[:1], small_release),
         cache=cache,
         overwrite_strategy="always",
         encode_kwargs={"batch_size": 8},
@@ -95,9 +104,9 @@ def test_mteb_options_set_the_run(small_release: Path, tmp_path: Path) -> None:
     )
     assert again.models[0].tasks[TASKS[0]].stored is None  # recomputed, not served
     with pytest.raises(CLSDError, match="overwrite_strategy 'never'"):
-        clsd_mteb.evaluate(CHAR_NGRAM_NAME, TASKS[:1], data_dir=small_release, overwrite_strategy="never")
+        clsd_mteb.evaluate(CHAR_NGRAM_NAME, small(TASKS[:1], small_release), overwrite_strategy="never")
     with pytest.raises(CLSDError, match="encode_kwargs precision"):
-        clsd_mteb.evaluate(CHAR_NGRAM_NAME, TASKS[:1], data_dir=small_release, encode_kwargs={"precision": "int8"})
+        clsd_mteb.evaluate(CHAR_NGRAM_NAME, small(TASKS[:1], small_release), encode_kwargs={"precision": "int8"})
 
 
 def test_a_failing_task_is_kept_with_its_reason_when_asked(small_release: Path, tmp_path: Path) -> None:
@@ -108,28 +117,26 @@ def test_a_failing_task_is_kept_with_its_reason_when_asked(small_release: Path, 
         raise RuntimeError("the GPU fell over")
 
     failing.encode = encode  # a model that fails as a real one can: on its first batch
-    run = clsd_mteb.evaluate(
-        failing, TASKS[:1], data_dir=small_release, cache=tmp_path, raise_error=False, show_progress_bar=False
-    )
+    run = clsd_mteb.evaluate(failing, small(TASKS[:1], small_release), cache=tmp_path, raise_error=False, show_progress_bar=False)
     assert run.errors == {"tests/failing": {TASKS[0]: pytest.approx(run.errors["tests/failing"][TASKS[0]])}}
     assert "the GPU fell over" in run.errors["tests/failing"][TASKS[0]] and not run.models[0].tasks
     with pytest.raises(RuntimeError, match="the GPU fell over"):
-        clsd_mteb.evaluate(failing, TASKS[:1], data_dir=small_release, cache=tmp_path, show_progress_bar=False)
+        clsd_mteb.evaluate(failing, small(TASKS[:1], small_release), cache=tmp_path, show_progress_bar=False)
 
 
 def test_the_progress_bar_is_on_by_default_on_stderr_and_nothing_is_printed(
     small_release: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    clsd_mteb.evaluate(CHAR_NGRAM_NAME, TASKS, data_dir=small_release, cache=tmp_path)
+    clsd_mteb.evaluate(CHAR_NGRAM_NAME, small(TASKS, small_release), cache=tmp_path)
     shown = capsys.readouterr()
     assert shown.out == "" and "CLSD" in shown.err and "2/2" in shown.err
-    clsd_mteb.evaluate(CHAR_NGRAM_NAME, TASKS, data_dir=small_release, cache=tmp_path, show_progress_bar=False)
+    clsd_mteb.evaluate(CHAR_NGRAM_NAME, small(TASKS, small_release), cache=tmp_path, show_progress_bar=False)
     assert capsys.readouterr() == ("", "")
 
 
 def test_a_run_comes_back_from_its_results_folder_without_a_model(small_release: Path, tmp_path: Path) -> None:
     run = clsd_mteb.evaluate(
-        [CHAR_NGRAM_NAME, "clsd-baselines/random"], TASKS, data_dir=small_release, cache=tmp_path, show_progress_bar=False
+        [CHAR_NGRAM_NAME, "clsd-baselines/random"], small(TASKS, small_release), cache=tmp_path, show_progress_bar=False
     )
     back = clsd_mteb.CLSDRun.load(tmp_path)
     for name, scores in run.scores().items():
