@@ -66,10 +66,10 @@ def analyze(ctx: typer.Context, sources: ReportSources, pos: PosShiftOptions, ex
     A Markdown report with tables (Markdown, LaTeX, CSV) and figures (PNG, PDF), and the same report in one
     HTML file with a row explorer (report.html; opens from disk, no network).
     """
-    from clsd_analysis.alignment import read_alignment_csv
     from clsd_analysis.annotations import SELECTIONS
     from clsd_analysis.report import AnalysisOptions, build_report
     from clsd_analysis.sections import Comparison, Examples, PosShift, with_options
+    from clsd_mteb.alignment import read_alignment_csv
 
     _check_choices(examples.success_rule, examples.pos_selection)
     alignment = read_alignment_csv(examples.alignment) if examples.alignment is not None else {}

@@ -24,8 +24,8 @@ from clsd_format.release import DATA_DIR_ENV, RELEASE_TASK_NAMES
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from clsd_analysis.tables import Table1
     from clsd_mteb.evaluation import CLSDRun
+    from clsd_mteb.table1 import Table1
 
 app = typer.Typer(add_completion=False)
 
@@ -66,9 +66,9 @@ def _table1(run: CLSDRun) -> tuple[Table1, list[str]]:
     """Table 1 of the run's P@1 per model and task, each value with its interval and the models tied with each
     column's best; and the answer's lines when the table offers a choice (two models, or both settings): the models'
     untrained languages marked, the run's pivot tests and why a pivot set was not built said."""
-    from clsd_analysis.answer import answer_lines
-    from clsd_analysis.comparisons import mark_ties, model_comparisons
-    from clsd_analysis.tables import AVERAGE, build_table1, mark_untrained
+    from clsd_mteb.answer import answer_lines
+    from clsd_mteb.comparisons import mark_ties, model_comparisons
+    from clsd_mteb.table1 import AVERAGE, build_table1, mark_untrained
 
     scores = run.scores()
     rows = {model.name: {task: s.num_rows for task, s in model.tasks.items()} for model in run.models}
@@ -92,9 +92,10 @@ def _print_answer(answer: list[str], *, err: bool) -> None:
 def _print_table(table: Table1, table_format: TableFormat | None, *, drawn: bool) -> None:
     """Table 1 on stdout: drawn for a terminal (with the legend of its marks), or as Markdown, LaTeX or CSV."""
     from clsd_analysis import render
+    from clsd_mteb import table1_render
 
     if table_format == "latex":
-        typer.echo(render.table1_latex(table), nl=False)
+        typer.echo(table1_render.table1_latex(table), nl=False)
     elif table_format == "csv":
         typer.echo(render.table1_csv(table), nl=False)
     elif drawn:
@@ -102,19 +103,19 @@ def _print_table(table: Table1, table_format: TableFormat | None, *, drawn: bool
 
         console = Console()
         console.print()
-        console.print(render.table1_rich(table, title="Precision@1 (%)"))
+        console.print(table1_render.table1_rich(table, title="Precision@1 (%)"))
         if table.alignment:
-            console.print(render.TERMINAL_LEGEND, highlight=False)
+            console.print(table1_render.TERMINAL_LEGEND, highlight=False)
         if table.intervals:
-            console.print(render.INTERVAL_LEGEND, highlight=False)
+            console.print(table1_render.INTERVAL_LEGEND, highlight=False)
     else:
         if table_format is None:  # Markdown in a log, among the progress lines: a heading says what follows
             typer.echo("\nPrecision@1 (%):\n")
-        typer.echo(render.table1_markdown(table))
+        typer.echo(table1_render.table1_markdown(table))
         if table.alignment:
-            typer.echo("\n" + render.ALIGNMENT_LEGEND)
+            typer.echo("\n" + table1_render.ALIGNMENT_LEGEND)
         if table.intervals:
-            typer.echo("\n" + render.INTERVAL_LEGEND)
+            typer.echo("\n" + table1_render.INTERVAL_LEGEND)
 
 
 @app.command("export-release")

@@ -99,9 +99,10 @@ def _check_texts_found(catalog: TaskCatalog, task_names: Sequence[str]) -> None:
 
 def _answer(report: ReportContext) -> None:
     """The report's opening answer (:mod:`clsd_analysis.answer`), from the same tables as section 1."""
-    from clsd_analysis.answer import answer_lines
-    from clsd_analysis.comparisons import mark_ties
-    from clsd_analysis.tables import comparison_table, mark_untrained
+    from clsd_analysis.tables import comparison_table
+    from clsd_mteb.answer import answer_lines
+    from clsd_mteb.comparisons import mark_ties
+    from clsd_mteb.table1 import mark_untrained
 
     table = comparison_table(report.results)
     mark_ties(table, report.comparisons, report.left_out)

@@ -14,28 +14,27 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from clsd_analysis.comparisons import (
+from clsd_analysis.distractor_types import DistractorTypes, distractor_types
+from clsd_analysis.edit_distance import distractor_table
+from clsd_analysis.edit_typing import TaggerFactory, offline_tagger
+from clsd_analysis.model_style import ModelStyle, model_styles
+from clsd_analysis.report_writer import ReportWriter
+from clsd_analysis.result_hits import data_of, hits_of
+from clsd_analysis.results import ResultsFolder
+from clsd_analysis.task_data import TaskCatalog
+from clsd_format.errors import CLSDError
+from clsd_mteb.comparisons import (
     PairedComparison,
     PivotTest,
-    data_of,
-    hits_of,
     left_out,
     model_comparisons,
     pivot_left_out,
     pivot_notes,
     pivot_tests,
 )
-from clsd_analysis.distractor_types import DistractorTypes, distractor_types
-from clsd_analysis.edit_distance import distractor_table
-from clsd_analysis.edit_typing import TaggerFactory, offline_tagger
-from clsd_analysis.model_style import ModelStyle, model_styles
-from clsd_analysis.report_writer import ReportWriter
-from clsd_analysis.results import ResultsFolder
-from clsd_analysis.same_data import ResultData
-from clsd_analysis.task_data import TaskCatalog
-from clsd_format.errors import CLSDError
 from clsd_mteb.naming import is_pivot
 from clsd_mteb.release_fetch import resolve_data_dir
+from clsd_mteb.same_data import ResultData
 
 
 @dataclass

@@ -16,7 +16,9 @@ from pathlib import Path
 import pandas as pd
 
 from clsd_analysis import render
-from clsd_analysis.tables import Table1, comparison_frame
+from clsd_analysis.tables import comparison_frame
+from clsd_mteb import table1_render
+from clsd_mteb.table1 import Table1
 
 REPORT_FILE = "report.md"
 
@@ -63,9 +65,9 @@ class ReportWriter:
     def table1(self, name: str, table: Table1, *, caption: str) -> None:
         """Table 1 as ``clsd evaluate`` prints it; the CSV holds the numbers per setting at full precision."""
         render.write_csv(comparison_frame(table), self.tables / f"{name}.csv")
-        markdown = render.table1_markdown(table) + "\n"
+        markdown = table1_render.table1_markdown(table) + "\n"
         (self.tables / f"{name}.md").write_text(markdown, encoding="utf-8")
-        latex = render.table1_latex(table, caption=caption, label=f"tab:{name}")
+        latex = table1_render.table1_latex(table, caption=caption, label=f"tab:{name}")
         (self.tables / f"{name}.tex").write_text(latex, encoding="utf-8")
         self.add(markdown)
         self._files_line(name, caption)

@@ -41,12 +41,12 @@ from typing import Any
 
 import numpy as np
 
-from clsd_analysis.same_data import ResultData, known_revision, why_other_data
 from clsd_format.errors import CLSDError
 from clsd_format.folders import folder_problem
 from clsd_format.json_files import read_json
 from clsd_mteb.predictions import PREDICTIONS_SUFFIX, SPLIT, SUBSET, ModelRun, TaskPredictions, read_predictions
 from clsd_mteb.result_checks import impossible_score  # the check every command that reads results shares
+from clsd_mteb.same_data import ResultData, known_revision, why_other_data
 from clsd_mteb.source_record import RecordedSource, SourceKey, read_sources
 from clsd_mteb.trials import trial_of, trial_split, whole_task_revision
 

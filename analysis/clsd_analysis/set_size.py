@@ -18,8 +18,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from clsd_analysis.comparisons import Hits, ResultsData, data_of, hits_of, result_data, why_unpaired
+from clsd_analysis.result_hits import data_of, hits_of
 from clsd_format.errors import CLSDError
+from clsd_mteb.comparisons import Hits, ResultsData, result_data, why_unpaired
 from clsd_mteb.confidence import ALPHA, POWER, mcnemar_sample_size
 
 

@@ -22,12 +22,12 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from clsd_analysis.same_data import ResultData, why_other_data
 from clsd_format import schema
 from clsd_format.data_source import DataSource, resolve_data_source
 from clsd_format.errors import CLSDError
 from clsd_format.folders import check_folder
 from clsd_format.release import RELEASE_TASK_NAMES
+from clsd_mteb.same_data import ResultData, why_other_data
 
 if TYPE_CHECKING:
     from mteb.abstasks.task_metadata import TaskMetadata

@@ -11,18 +11,13 @@ import pytest
 from scipy.stats import binomtest
 
 from clsd_analysis import render
-from clsd_analysis.comparisons import (
-    PairedComparison,
-    PivotTest,
-    hits_of,
-    mark_ties,
-    model_comparisons,
-    pivot_tests,
-)
+from clsd_analysis.result_hits import hits_of
 from clsd_analysis.results import load_results
 from clsd_analysis.sections.comparison import P_COLUMNS, statistic_format, statistics_frame
-from clsd_analysis.tables import build_table1
+from clsd_mteb import table1_render
+from clsd_mteb.comparisons import PairedComparison, PivotTest, mark_ties, model_comparisons, pivot_tests
 from clsd_mteb.confidence import holm
+from clsd_mteb.table1 import build_table1
 
 A, B = "CLSD-WMT19-DE-FR", "CLSD-WMT21-DE-FR"
 PA, PB = f"{A}-PivotEN", f"{B}-PivotEN"
@@ -119,9 +114,9 @@ def test_table1_marks_every_model_the_rows_cannot_tell_from_the_best():
     mark_ties(table, rows)
     assert table.is_best("good", A, "direct") and table.is_tied("close", A, "direct")
     assert not table.is_tied("weak", A, "direct")  # 10 of 10 discordant rows against it: p_holm < 5%
-    line = next(t for t in render.table1_markdown(table).splitlines() if t.startswith("| close"))
+    line = next(t for t in table1_render.table1_markdown(table).splitlines() if t.startswith("| close"))
     assert "85.0 ±" in line and "≈" in line
-    assert "≈" not in next(t for t in render.table1_markdown(table).splitlines() if t.startswith("| weak"))
+    assert "≈" not in next(t for t in table1_render.table1_markdown(table).splitlines() if t.startswith("| weak"))
 
 
 def test_hits_are_read_from_prediction_files_by_row_id(tmp_path: Path):
@@ -134,7 +129,7 @@ def test_hits_are_read_from_prediction_files_by_row_id(tmp_path: Path):
 
 
 def _answer(hits: dict, chance: float = 0.2) -> list[str]:
-    from clsd_analysis.answer import answer_lines
+    from clsd_mteb.answer import answer_lines
 
     scores = {m: {t: sum(h.values()) / len(h) for t, h in per_task.items()} for m, per_task in hits.items()}
     rows = {m: {t: len(h) for t, h in per_task.items()} for m, per_task in hits.items()}
@@ -228,8 +223,8 @@ def test_p_values_keep_two_significant_digits_and_one_that_underflows_is_written
 
 
 def test_a_model_without_training_in_a_language_of_the_set_is_marked():
-    from clsd_analysis.answer import UNTRAINED_LEGEND, answer_lines
-    from clsd_analysis.tables import mark_untrained
+    from clsd_mteb.answer import UNTRAINED_LEGEND, answer_lines
+    from clsd_mteb.table1 import mark_untrained
 
     scores = {m: {t: sum(h.values()) / len(h) for t, h in per_task.items()} for m, per_task in HITS.items()}
     table = build_table1(scores, num_rows={m: {t: len(h) for t, h in per_task.items()} for m, per_task in HITS.items()})
@@ -245,7 +240,7 @@ def test_a_model_without_training_in_a_language_of_the_set_is_marked():
 
 
 def test_the_candidates_behind_guessing_are_read_from_six_stored_decimals():
-    from clsd_analysis.answer import chance_text
+    from clsd_mteb.answer import chance_text
 
     assert chance_text(33.3333) == "33.3% (1 in 3 candidates)"  # mteb stores 0.333333
     assert chance_text(20.0) == "20.0% (1 in 5 candidates)"

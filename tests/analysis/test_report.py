@@ -23,15 +23,17 @@ from clsd_analysis.report import AnalysisOptions, build_report
 from clsd_analysis.results import ModelRun, ResultsFolder, load_results
 from clsd_analysis.sections import PosShift, with_options
 from clsd_analysis.stanza_tagging import StanzaModelMissing, StanzaTagger
-from clsd_analysis.tables import AVERAGE, DIRECT, comparison_frame, comparison_table
+from clsd_analysis.tables import comparison_frame, comparison_table
 from clsd_analysis.task_data import TaskCatalog
 from clsd_cli.app import app
 from clsd_format.defaults import BASELINE_MODELS
 from clsd_format.errors import CLSDError
 from clsd_format.text_measures import PAPER_BIN_LABELS
+from clsd_mteb import table1_render
 from clsd_mteb.baselines import RANDOM_NAME
 from clsd_mteb.models import MINILM_NAME, load_model
 from clsd_mteb.naming import setting_of, short_task
+from clsd_mteb.table1 import AVERAGE, DIRECT
 
 pytestmark = pytest.mark.slow  # evaluates three models (one real) and builds full reports
 
@@ -110,7 +112,7 @@ def test_missing_results_show_as_missing(results_dir: Path, tmp_path: Path) -> N
     assert math.isnan(row[(DIRECT, "WMT19 FR→DE")])
     assert math.isnan(row[(DIRECT, AVERAGE)])  # no average over a subset
     assert not math.isnan(row[(DIRECT, "WMT19 DE→FR")])
-    markdown = render.table1_markdown(table)
+    markdown = table1_render.table1_markdown(table)
     line = next(t for t in markdown.splitlines() if t.startswith("| clsd-baselines/random"))
     assert render.MISSING in line and " 0.00 " not in line
     render.write_csv(frame, tmp_path / "table.csv")

@@ -15,18 +15,11 @@ from pathlib import Path
 
 import pytest
 
-from clsd_analysis.answer import answer_lines
-from clsd_analysis.comparisons import (
-    data_of,
-    hits_of,
-    left_out,
-    mark_ties,
-    model_comparisons,
-    pivot_left_out,
-    pivot_tests,
-)
+from clsd_analysis.result_hits import data_of, hits_of
 from clsd_analysis.results import ResultsError, load_results
 from clsd_analysis.tables import comparison_table
+from clsd_mteb.answer import answer_lines
+from clsd_mteb.comparisons import left_out, mark_ties, model_comparisons, pivot_left_out, pivot_tests
 from tests.helpers.results_folders import write_predictions, write_result
 
 A, B = "CLSD-WMT19-DE-FR", "CLSD-WMT21-DE-FR"

@@ -13,10 +13,12 @@ from typer.testing import CliRunner
 import clsd_mteb
 from clsd_analysis import render
 from clsd_analysis.results import load_results
-from clsd_analysis.tables import AVERAGE, comparison_table
+from clsd_analysis.tables import comparison_table
 from clsd_cli.app import app
+from clsd_mteb import table1_render
 from clsd_mteb.baselines import CHAR_NGRAM_NAME
 from clsd_mteb.run import evaluate_tasks
+from clsd_mteb.table1 import AVERAGE
 
 TASKS = ["CLSD-WMT19-DE-FR", "CLSD-WMT19-DE-FR-PivotEN", "CLSD-WMT21-FR-DE", "CLSD-WMT21-FR-DE-PivotEN"]
 
@@ -66,7 +68,7 @@ def test_impossible_scores_are_skipped_with_the_file_named(tampered: tuple[Path,
     assert f"{edited['1.7']}: score precision_at_1 is 1.7, impossible (it is in [0, 1])" in skipped
     assert f"{edited['nan']}: score " in skipped and "is nan, not a finite number" in skipped
     assert f"{edited['rank']}: score mean_rank is 0.5, impossible (it is at least 1)" in skipped
-    markdown = render.table1_markdown(comparison_table(results))
+    markdown = table1_render.table1_markdown(comparison_table(results))
     assert "170.0" not in markdown and "nan" not in markdown.lower()
     header, _, row = (_cells(line) for line in markdown.splitlines())
     cells = dict(zip((heading.split(" (")[0] for heading in header), row, strict=True))  # headings without "(settings)"

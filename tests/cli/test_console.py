@@ -14,9 +14,10 @@ from rich.console import Console
 from scipy.stats import binomtest
 
 from clsd_analysis import render
-from clsd_analysis.tables import build_table1
 from clsd_cli.progress import INTERVAL_ENV, ConsoleProgress
+from clsd_mteb import table1_render
 from clsd_mteb.run import TaskOutcome
+from clsd_mteb.table1 import build_table1
 
 CLSD = [sys.executable, "-m", "clsd_cli"]
 BASELINE = "clsd-baselines/char-ngram-tf"  # the fast model
@@ -35,8 +36,8 @@ def test_the_terminal_table_has_no_markdown_and_explains_its_marks():
     out = io.StringIO()
     console = Console(file=out, width=100, force_terminal=True)
     table = build_table1(SCORES)
-    console.print(render.table1_rich(table, title="Precision@1 (%)"))
-    console.print(render.TERMINAL_LEGEND)
+    console.print(table1_render.table1_rich(table, title="Precision@1 (%)"))
+    console.print(table1_render.TERMINAL_LEGEND)
     text = re.sub(r"\x1b\[[0-9;]*m", "", out.getvalue())
     row = next(line for line in text.splitlines() if line.startswith("sentence-transformers/all-MiniLM-L6-v2"))
     assert re.search(r"✗\s+✓\s+✓\s+50\.00 / 62\.50\s+50\.00 / 62\.50$", row.rstrip())  # marks, then direct / pivot
@@ -83,7 +84,7 @@ def test_a_log_gets_markdown_and_progress_and_a_rerun_says_what_it_reused(small_
         assert f"  {task}: started" in lines and any(re.fullmatch(rf"  {task}: \d+ s", line) for line in lines)
     assert any(line.startswith("  still running CLSD-WMT19-DE-FR") for line in lines)  # the heartbeat, sped up
     assert f"| {BASELINE} | ✗ | ✗ | ✗ |" in first.stdout  # Markdown, as scripts parse it
-    assert render.ALIGNMENT_LEGEND in lines and render.INTERVAL_LEGEND in lines
+    assert table1_render.ALIGNMENT_LEGEND in lines and table1_render.INTERVAL_LEGEND in lines
     # both settings shown: the answer follows the table, its pivot line read from the paired test
     assert any(line.startswith("The answer") for line in lines)
     assert any(
@@ -140,9 +141,9 @@ def test_table1_with_intervals_fits_80_columns_one_block_per_setting():
     table = build_table1(scores, num_rows={m: dict.fromkeys(RELEASE_TASKS, 1473) for m in models})
     out = io.StringIO()
     console = Console(file=out, width=80, force_terminal=True)
-    console.print(render.table1_rich(table, title="Precision@1 (%)"))
-    console.print(render.TERMINAL_LEGEND)
-    console.print(render.INTERVAL_LEGEND)
+    console.print(table1_render.table1_rich(table, title="Precision@1 (%)"))
+    console.print(table1_render.TERMINAL_LEGEND)
+    console.print(table1_render.INTERVAL_LEGEND)
     text = re.sub(r"\x1b\[[0-9;]*m", "", out.getvalue())
     assert all(len(line) <= 80 for line in text.splitlines())
     assert "Precision@1 (%), direct" in text and "Precision@1 (%), pivot EN" in text
@@ -157,8 +158,8 @@ def test_table1_carries_its_interval_in_markdown_latex_and_csv():
     table = build_table1(SCORES, num_rows={m: dict.fromkeys(TASKS, 8) for m in SCORES})
     wilson = binomtest(4, 8).proportion_ci(method="wilson")  # 0.5 of 8 rows
     low, high = 100 * wilson.low, 100 * wilson.high
-    assert f"50.0 ±{(high - low) / 2:.1f}" in render.table1_markdown(table)
-    assert f"50.0 [{low:.1f}, {high:.1f}]" in render.table1_latex(table)
+    assert f"50.0 ±{(high - low) / 2:.1f}" in table1_render.table1_markdown(table)
+    assert f"50.0 [{low:.1f}, {high:.1f}]" in table1_render.table1_latex(table)
     rows = list(csv.DictReader(io.StringIO(render.table1_csv(table))))
     first = next(r for r in rows if r["model"] == "sentence-transformers/all-MiniLM-L6-v2")
     assert float(first["direct WMT19 DE→FR 95% low"]) == pytest.approx(low)

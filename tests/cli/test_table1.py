@@ -16,13 +16,13 @@ from pathlib import Path
 
 import pytest
 
-from clsd_analysis.alignment import KINDS, KNOWN_ALIGNMENT, Alignment, read_alignment_csv
-from clsd_analysis.render import table1_latex, table1_markdown
-from clsd_analysis.tables import build_table1
 from clsd_format.errors import DataError
 from clsd_format.extras import EXTRA_MODULES
 from clsd_format.release import PIVOT_SUFFIX
 from clsd_mteb import naming
+from clsd_mteb.alignment import KINDS, KNOWN_ALIGNMENT, Alignment, read_alignment_csv
+from clsd_mteb.table1 import build_table1
+from clsd_mteb.table1_render import table1_latex, table1_markdown
 
 SCORES = {
     "a": {"CLSD-WMT19-DE-FR": 0.5, "CLSD-WMT19-DE-FR-PivotEN": 0.75, "CLSD-WMT21-DE-FR": 1.0, "CLSD-WMT21-DE-FR-PivotEN": 0.25},
@@ -140,8 +140,8 @@ def test_printing_table1_imports_nothing_of_the_analysis_extra():
 import json, sys
 import clsd_mteb
 before = set(sys.modules)
-from clsd_analysis.render import table1_markdown
-from clsd_analysis.tables import build_table1
+from clsd_mteb.table1_render import table1_markdown
+from clsd_mteb.table1 import build_table1
 text = table1_markdown(build_table1({SCORES!r}))
 new = sorted(set(sys.modules) - before)
 print(json.dumps({{"new": new, "files": {{m: sys.modules[m].__file__ for m in new if m.startswith("clsd_")}}, "lines": len(text.splitlines())}}))

@@ -1,7 +1,6 @@
-"""Nothing in the repository speaks of "this machine": a user reads the files on theirs, CI on another.
-
-What holds on the machine the project was measured on is said in docs/ in neutral words (a 2-core x86-64 VM, the
-date, the version), never as "this machine".
+"""Nothing in the repository speaks of the machine it was written on as "this" one: a user reads the files on
+theirs, CI on another. What holds where the project was measured is said in docs/ in neutral words (a 2-core
+x86-64 VM, the date, the version).
 """
 
 from __future__ import annotations

@@ -9,11 +9,11 @@ from typing import Any
 import pandas as pd
 
 from clsd_analysis import figures, render
-from clsd_analysis.alignment import Alignment
-from clsd_analysis.comparisons import PairedComparison, PivotTest, columns_of, mark_ties, rows_of
 from clsd_analysis.report_context import ReportContext
 from clsd_analysis.sections.base import Section
 from clsd_analysis.tables import comparison_table
+from clsd_mteb.alignment import Alignment
+from clsd_mteb.comparisons import PairedComparison, PivotTest, columns_of, mark_ties, rows_of
 
 
 def statistic_format(value: Any) -> str:

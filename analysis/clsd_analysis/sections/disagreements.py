@@ -8,13 +8,13 @@ import pandas as pd
 
 from clsd_analysis import render
 from clsd_analysis.changed_words import marked_changes
-from clsd_analysis.comparisons import ALL_TASKS
 from clsd_analysis.disagreements import DIRECT_ONLY, PIVOT_ONLY, find_disagreements
 from clsd_analysis.report_context import ReportContext
 from clsd_analysis.sections.base import Section
 from clsd_analysis.task_data import TaskCatalog
 from clsd_format import schema
 from clsd_format.html_text import in_language
+from clsd_mteb.comparisons import ALL_TASKS
 from clsd_mteb.confidence import p_text
 
 

@@ -25,12 +25,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from clsd_analysis.comparisons import ALL_TASKS, PivotTest
-from clsd_analysis.tables import AVERAGE, Table1
 from clsd_format.defaults import RANDOM_BASELINE
 from clsd_format.release import RELEASE_TASK_NAMES
+from clsd_mteb.comparisons import ALL_TASKS, PivotTest
 from clsd_mteb.confidence import ALPHA, POWER, beats_guessing, mcnemar_sample_size, p_text
 from clsd_mteb.naming import short_task
+from clsd_mteb.table1 import AVERAGE, Table1
 
 Cell = tuple[str, str]
 

@@ -19,7 +19,7 @@ Table 1: every model not significantly below the best of a column (Holm-adjusted
 
 Two results are paired only when they are known to be on the same rows of the same data: the same row ids
 (a trial on the first 10 rows is never set against a run on all 40) and data known to be the same, as
-:func:`clsd_analysis.same_data.why_other_data` decides it (for two models: both dataset revisions known and
+:func:`clsd_mteb.same_data.why_other_data` decides it (for two models: both dataset revisions known and
 equal; for a pivot test: both known and of one dataset). A result whose dataset revision is unknown (a
 prediction file without its result file) is paired with none: two datasets of one name number their rows
 alike. A pair that is not is left out, never paired on the rows it happens to share: :func:`left_out` and
@@ -36,9 +36,6 @@ import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import astuple, dataclass, fields, replace
 
-from clsd_analysis.results import ResultsFolder
-from clsd_analysis.same_data import ResultData, why_other_data
-from clsd_analysis.tables import AVERAGE, Table1, Versus
 from clsd_mteb.confidence import (
     ALPHA,
     holm,
@@ -51,6 +48,8 @@ from clsd_mteb.paired import paired_of as _paired
 from clsd_mteb.paired import pivot_tests as paired_pivot_tests
 from clsd_mteb.paired import pooled_values as _pooled_values
 from clsd_mteb.paired import row_values as _row_values
+from clsd_mteb.same_data import ResultData, why_other_data
+from clsd_mteb.table1 import AVERAGE, Table1, Versus
 
 ResultsData = Mapping[str, Mapping[str, ResultData]]  # {model label: {task: what its result was computed on}}
 POOLED = {DIRECT: "direct (all)"}  # the pooled rows' task names; a pivot setting's is "<setting> (all)"
@@ -80,24 +79,6 @@ def columns_of(row_type: type) -> list[str]:
 
 def rows_of(rows: Sequence[PairedComparison] | Sequence[PivotTest]) -> list[tuple[object, ...]]:
     return [astuple(row) for row in rows]
-
-
-def hits_of(results: ResultsFolder) -> dict[str, dict[str, dict[str, bool]]]:
-    """Per-row hits of every model and task with a prediction file, by display label and row id."""
-    found: dict[str, dict[str, dict[str, bool]]] = {}
-    for run, task in sorted(results.prediction_paths):
-        predictions = results.predictions(run, task)
-        if predictions is not None:
-            found.setdefault(results.label(run), {})[task] = predictions.correct()
-    return found
-
-
-def data_of(results: ResultsFolder) -> dict[str, dict[str, ResultData]]:
-    """What every model's result on every task with a prediction file was computed on (:meth:`ResultsFolder.result_data`)."""
-    found: dict[str, dict[str, ResultData]] = {}
-    for run, task in sorted(results.prediction_paths):
-        found.setdefault(results.label(run), {})[task] = results.result_data(run, task)
-    return found
 
 
 def pooled_name(setting: str) -> str:
@@ -287,8 +268,6 @@ __all__ = [
     "PairedComparison",
     "PivotTest",
     "ResultsData",
-    "data_of",
-    "hits_of",
     "left_out",
     "mark_ties",
     "model_comparisons",
@@ -305,8 +284,6 @@ __all__ = [
     "PivotTest",
     "ResultsData",
     "columns_of",
-    "data_of",
-    "hits_of",
     "left_out",
     "left_out_notes",
     "mark_ties",
