@@ -24,7 +24,6 @@ from clsd_format.release import DATA_DIR_ENV, RELEASE_TASK_NAMES
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from clsd_mteb.evaluation import CLSDRun
     from clsd_mteb.table1 import Table1
 
 app = typer.Typer(add_completion=False)
@@ -56,36 +55,18 @@ def evaluate(model: ModelOptions, data: DataChoice, settings: EvaluationSettings
     watched = (sys.stderr if err else sys.stdout).isatty()  # a person reads the progress lines as they come
     with ConsoleProgress(watched=watched, err=err) as progress:
         run = run_evaluation(choice, source, names, settings, progress)
-    table1, answer = _table1(run)
+    table1 = run.table1()
     _print_table(table1, table.table_format, drawn=table.table_format is None and sys.stdout.isatty())
-    _print_answer(answer, err=err)
+    _print_answer(run.answer(table1), err=err)
     typer.echo(f"\nResults: {settings.output / 'results'}", err=err)
 
 
-def _table1(run: CLSDRun) -> tuple[Table1, list[str]]:
-    """Table 1 of the run's P@1 per model and task, each value with its interval and the models tied with each
-    column's best; and the answer's lines when the table offers a choice (two models, or both settings): the models'
-    untrained languages marked, the run's pivot tests and why a pivot set was not built said."""
-    from clsd_mteb.answer import answer_lines
-    from clsd_mteb.comparisons import mark_ties, model_comparisons
-    from clsd_mteb.table1 import AVERAGE, build_table1, mark_untrained
-
-    scores = run.scores()
-    rows = {model.name: {task: s.num_rows for task, s in model.tasks.items()} for model in run.models}
-    chance = {model.name: {task: s.chance for task, s in model.tasks.items()} for model in run.models}
-    table = build_table1(scores, num_rows=rows, chance=chance)
-    mark_untrained(table, {model.name: dict(model.untrained) for model in run.models if model.untrained})
-    mark_ties(table, model_comparisons(run.hits())[0])
-    choice = len(table.models) > 1 or len(table.settings_of(AVERAGE)) > 1
-    return table, answer_lines(table, run.pivot_tests, pivot_unmeasured=dict(run.pivot_not_built)) if choice else []
-
-
 def _print_answer(answer: list[str], *, err: bool) -> None:
-    """The answer's lines under Table 1 (on stderr when a format was asked for: stdout holds the table alone)."""
+    """The run's answer under Table 1 (on stderr when a format was asked for: stdout holds the table alone)."""
+    from clsd_mteb.evaluation import ANSWER_HEADING
+
     if answer:
-        typer.echo(
-            "\nThe answer (95% intervals; exact McNemar tests on the same rows at 5%, ties with the best Holm-adjusted):", err=err
-        )
+        typer.echo(f"\n{ANSWER_HEADING}", err=err)
         typer.echo("\n".join(f"- {line}" for line in answer), err=err)
 
 

@@ -46,9 +46,13 @@ if TYPE_CHECKING:
     from mteb.models import CrossEncoderProtocol, EncoderProtocol
     from mteb.results import ModelResult, TaskResult
 
+    from clsd_mteb.table1 import Table1
+
     Model = EncoderProtocol | CrossEncoderProtocol
 
 logger = logging.getLogger("clsd_mteb")
+# The line over the answer, wherever it is shown (the terminal, a notebook): what its numbers rest on.
+ANSWER_HEADING = "The answer (95% intervals; exact McNemar tests on the same rows at 5%, ties with the best Holm-adjusted):"
 # mteb's overwrite strategies a CLSD run takes: recompute every task, or reuse a stored result that is this run's.
 OVERWRITE_STRATEGIES = {"always": True, "only-missing": False}
 
@@ -121,6 +125,46 @@ class CLSDRun:
     def errors(self) -> dict[str, dict[str, str]]:
         """Per model, the tasks that failed and why (only with ``raise_error=False``; otherwise the first one raises)."""
         return {model.name: dict(model.errors) for model in self.models if model.errors}
+
+    def table1(self) -> Table1:
+        """The paper's Table 1 of this run: P@1 per model and task (%), each with its interval, the rows and the P@1
+        of guessing, the models tied with each column's best marked, the languages a model lacks marked (†)."""
+        from clsd_mteb.comparisons import mark_ties, model_comparisons
+        from clsd_mteb.table1 import build_table1, mark_untrained
+
+        rows = {model.name: {task: s.num_rows for task, s in model.tasks.items()} for model in self.models}
+        chance = {model.name: {task: s.chance for task, s in model.tasks.items()} for model in self.models}
+        table = build_table1(self.scores(), num_rows=rows, chance=chance)
+        mark_untrained(table, {model.name: dict(model.untrained) for model in self.models if model.untrained})
+        mark_ties(table, model_comparisons(self.hits())[0])
+        return table
+
+    def answer(self, table: Table1 | None = None) -> list[str]:
+        """The answer's lines, as ``clsd evaluate`` prints them under Table 1: per direction the best model (or none
+        told from guessing), the models tied with it and the rows that would tell them apart, then whether the
+        English pivot helps. Empty when the table offers no choice (one model, one setting)."""
+        from clsd_mteb.answer import answer_lines
+        from clsd_mteb.table1 import AVERAGE
+
+        table = self.table1() if table is None else table
+        if len(table.models) < 2 and len(table.settings_of(AVERAGE)) < 2:
+            return []
+        return answer_lines(table, self.pivot_tests, pivot_unmeasured=dict(self.pivot_not_built))
+
+    def _repr_markdown_(self) -> str:
+        """What a notebook shows of a run: Table 1 with its legends and the answer, the lines ``clsd evaluate`` prints."""
+        from clsd_mteb.table1_render import ALIGNMENT_LEGEND, INTERVAL_LEGEND, table1_markdown
+
+        table = self.table1()
+        parts = [f"**CLSD**: {self.data}" + (f", first {self.limit} rows of each task" if self.limit else ""), "Precision@1 (%):"]
+        parts += [table1_markdown(table), *([ALIGNMENT_LEGEND] if table.alignment else []), INTERVAL_LEGEND]
+        answer = self.answer(table)
+        if answer:
+            parts += [ANSWER_HEADING, "\n".join(f"- {line}" for line in answer)]
+        errors = [f"- {model}, {task}: {why}" for model, failed in self.errors.items() for task, why in failed.items()]
+        if errors:
+            parts += ["Failed:", "\n".join(errors)]
+        return "\n\n".join(parts) + "\n"
 
     @classmethod
     def load(cls, output: str | Path, models: Sequence[str] | None = None, tasks: Sequence[str] | None = None) -> CLSDRun:
@@ -427,6 +471,7 @@ def _stored_score(result: TaskResult, path: Path, predictions: Path, run: ModelR
 
 
 __all__ = [
+    "ANSWER_HEADING",
     "OVERWRITE_STRATEGIES",
     "CLSDRun",
     "EvaluationProgress",

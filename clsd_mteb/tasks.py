@@ -265,6 +265,18 @@ class HubCLSDTask(AbsTaskCLSD):
     config: str
     file_record: Mapping[str, Any] | None = None  # a local folder's card's record of the data file (SHA-256, rows)
 
+    @property
+    def data_source(self) -> DataSource:
+        """The source the task was made over (:func:`get_tasks` passes it), else its own folder or Hub repository at
+        its revision, resolved once: never the release a task without a source would otherwise stand for."""
+        if self._source is None:
+            folder = Path(self.source)
+            revision = self.metadata.dataset["revision"]
+            self._source = (
+                resolve_data_source(folder) if folder.is_dir() else resolve_data_source(None, f"{self.source}@{revision}")
+            )
+        return self._source
+
     def load_rows(self) -> list[dict[str, Any]]:
         folder = Path(self.source)
         if folder.is_dir():
@@ -453,4 +465,4 @@ def get_tasks(
         by_name: dict[str, type[AbsTaskCLSD]] = {cls.metadata.name: cls for cls in RELEASE_TASKS}
         return [by_name[name](source=source, limit=limit, exact=exact) for name in choose_tasks(names, source.task_names())]
     by_name = {cls.metadata.name: cls for cls in tasks_from_source(source)}
-    return [by_name[name](limit=limit, exact=exact) for name in choose_tasks(names, list(by_name))]
+    return [by_name[name](source=source, limit=limit, exact=exact) for name in choose_tasks(names, list(by_name))]

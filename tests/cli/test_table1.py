@@ -131,10 +131,9 @@ def _module_level_imports(path: Path) -> set[str]:
 
 @pytest.mark.slow  # a fresh interpreter imports mteb
 def test_printing_table1_imports_nothing_of_the_analysis_extra():
-    """``clsd evaluate`` (base install) has loaded clsd_mteb, and so mteb, when it prints Table 1.
-
-    The table's modules then load none of the analysis extra's modules, and none of them imports one at
-    module level (pandas is checked there: mteb loads it on its own).
+    """``clsd evaluate`` and ``clsd_mteb.evaluate`` (base install) have loaded clsd_mteb, and so mteb, when Table 1
+    is printed. The table's modules (the plugin's) then load none of the analysis extra's modules, and none of
+    them imports one at module level (pandas is checked there: mteb loads it on its own).
     """
     code = f"""
 import json, sys
@@ -152,6 +151,6 @@ print(json.dumps({{"new": new, "files": {{m: sys.modules[m].__file__ for m in ne
     extra = set(EXTRA_MODULES["analysis"])
     assert report["lines"] == 4
     assert not [m for m in report["new"] if m.split(".")[0] in extra]
-    assert {"clsd_analysis.render", "clsd_analysis.tables", "clsd_analysis.alignment"} <= set(report["files"])
+    assert {"clsd_mteb.table1_render", "clsd_mteb.table1", "clsd_mteb.alignment"} <= set(report["files"])
     for module, file in report["files"].items():
         assert not _module_level_imports(Path(file)) & extra, module

