@@ -15,15 +15,15 @@ PIP = bash scripts/heartbeat.sh "pip install" $(BIN)/pip install --disable-pip-v
 # torch already in the environment is kept, whichever build it is.
 TORCH_CPU_INDEX ?= https://download.pytorch.org/whl/cpu
 CONSTRAINTS ?= constraints/cpu.txt
-# The release: RELEASE=<folder> (or CLSD_DATA_DIR) reaches every target and test that reads it; by default the copy
-# beside the checkout when there is one, otherwise `clsd evaluate` (and the benchmarks) fetch the pinned, checksummed
+# The release: RELEASE=<folder> (or CLSD_DATA_DIR) reaches every target and test that reads it (a folder that is not the
+# release is refused, never passed over); by default the copy beside the checkout when there is one, otherwise `clsd evaluate` (and the benchmarks) fetch the pinned, checksummed
 # files from GitHub (clsd_mteb/release_fetch.py).
-RELEASE ?= ../shared/data/clsd-release
-ifneq ($(origin RELEASE),file)
+RELEASE_BESIDE ?= ../shared/data/clsd-release
+ifdef RELEASE
 export CLSD_DATA_DIR := $(abspath $(RELEASE))
 RELEASE_DATA = --data-dir $(RELEASE)
 else
-RELEASE_DATA = $(if $(wildcard $(RELEASE)/CLSD_wmt2019_adversarial_dataset.csv),--data-dir $(RELEASE))
+RELEASE_DATA = $(if $(wildcard $(RELEASE_BESIDE)/CLSD_wmt2019_adversarial_dataset.csv),--data-dir $(RELEASE_BESIDE))
 endif
 FAST_MARKERS := not slow and not real_llm
 QUICKSTART_ARGS ?=

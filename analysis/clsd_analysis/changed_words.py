@@ -3,10 +3,12 @@
 This is not the word unit of Jaccard (that is :mod:`clsd_format.text_measures`, the paper's
 CountVectorizer words, which drop punctuation and one-letter words). To find *where* a distractor
 differs from its original, every token counts: runs of letters/digits that may contain internal
-hyphens or apostrophes ("Grande-Bretagne", "l'Union"; "7,2" is two words and a comma), with each
-other non-space character a token of its own. On the released annotation files this tokenisation
-finds the annotated one-token swaps (all but two of 970) and nothing the annotators described as
-more than one change.
+hyphens or apostrophes ("Grande-Bretagne", "подвір'я", "don't"; "7,2" is two words and a comma), with each
+other non-space character a token of its own. Given a language whose rules cut an elided word off at its
+apostrophe, it is a word of its own (French "l'" and "Union", Italian "dell'" and "anno":
+:mod:`clsd_format.apostrophes`); without a language, "l'Union" is one token. On the released annotation files this
+tokenisation (read without a language) finds the annotated one-token swaps (all but two of 970) and nothing the
+annotators described as more than one change.
 
 Words are :mod:`clsd_format.words`'s: a word keeps its combining marks (a Hindi vowel sign does not end it),
 and given the language, a text of a script without spaces is cut by its segmenter (a changed Chinese word is
@@ -19,7 +21,7 @@ import difflib
 
 from clsd_format.words import token_spans
 
-JOINERS = "-'’"  # inner hyphens and apostrophes join a word ("Grande-Bretagne", "l'Union")
+JOINERS = "-"  # inner hyphens join a word ("Grande-Bretagne"); apostrophes as the language writes them
 
 
 def token_offsets(text: str, language: str | None = None) -> list[tuple[int, int]]:

@@ -50,6 +50,13 @@ class ReportSources:
         check=folder_callback("dataset folder"),
     )
     overwrite: bool = setting(False, help="Replace an existing report in --out.", panel=OPTIONS, flag="--overwrite")
+    skip_failing_sections: bool = setting(
+        False,
+        help="Write the report without a section that fails (a package's that raises or cannot be loaded): its "
+        "heading and the notes say which and why. Without it, a failing section stops the report and nothing is written.",
+        panel=OPTIONS,
+        flag="--skip-failing-sections",
+    )
 
 
 @dataclass(frozen=True)

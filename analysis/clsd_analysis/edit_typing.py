@@ -24,8 +24,9 @@ vocabulary (:mod:`clsd_format.edit_types`). T and the distractor d are tagged by
 
 Where no tagger exists for a language, the same steps run without part of speech: no names are found
 and numbers are digits, months and weekdays only. Its words are then :mod:`clsd_format.words`'s (combining
-marks kept inside a word, scripts without spaces cut by their segmenter), so a one-word change in Hindi or
-Chinese is one changed word; where no segmenter reads a language (Khmer, Lao, Burmese),
+marks kept inside a word, an apostrophe as the language writes it: Ukrainian "подвір'я" one word, Italian "dell'" and
+"anno" two; scripts without spaces cut by their segmenter), so a one-word change in Hindi, Chinese or Italian is one
+changed word; where no segmenter reads a language (Khmer, Lao, Burmese),
 :func:`clsd_format.words.word_reading` says what is off.
 """
 
@@ -72,7 +73,9 @@ _ENGLISH_NOT = regex.compile(r"\w+n['’]t$")
 # Marks dropped when words are compared: accents on Latin, Greek and Cyrillic letters, Arabic harakat and
 # Hebrew niqqud (all optional in writing). Other scripts' marks (Indic vowel signs, viramas) are letters.
 _OPTIONAL_MARKS = regex.compile(r"(?<=[\p{Latin}\p{Greek}\p{Cyrillic}\p{Arabic}\p{Hebrew}]\p{M}*)\p{Mn}")
-JOINERS = "-'’.,"  # characters that join two runs of word characters into one word ("7,2", "l'Union")
+# Characters that join two runs of word characters into one word ("7,2", "Grande-Bretagne"); an apostrophe joins as
+# the language writes it ("подвір'я" one word, French "l'" and "Union" two: clsd_format.apostrophes).
+JOINERS = "-.,"
 
 TaggerFactory = Callable[[str], "Tagger | None"]
 

@@ -7,7 +7,11 @@ and its tables and figures (:mod:`clsd_analysis.report_writer`), ``report.html``
 and a row explorer in one file (:mod:`clsd_analysis.html_report`).
 
 An existing report is never replaced silently: a folder holding ``report.md`` is refused unless
-``overwrite`` is set.
+``overwrite`` is set. The report is written in a staging folder beside its target and moved in place once every
+section has written (:func:`clsd_format.files.staged_folder`): a section that fails (another package's raising, one
+line naming it) leaves no half-written report, and the target as it was. Asked to go on without a failing section
+(``skip_failing_sections``), the report keeps its heading with the one line of why it is missing, and its notes
+name it.
 """
 
 from __future__ import annotations
@@ -19,9 +23,10 @@ from pathlib import Path
 from clsd_analysis.report_context import ReportContext
 from clsd_analysis.report_writer import REPORT_FILE, ReportWriter
 from clsd_analysis.results import ResultsFolder, load_results
-from clsd_analysis.sections import Section, default_sections
+from clsd_analysis.sections import Section, default_sections, refused, write_section
 from clsd_analysis.task_data import TaskCatalog
 from clsd_format.errors import CLSDError
+from clsd_format.files import staged_folder
 from clsd_mteb.source_record import RecordedSource, SourceKey, read_sources
 from clsd_mteb.trials import whole_task_revision
 
@@ -43,6 +48,7 @@ class AnalysisOptions:
     focus: str | None = None  # the model the report is about (its examples first); None: the best
     html: bool = True  # also write report.html
     sections: Sequence[Section] = field(default_factory=default_sections)
+    skip_failing_sections: bool = False  # a section that fails is left out, its heading saying why; else nothing is written
 
 
 def _check_target(out: Path, overwrite: bool) -> None:
@@ -98,7 +104,8 @@ def _check_texts_found(catalog: TaskCatalog, task_names: Sequence[str]) -> None:
 
 
 def _answer(report: ReportContext) -> None:
-    """The report's opening answer (:mod:`clsd_analysis.answer`), from the same tables as section 1."""
+    """The report's opening answer (:mod:`clsd_mteb.answer`), from the same tables as section 1, opening with who
+    made the distractors of the data (the lines ``clsd evaluate`` and :meth:`clsd_mteb.CLSDRun.answer` open with)."""
     from clsd_analysis.tables import comparison_table
     from clsd_mteb.answer import answer_lines
     from clsd_mteb.comparisons import mark_ties
@@ -108,6 +115,7 @@ def _answer(report: ReportContext) -> None:
     mark_ties(table, report.comparisons, report.left_out)
     mark_untrained(table, _untrained(report.results))
     lines = answer_lines(table, report.pivot_tests, report.pivot_left_out, report.catalog.pivot_not_built())
+    lines = [*report.catalog.origins(report.results.task_names), *lines] if lines else lines
     if report.left_out:
         lines.append(
             f"{len(report.left_out)} pair(s) of results are not compared: they are not on the same rows of the same data "
@@ -149,35 +157,61 @@ def _result_revisions(results: ResultsFolder) -> dict[str, set[str]]:
     return found
 
 
+def _failure_line(exc: Exception) -> str:
+    """A failed section's one line: the user's error as it is (a plug-in's names it), any other with its type."""
+    return str(exc) if isinstance(exc, CLSDError) else f"{type(exc).__name__}: {exc}"
+
+
+def _sections(report: ReportContext, options: AnalysisOptions) -> None:
+    """Each section under its numbered heading; one that fails stops the report, or with ``skip_failing_sections``
+    leaves its heading with why it is missing (what it had added taken back) and a note."""
+    for number, section in enumerate(options.sections, start=1):
+        report.writer.add(f"## {number}. {section.title}\n")
+        written = len(report.writer.parts)
+        try:
+            write_section(section, report)
+        except Exception as exc:
+            if not options.skip_failing_sections:
+                raise
+            del report.writer.parts[written:]
+            line = _failure_line(exc)
+            report.writer.add(f"*This section failed and is left out (`--skip-failing-sections`): {line}*\n")
+            report.notes.append(f"Section {number} ({section.title}) failed and is left out: {line}")
+    if options.skip_failing_sections:
+        report.notes += [f"A report section of another package is left out: {exc}" for exc in refused()]
+
+
 def build_report(results_dir: str | Path | Sequence[str | Path], out: str | Path, options: AnalysisOptions | None = None) -> Path:
-    """Run every section and write the report of one results folder, or several read as one; returns the path of ``report.md``."""
+    """Run every section and write the report of one results folder, or several read as one; returns the path of ``report.md``.
+
+    Written in a staging folder beside ``out`` and moved in place at the end: a failure leaves ``out`` as it was.
+    """
     options = options or AnalysisOptions()
     out = Path(out)
     _check_target(out, options.overwrite)
     results = load_results(results_dir)
     catalog = TaskCatalog(options.data_dir, options.dataset_folders, _recorded_sources(results), _result_revisions(results))
     _check_texts_found(catalog, results.task_names)
-    report = ReportContext(
-        results=results,
-        catalog=catalog,
-        writer=ReportWriter(out),
-        data_dir=options.data_dir,
-        focus_request=options.focus,
-        notes=[f"Skipped file {s}" for s in results.skipped],
-    )
-    _title(report, options)
-    _answer(report)  # the report opens on the answer
-    _header(report, options)
-    for number, section in enumerate(options.sections, start=1):
-        report.writer.add(f"## {number}. {section.title}\n")
-        section.write(report)
-    report.notes += [f"Task `{name}`: {why}" for name, why in report.catalog.problems.items()]
-    if report.notes:
-        report.writer.add("## Notes\n")
-        report.writer.add("\n".join(f"- {n}" for n in report.notes) + "\n")
-    path = report.writer.write()
-    if options.html:
-        from clsd_analysis.html_report import write_html_report
+    with staged_folder(out) as staging:
+        report = ReportContext(
+            results=results,
+            catalog=catalog,
+            writer=ReportWriter(staging),
+            data_dir=options.data_dir,
+            focus_request=options.focus,
+            notes=[f"Skipped file {s}" for s in results.skipped],
+        )
+        _title(report, options)
+        _answer(report)  # the report opens on the answer
+        _header(report, options)
+        _sections(report, options)
+        report.notes += [f"Task `{name}`: {why}" for name, why in report.catalog.problems.items()]
+        if report.notes:
+            report.writer.add("## Notes\n")
+            report.writer.add("\n".join(f"- {n}" for n in report.notes) + "\n")
+        written = report.writer.write()
+        if options.html:
+            from clsd_analysis.html_report import write_html_report
 
-        write_html_report(report, out / HTML_FILE)
-    return path
+            write_html_report(report, staging / HTML_FILE)
+    return out / written.relative_to(staging)

@@ -142,6 +142,19 @@ class TaskCatalog:
                 found.update(hub.pivot_not_built(hub.read_front_matter(folder), str(folder / hub.CARD_FILE)))
         return found
 
+    def origins(self, names: Sequence[str]) -> list[str]:
+        """The line each data source of these tasks opens the answer with, once per source: who made its
+        distractors (:func:`clsd_mteb.data_origin.origin_line`, the line ``clsd evaluate`` opens its answer with)."""
+        from clsd_mteb.data_origin import origin_line
+
+        lines: list[str] = []
+        for name in names:
+            data = self.get(name)
+            line = origin_line(data.task.data_source) if data is not None else None
+            if line is not None and line not in lines:
+                lines.append(line)
+        return lines
+
     def get(self, name: str) -> TaskData | None:
         if name not in self._cache:
             self._cache[name] = self._resolve(name)

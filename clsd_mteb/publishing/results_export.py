@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from clsd_format.errors import DataError
+from clsd_format.files import staged_folder
 from clsd_format.json_files import read_json_lines
 from clsd_mteb.evaluator import EVALUATOR_VERSION
 from clsd_mteb.models import MODELS
@@ -224,16 +225,12 @@ def export_results(results_dir: str | os.PathLike[str], out: str | os.PathLike[s
     if not accepted:
         why = "; ".join(f"{path}: {reason}" for path, reason in export.skipped) or "no CLSD result files"
         raise DataError(f"no result can be submitted ({why}).", file=str(results_dir))
-    staging = out.with_name(f".{out.name}.partial")
-    shutil.rmtree(staging, ignore_errors=True)
-    export.exported = _write_folder(staging, accepted, results_dir)
-    used = [known[name] for name in sorted({item.task for item in export.exported})]
-    export.models_outside_mteb = sorted({item.model for item in export.exported if item.model in MODELS})
-    (staging / TASKS_FILE).write_text(_task_metadata(used), encoding="utf-8")
-    (staging / SUBMISSION_README).write_text(_readme(export, known), encoding="utf-8")
-    if out.exists():
-        out.rmdir()  # empty (checked above)
-    staging.rename(out)
+    with staged_folder(out) as staging:  # out is missing or empty (checked above)
+        export.exported = _write_folder(staging, accepted, results_dir)
+        used = [known[name] for name in sorted({item.task for item in export.exported})]
+        export.models_outside_mteb = sorted({item.model for item in export.exported if item.model in MODELS})
+        (staging / TASKS_FILE).write_text(_task_metadata(used), encoding="utf-8")
+        (staging / SUBMISSION_README).write_text(_readme(export, known), encoding="utf-8")
     export.exported = [
         ExportedResult(e.model, e.revision, e.task, e.main_score, e.dataset_revision, out / e.path.relative_to(staging))
         for e in export.exported

@@ -21,8 +21,6 @@ direct and pivot).
 from __future__ import annotations
 
 import os
-import shutil
-import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,6 +29,7 @@ from typing import Any
 from clsd_format import authors_hub, hub, schema
 from clsd_format.data_source import DataSource, resolve_data_source
 from clsd_format.errors import DataError
+from clsd_format.files import staged_folder
 from clsd_format.release import COMMIT, RELEASED_TASKS, REPOSITORY
 from clsd_mteb.abstask import AbsTaskCLSD
 from clsd_mteb.tasks import PAPER_URL, get_tasks
@@ -197,19 +196,11 @@ def _write(
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    out.parent.mkdir(parents=True, exist_ok=True)
-    partial = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
-    try:
+    with staged_folder(out) as partial:  # out is missing or empty, checked before
         (partial / "data").mkdir()
         for name, rows in splits.items():
             pq.write_table(pa.table(_columns(rows, export.negatives)), partial / "data" / f"{name}.parquet")
         (partial / hub.CARD_FILE).write_text(_card(export, split_by, origins, source, described), encoding="utf-8")
-        if out.exists():
-            out.rmdir()  # empty, checked before
-        partial.rename(out)
-    except BaseException:
-        shutil.rmtree(partial, ignore_errors=True)
-        raise
 
 
 def _card(export: TrainingExport, split_by: str, origins: Mapping[str, str], source: DataSource, described: str) -> str:

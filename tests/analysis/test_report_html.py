@@ -171,7 +171,7 @@ def test_embedded_rows_are_the_data(built) -> None:
     types = distractor_types(results.task_names, catalog).lookup()
     texts = document["texts"]
     for task in document["tasks"]:
-        rows = catalog.get(task["name"]).rows
+        rows, language = catalog.get(task["name"]).rows, catalog.get(task["name"]).languages[1]
         assert [r[0] for r in task["rows"]] == list(rows)  # every row, in the data's order
         for k, run in enumerate(results.runs):
             pred = results.predictions(run, task["name"])
@@ -189,7 +189,7 @@ def test_embedded_rows_are_the_data(built) -> None:
             row = rows[row_id]
             assert (texts[s], texts[t], [texts[d] for d in ds]) == (row["source"], row["target"], row["distractors"])
             for slot, distractor in enumerate(row["distractors"]):
-                spans = changed_spans(row["target"], distractor)
+                spans = changed_spans(row["target"], distractor, language)  # the target's words ("l'" one of them)
                 assert marks[slot] == [utf16_offset(distractor, i) for span in spans for i in span]
                 assert document["types"][type_index[slot]] == types[(task["name"], row_id, slot + 1)].edit_type
 
@@ -249,7 +249,7 @@ def test_the_explorer_filters_and_sorts_in_a_browser(built) -> None:
         task = next(t for t in document["tasks"] if t["name"] == every[0][0])
         row = next(r for r in task["rows"] if r[0] == every[0][1])
         target, texts = document["texts"][row[2]], document["texts"]
-        assert first == [[texts[d][a:b] for a, b in changed_spans(target, texts[d])] for d in row[3]]
+        assert first == [[texts[d][a:b] for a, b in changed_spans(target, texts[d], task["lang"][1])] for d in row[3]]
 
 
 # Texts a dataset or a result may carry into the report's Markdown: image and link syntax, an autolink, raw HTML.

@@ -28,14 +28,14 @@ TOY = Path(__file__).resolve().parents[1] / "data" / "toy_section"
 def toy_installed(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """The toy package on the path, as ``pip install`` would put it; the registry read afresh before and after."""
     monkeypatch.syspath_prepend(str(TOY))
-    sections.registered.cache_clear()
+    sections.read_entries.cache_clear()
     yield
-    sections.registered.cache_clear()
+    sections.read_entries.cache_clear()
     sys.modules.pop("toy_section", None)
 
 
 def test_without_plugins_the_report_has_the_built_in_sections_in_order() -> None:
-    sections.registered.cache_clear()
+    sections.read_entries.cache_clear()
     assert tuple(type(section) for section in default_sections()) == BUILT_IN
 
 
@@ -62,10 +62,10 @@ def test_an_entry_point_that_names_no_section_is_one_line(tmp_path: Path, monkey
     (info / "entry_points.txt").write_text("[clsd_analysis.sections]\nbad = bad_section:NOT_A_SECTION\n", encoding="utf-8")
     monkeypatch.syspath_prepend(str(tmp_path))
     importlib.invalidate_caches()
-    sections.registered.cache_clear()
+    sections.read_entries.cache_clear()
     try:
         with pytest.raises(CLSDError, match=r"'bad' = 'bad_section:NOT_A_SECTION' of group clsd_analysis.sections"):
             default_sections()
     finally:
-        sections.registered.cache_clear()
+        sections.read_entries.cache_clear()
         sys.modules.pop("bad_section", None)

@@ -2,8 +2,9 @@
 
 The corpus is Greek-Hebrew prose with no number, month or weekday, the only rules that run for these languages
 (no tagger, no name lexicon): the estimate of the first sentences finds none the rules would complete, so the run
-stops with exit status 2 and, per language, what each rule found; `--run-anyway` runs it all the same, with no
-`next:` line when nothing was made; and `clsd build`'s refusal names a command whose output shows the reasons.
+stops with exit status 2 and, per language, what each rule found; `--run-anyway` runs it all the same, and fails
+(exit status 2, the failures by reason) when nothing was made; and `clsd build`'s refusal names a command whose
+output shows the reasons.
 """
 
 from __future__ import annotations
@@ -12,9 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from clsd_cli.app import main
 from clsd_generation.core.checkpoint import CHECKPOINT_FILE
-from tests.helpers.cli_runner import invoke
+from tests.helpers.cli_runner import exits_two, invoke
 
 GREEK_HEBREW = [
     ("Η βιβλιοθήκη της πόλης ανοίγει νωρίς το πρωί.", "הספרייה העירונית נפתחת מוקדם בבוקר."),
@@ -43,20 +43,10 @@ def _generate_args(tmp_path: Path, rows: list[tuple[str, str]]) -> list[str]:
     return ["generate", str(corpus), "--run-dir", str(tmp_path / "run"), *languages, "--quiet"]
 
 
-def _refused(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[str, str]:
-    """The command run as `clsd` runs it: exit status 2 and one error line; (stdout, the error line)."""
-    with pytest.raises(SystemExit) as done:
-        main(argv)
-    out, err = capsys.readouterr()
-    (line,) = err.strip().splitlines()
-    assert done.value.code == 2, line
-    return out, line
-
-
 def test_a_text_the_rules_change_nothing_in_stops_before_the_run_naming_what_each_rule_found(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    out, error = _refused(_generate_args(tmp_path, GREEK_HEBREW), capsys)
+    out, error = exits_two(_generate_args(tmp_path, GREEK_HEBREW), capsys)
     assert error.startswith("error: nothing was generated: the rules would give no Greek (el) and no Hebrew (he) sentence")
     assert f"Greek (el): {BARREN}. Hebrew (he): {BARREN}." in error and "--run-anyway" in error
     assert "rules likely cover ~0% of Greek sentences (measured on the first 6)" in out
@@ -68,30 +58,44 @@ def test_a_text_the_rules_change_nothing_in_stops_before_the_run_naming_what_eac
 
 def test_only_the_language_the_rules_cannot_serve_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     rows = [(greek, hebrew) for greek, (_, hebrew) in zip(GREEK_WITH_NUMBERS, GREEK_HEBREW, strict=True)]
-    out, error = _refused(_generate_args(tmp_path, rows), capsys)
+    out, error = exits_two(_generate_args(tmp_path, rows), capsys)
     assert "rules likely cover all Greek sentences" in out
     assert "no Hebrew (he) sentence its 4 distractors" in error and f"Hebrew (he): {BARREN}." in error
     assert "Greek (el):" not in error
 
 
-def test_run_anyway_goes_on_and_says_there_is_nothing_to_build(tmp_path: Path) -> None:
-    lines = invoke(*_generate_args(tmp_path, GREEK_HEBREW), "--run-anyway").splitlines()
+NOTHING_TO_BUILD = (
+    "error: nothing to build: no Greek (el) and no Hebrew (he) sentence has distractors; failed sentences by reason: "
+    "Greek (el) 6 (no rule applies to this sentence 6); Hebrew (he) 6 (no rule applies to this sentence 6) (the lines "
+    "above say more)."
+)
+
+
+def test_run_anyway_goes_on_and_fails_saying_there_is_nothing_to_build(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out, error = exits_two([*_generate_args(tmp_path, GREEK_HEBREW), "--run-anyway"], capsys)
+    lines = out.splitlines()
     assert "this run: 0 with distractors, 12 failed validation, 0 unfinished" in lines
     assert not [line for line in lines if line.startswith("next:")]
     assert "failed in this run folder, Greek (el) (6 sentence(s)): no rule applies to this sentence 6" in lines
-    assert "nothing to build: no Greek (el) and no Hebrew (he) sentence has distractors (why: the failed lines above)." in lines
+    assert error == NOTHING_TO_BUILD
 
 
 @pytest.mark.slow  # `clsd build` imports the plugin
-def test_builds_advice_names_a_command_whose_output_shows_the_failure_reasons(tmp_path: Path) -> None:
+def test_builds_advice_names_a_command_whose_output_shows_the_failure_reasons(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     command = _generate_args(tmp_path, GREEK_HEBREW)
-    invoke(*command, "--run-anyway")
+    exits_two([*command, "--run-anyway"], capsys)
     with pytest.raises(Exception, match="nothing was built") as refused:
         invoke("build", "--run-dir", str(tmp_path / "run"), "--out", str(tmp_path / "ds"), "--name", "T", "--no-score")
     advice = str(refused.value)
     assert f"run the `clsd generate` command of {tmp_path / 'run'} again" in advice
     shown = advice.split("in its lines `", 1)[1].split("...`", 1)[0]  # what the advice says to look for
-    again = invoke(*command).splitlines()  # the same command, as the advice says: asks nothing more
+    out, error = exits_two(command, capsys)  # the same command, as the advice says: asks nothing more, fails again
+    again = out.splitlines()
+    assert error == NOTHING_TO_BUILD
     assert "this run: 0 with distractors, 0 failed validation, 0 unfinished" in again
     reasons = [line for line in again if line.startswith(shown)]
     assert reasons == [

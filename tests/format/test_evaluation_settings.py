@@ -16,8 +16,11 @@ def test_task_names_comma_separated_or_repeated_are_one_list() -> None:
 
 
 def test_the_models_options_make_one_choice_an_empty_prefix_given_as_none() -> None:
-    chosen = ModelOptions(endpoint_url="http://127.0.0.1:1/v1", endpoint_model="m", endpoint_timeout=5.0).choice()
+    (chosen,) = ModelOptions(endpoint_url="http://127.0.0.1:1/v1", endpoint_model="m", endpoint_timeout=5.0).choices()
     assert chosen.kind == "endpoint" and chosen.served == {"timeout_s": 5.0}
+    several = ModelOptions(model=("clsd-baselines/random", "clsd-baselines/char-ngram-tf")).choices()
+    assert [c.spec for c in several] == ["clsd-baselines/random", "clsd-baselines/char-ngram-tf"]
+    assert [c.spec for c in ModelOptions().choices()] == [None]  # the default, beside the n-gram baseline
 
 
 def test_the_output_is_a_path_and_bad_sizes_are_refused() -> None:

@@ -227,9 +227,13 @@ def test_two_languages_or_one_language_in_two_scripts_make_a_pair(first: str, se
         ("zh-Hant", "我們今天去臺北。", 1.0, None),  # Hant: Han (Traditional variant)
         ("ko", "大韓民國의 수도는 서울입니다.", 1.0, None),  # Korean with Hanja: Hangul + Han
         ("ar", "ذهبت إلى السوق في الساعة 3 مع أحمد.", 1.0, None),
-        ("hi", "नमस्ते Delhi", 4 / 9, "Latn"),  # न म स त: four letters (the marks are not letters), D e l h i: five
+        ("hi", "नमस्ते Delhi", 1 / 2, "Latn"),  # a word each, whatever their letters and marks
+        ("zh", "苹果发布了MacBook", 5 / 6, "Latn"),  # a Han character weighs what a Latin word does
+        ("th", "แอปเปิลเปิดตัว iPhone", 13 / 14, "Latn"),  # Thai is written without spaces: a letter with its marks each
+        ("ko", "삼성은 Galaxy를 공개했다", 3 / 4, "Latn"),  # Korean has spaces; "Galaxy를" is a word of each script
+        ("uk", "Подвір'я та ґанок, 2024 р.", 1.0, None),  # the apostrophe inside a word; digits count for none
     ],
 )
-def test_the_share_of_a_text_s_letters_in_the_language_s_script(code: str, text: str, share: float, other: str | None) -> None:
+def test_the_share_of_a_text_s_words_in_the_language_s_script(code: str, text: str, share: float, other: str | None) -> None:
     measured = script_share([text], parse_language(code))
     assert measured is not None and measured.share == pytest.approx(share, abs=0.05) and measured.other == other

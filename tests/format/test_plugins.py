@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from clsd_format.errors import CLSDError
-from clsd_format.plugins import DISTRIBUTION, StaleInstall, registry
+from clsd_format.plugins import DISTRIBUTION, PluginError, StaleInstall, read_group, registry
 
 GROUP = "clsd_test.widgets"
 Install = Callable[[str, str, dict[str, str]], None]
@@ -62,17 +62,26 @@ def test_metadata_without_the_built_in_entries_is_refused_in_one_line(install: I
     assert f"declares no entry point of group {GROUP}" in message and "reinstall clsd-mteb" in message and "\n" not in message
 
 
+OWN = f"(distribution {DISTRIBUTION} 0.1)"
+
+
 @pytest.mark.parametrize(
     ("entries", "wrong"),
     [
-        ("beta = own_widgets:NUMBER\n", "'beta' = 'own_widgets:NUMBER' of group clsd_test.widgets must name a str object"),
+        ("beta = own_widgets:NUMBER\n", f"'beta' = 'own_widgets:NUMBER' of group clsd_test.widgets {OWN} must name a str object"),
         (
             "gamma = own_widgets:BETA\n",
-            "'gamma' = 'own_widgets:BETA' of group clsd_test.widgets must name a str object whose name is 'gamma'",
+            f"'gamma' = 'own_widgets:BETA' of group clsd_test.widgets {OWN} must name a str object whose name is 'gamma'",
         ),
-        ("beta = own_widgets:BETA\nbeta = own_widgets:AGAIN\n", "'beta' = 'own_widgets:BETA' of group clsd_test.widgets must"),
-        ("beta = no_such_module:BETA\n", "'beta' = 'no_such_module:BETA' of group clsd_test.widgets cannot be loaded: No module"),
-        ("beta = own_widgets:NOTHING\n", "'beta' = 'own_widgets:NOTHING' of group clsd_test.widgets cannot be loaded:"),
+        (
+            "beta = own_widgets:BETA\nbeta = own_widgets:AGAIN\n",
+            f"'beta' = 'own_widgets:BETA' of group clsd_test.widgets {OWN} takes",
+        ),
+        (
+            "beta = no_such_module:BETA\n",
+            f"'beta' = 'no_such_module:BETA' of group clsd_test.widgets {OWN} cannot be loaded (ModuleNotFoundError: No module",
+        ),
+        ("beta = own_widgets:NOTHING\n", f"'beta' = 'own_widgets:NOTHING' of group clsd_test.widgets {OWN} cannot be loaded"),
     ],
     ids=["not-the-kind", "another-name", "twice", "no-module", "no-attribute"],
 )
@@ -81,3 +90,39 @@ def test_a_wrong_entry_is_one_line_naming_it(install: Install, entries: str, wro
     with pytest.raises(CLSDError) as refused:
         registry(GROUP, str, lambda widget: widget)
     assert wrong in str(refused.value) and "\n" not in str(refused.value)
+
+
+def test_another_package_taking_a_built_in_name_is_refused_by_its_own_name_unloaded(install: Install) -> None:
+    install(DISTRIBUTION, f"[{GROUP}]\nbeta = own_widgets:BETA\n", {"own_widgets": 'BETA = "beta"\n'})
+    install("aaa-widgets", f"[{GROUP}]\nbeta = aaa_widgets:BETA\n", {"aaa_widgets": 'raise RuntimeError("imported")\n'})
+    read = read_group(GROUP, str, lambda widget: widget)
+    assert read.found == {"beta": "beta"} and read.origins["beta"].built_in  # the built-in keeps its name
+    refusal = str(read.refused["beta"])
+    assert "'beta' = 'aaa_widgets:BETA'" in refusal and "(distribution aaa-widgets 0.1)" in refusal and OWN not in refusal
+    assert "aaa_widgets" not in sys.modules  # refused by its name, never imported
+    with pytest.raises(PluginError, match="aaa-widgets"):
+        registry(GROUP, str, lambda widget: widget)
+
+
+def test_a_plugin_raising_while_it_runs_is_named_a_built_in_is_clsds_own_bug(install: Install) -> None:
+    install(DISTRIBUTION, f"[{GROUP}]\nbeta = own_widgets:BETA\n", {"own_widgets": 'BETA = "beta"\n'})
+    install("other-widgets", f"[{GROUP}]\nalpha = other_widgets:ALPHA\n", {"other_widgets": 'ALPHA = "alpha"\n'})
+    read = read_group(GROUP, str, lambda widget: widget)
+
+    def broken(text: str) -> str:
+        raise ValueError(f"cannot read {text}\nsecond line")
+
+    with pytest.raises(PluginError) as named:
+        read.run("alpha", broken, "this")
+    assert str(named.value).startswith("the entry point 'alpha' = 'other_widgets:ALPHA' of group clsd_test.widgets")
+    assert "(distribution other-widgets 0.1) raised ValueError: cannot read this;" in str(named.value)
+    assert "\n" not in str(named.value)
+    with pytest.raises(ValueError):
+        read.run("beta", broken, "this")
+    with pytest.raises(CLSDError) as refused:  # a plug-in's own user error is left as it says it
+        read.run("alpha", _refuses)
+    assert type(refused.value) is CLSDError and str(refused.value) == "refused as it is"
+
+
+def _refuses() -> None:
+    raise CLSDError("refused as it is")

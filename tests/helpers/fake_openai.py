@@ -42,7 +42,12 @@ or ``babble`` (an answer that is neither yes nor no).
 A request asking for structured output (``response_format``) gets the four distractors as JSON, unless
 its form is in ``refused_formats`` (then ``refusal_status``, 400 by default, as a server that does not know it;
 llama-cpp-python's server answers 500). Every request
-body is kept in ``requests``, and every request is counted by method and path in ``route_calls``.
+body is kept in ``requests``, and every request is counted by method and path in ``route_calls`` (``chat_requests()``:
+the chat completions received).
+
+Each answer names the model asked for, unless told to name it as a provider does: ``answered_model`` (Azure OpenAI's
+underlying model "gpt-4o-2024-11-20" for a deployment, OpenRouter's "openai/gpt-4o", an empty string),
+``omit_model`` (no ``model`` field at all), ``sentence_models`` (another model for the sentences holding a key).
 
 The file listing (``GET /v1/files``) pages as OpenAI's does (``order``, ``limit``, ``after``, at most
 ``list_page_size`` files a page); ``add_account_files`` fills the account with older files, and ``file_listing = False``
@@ -85,13 +90,15 @@ def swapped_words(sentence: str, code: str, pool: Sequence[str]) -> list[str]:
     replaced by a real word of the same language (taken from ``pool``, other sentences of it), a different word each
     time, whatever the result means (mostly word salad).
 
-    Words are found as the generator finds them (clsd_format.words), so scripts without spaces are cut into words.
+    Words are found as the generator finds them (clsd_format.words), so scripts without spaces are cut into words, and
+    as a rule changes them: a word with an apostrophe is one word ("подвір'я", "dell'anno"), never changed at a piece.
     """
+    from clsd_format.apostrophes import APOSTROPHES
     from clsd_format.words import find_words, word_spans
 
-    spans = word_spans(sentence, code)
-    own = set(find_words(sentence, code))
-    others = sorted({w for text in pool for w in find_words(text, code) if w not in own and len(w) > 1})
+    spans = word_spans(sentence, code, APOSTROPHES)
+    own = set(find_words(sentence, code, APOSTROPHES))
+    others = sorted({w for text in pool for w in find_words(text, code, APOSTROPHES) if w not in own and len(w) > 1})
     ranked = sorted(range(len(spans)), key=lambda i: -(spans[i][1] - spans[i][0]))  # the longest words first
     out: list[str] = []
     for n, index in enumerate(ranked[:4]):
@@ -208,7 +215,7 @@ JUDGE_PROMPTS = ("Is the following", "Sentence A is", "Is sentence B")  # the ju
 
 
 def completion(
-    model: str,
+    model: str | None,
     sentence: str,
     action: str,
     prompt: str,
@@ -253,7 +260,7 @@ def completion(
         "id": "chatcmpl-fake",
         "object": "chat.completion",
         "created": int(time.time()),
-        "model": model,
+        **({} if model is None else {"model": model}),  # None: no model field, as some servers answer
         "choices": [{"index": 0, "message": message, "finish_reason": "length" if action == "cut" else "stop"}],
         "usage": {
             "prompt_tokens": len(prompt.split()),
@@ -303,7 +310,12 @@ class FakeOpenAI(LocalServer):
         self.lost_upload_answers = 0
         self.lost_create_answers = 0
         self.foreign_output_lines: list[dict[str, Any]] = []  # appended to every batch output (lines no batch held)
-        self.answered_model: str | None = None  # set: every answer (live, batch) names this model, not the one asked for
+        # The model an answer (live, batch) names, as providers name it: None, the one asked for; a string, that name
+        # whatever was asked ("gpt-4o-2024-11-20", as Azure OpenAI names the model behind a deployment; "openai/gpt-4o",
+        # as OpenRouter prefixes the vendor; "", as a server that leaves the field empty); ``omit_model``: no field.
+        self.answered_model: str | None = None
+        self.omit_model = False
+        self.sentence_models: dict[str, str] = {}  # a sentence holding the key: its answers name the value (first)
         self.lock = threading.Lock()
         super().__init__(_handler(self), "/v1", port)
 
@@ -316,9 +328,20 @@ class FakeOpenAI(LocalServer):
             self.log.append((sentence, action))
             return action
 
-    def model_of(self, request: Mapping[str, Any]) -> str:
-        """The model an answer to ``request`` names: the one asked for, unless :attr:`answered_model` is set."""
-        return self.answered_model or request["model"]
+    def model_of(self, request: Mapping[str, Any]) -> str | None:
+        """The model an answer to ``request`` names (None: the answer has no ``model`` field): the one asked for, unless
+        :attr:`sentence_models`, :attr:`answered_model` or :attr:`omit_model` say otherwise."""
+        sentence = request["messages"][-1]["content"].split("\n")[-1]
+        named = next((model for key, model in self.sentence_models.items() if key in sentence), None)
+        if named is not None:
+            return named
+        if self.omit_model:
+            return None
+        return request["model"] if self.answered_model is None else self.answered_model
+
+    def chat_requests(self) -> int:
+        """Chat-completion requests the server received (answered or not)."""
+        return self.route_calls["POST /v1/chat/completions"]
 
     # --- Batch API ---------------------------------------------------------------------------
     def add_account_files(self, count: int, age: int = 86_400) -> None:

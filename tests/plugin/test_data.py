@@ -474,7 +474,7 @@ def _quickstart(release_folder: Path, url: str, tmp_path: Path) -> tuple[subproc
             ".venv/.quickstart",
             "quickstart",
             f"BIN={Path(sys.executable).parent}",
-            f"RELEASE={release_folder}",
+            f"RELEASE_BESIDE={release_folder}",
             f"QUICKSTART_ARGS=--tasks CLSD-WMT21-FR-DE --limit 5 --output {tmp_path / 'out'}",
         ],
         cwd=Path(__file__).resolve().parents[2],

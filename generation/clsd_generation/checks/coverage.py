@@ -25,6 +25,7 @@ from typing import Any
 from clsd_format.errors import CLSDError
 from clsd_format.languages import parse_language
 from clsd_format.words import SPACES, WordReading, word_reading
+from clsd_generation.checks.compounding import writes_compounds
 
 THAI_DICTIONARY = "pythainlp"  # the lexicon of Thai: PyThaiNLP's word list, not wordfreq's (it has none)
 # py3langid's model writes Norwegian as "no"; CLDR writes Bokmål "nb".
@@ -52,6 +53,11 @@ class LanguageSupport:
     @property
     def reads_words(self) -> bool:
         return self.reading.available
+
+    @property
+    def compounds(self) -> bool:
+        """Whether the language writes compounds as one word (:mod:`clsd_generation.checks.compounding`)."""
+        return writes_compounds(self.code)
 
 
 @functools.cache

@@ -1,7 +1,7 @@
 """Which words are real words of a language: every source that knows words, asked together.
 
 The invented-word check and the near-copy check's "no new real word" (:mod:`clsd_generation.checks.answers`) know a
-word when any of these knows it:
+word when any of these knows it (a rare neighbour of a common word is a slip of it all the same: :func:`slip_of`):
 
 * the language's **word list**: :mod:`wordfreq`'s (for Thai, which it lacks, PyThaiNLP's dictionary);
 * the **user's own corpus** (:class:`CorpusLexicon`): a word of any sentence of that language in the run's input is a
@@ -13,12 +13,16 @@ word when any of these knows it:
 * an **inflected form**: a form simplemma's dictionary holds (Hungarian "olvastak", Turkish "okuyorlardı") whose lemma
   the word list knows. Its rule-made lemmas are not enough: they lemmatize the slip "olvastakk" and the fragment
   "okuyorlard" too. Which languages simplemma has a dictionary for is read from the installed package;
-* an **ending the corpus writes** (:meth:`CorpusLexicon.inflects`): a known word followed by an ending that the corpus
-  writes after several of its own words (Tamil "கடமைகளுக்கும்" is "கடமை", duty, and the "-களுக்கும்" of
-  "வேலைகளுக்கும்" and its like), the inflection of a language no lemmatizer knows, learnt from the user's text;
+* an **ending of the corpus's inflection** (:meth:`CorpusLexicon.inflects`): a known word followed by an ending that
+  the corpus writes after several of its own words, those words with other endings too (a paradigm: "-களுக்கும்"
+  and "-கள்" after "வேலை"), where the word is known with another ending of that paradigm (Tamil "கடமைகளுக்கும்":
+  "கடமைகள்" is known), the inflection of a language no lemmatizer knows, learnt from the user's text; letters the
+  corpus writes after other words make no word of a stem of another kind ("loiement", "законость");
 * a **compound** of two known words (:func:`compound`; a word list's part at :data:`MIN_PART_ZIPF` or more), the
   second perhaps with such an ending (Hungarian "nyomtatókiszolgálóra", German "Apfelbaumblüten"), in a language
-  written with spaces;
+  written with spaces that writes compounds (:mod:`clsd_generation.checks.compounding`); elsewhere a known word
+  after a prefix the word list writes before many of its words (French "autoconsommateurs", :func:`prefixes`), never
+  two words glued ("maisonvoiture");
 * a **name** (:meth:`CorpusLexicon.reads_as_name`), in a script without case only, where no capital tells one.
 
 Every dictionary loads once per process, the first time a word of its language is looked up, and only for the
@@ -29,19 +33,24 @@ sentences of that language: it does not depend on their order and is the same wh
 from __future__ import annotations
 
 import functools
+import itertools
 import unicodedata
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 import regex
 
+from clsd_format.apostrophes import APOSTROPHES, elision_cuts, elision_language
 from clsd_format.words import SEGMENTER_MODULES, find_words
 from clsd_generation.checks.coverage import THAI_DICTIONARY, LanguageSupport, support
 
-# A word of a language written with spaces: three or more letters, marks included ("खरीदी" is one word).
+# A run of three or more letters, marks included ("खरीदी" is one): how many words a fragment of text holds.
 LETTER_WORD = regex.compile(r"[^\W\d_]{3,}")
 _LETTER = regex.compile(r"[^\W\d_]")
+# Letters joined by apostrophes: a word as its language writes it ("подвір'я", "don't"; see letter_words).
+_LETTER_RUN = regex.compile(rf"[^\W\d_]+(?:[{APOSTROPHES}][^\W\d_]+)*")
+SHORTEST_WORD = 3  # letters (apostrophes not counted) of a word the checks look up
 # A run of one-character segments up to this long is kept whole too: a name the segmenter does not know is cut into
 # its characters ("朔尔茨" into "朔", "尔", "茨"), and a candidate's run of them is looked up joined.
 LONGEST_CHARACTER_RUN = 6
@@ -54,6 +63,11 @@ _ATTACHED_LETTERS = 2
 # letters with their marks (graphemes): one letter more is a slip ("olvastakk"), not an inflection. Cuts fall between
 # graphemes only: a vowel sign never starts an ending.
 MIN_ENDING_STEMS = 3
+# ... and is an ending of the language's inflection: at least this many of those stems are written by the corpus with
+# another such ending too, its paradigm ("வேலை" + "கள்" and "வேலை" + "களுக்கு"; Finnish "talo" + "ssa" and "talo" +
+# "lle"). A word is then a known stem with an ending whose paradigm the stem is known with too (:meth:`inflects`).
+# Measured on the tune sample against 2 and 3 (docs/generation.md).
+MIN_PARADIGM_STEMS = 1
 SHORTEST_STEM = 4
 SHORTEST_ENDING = 2
 _GRAPHEME = regex.compile(r"\X")
@@ -63,6 +77,29 @@ SHORTEST_PART = 4
 # ... and the word list holds each at a Zipf frequency above this (or another source holds it): the large lists' rarest
 # entries are pieces of words ("ienne", "ischen", 1.6 and 2.5), which would make "fossienne" a compound.
 MIN_PART_ZIPF = 2.5
+# Where a language writes no compounds, a word of a prefix and a known word is still a word: a prefix is a first part
+# that this many of the word list's PREFIX_WORDS commonest words are written with, before a word of the list
+# (:func:`prefixes`; "auto-" before 263 French words, "micro-" 158, "maison" 10, Italian "casa" 71, "porta" 99).
+PREFIX_WORDS = 300_000
+MIN_PREFIX_WORDS = 100
+# A word one edit from a word it replaces (a letter with its marks substituted, inserted, dropped, or two swapped) that
+# the word list holds at least this much rarer (Zipf), and the corpus no more often in that proportion, is a slip of
+# it whatever list holds it ("hopsital", 1.2, for "hospital", 5.1); a word of comparable frequency ("horse" for
+# "house") is another word. Measured: scripts/measure_slip_gap.py (docs/generation.md).
+SLIP_ZIPF_GAP = 3.75
+
+
+def letter_words(text: str, language: str) -> list[str]:
+    """The words of ``text`` (a language written with spaces) that the checks look up: runs of letters, marks included,
+    an apostrophe inside one as the language writes it ("подвір'я", "don't" one word each; French "l'" and "homme", Italian
+    "dell'" and "anno" two, :mod:`clsd_format.apostrophes`), of :data:`SHORTEST_WORD` letters or more, the typographic
+    apostrophe read as the plain one. A word changed at a fragment ("потішати'я") is then one unknown word."""
+    words = _LETTER_RUN.findall(text.replace("\u2019", "'"))
+    code = elision_language(language)
+    if code is not None:
+        cut = [(word, [0, *elision_cuts(code, word), len(word)]) for word in words]
+        words = [word[start:end] for word, edges in cut for start, end in itertools.pairwise(edges)]
+    return [word for word in words if len(word) - word.count("'") >= SHORTEST_WORD]
 
 
 @functools.cache
@@ -174,7 +211,7 @@ def inflected_known(word: str, language: str, lexicon: str | None) -> bool:
 class CorpusLexicon:
     """The words of one language's sentences in a run's input (case-folded, composed), read on first use.
 
-    ``texts``: the input's sentences of ``language``. Written with spaces, a word is a run of three or more letters;
+    ``texts``: the input's sentences of ``language``. Written with spaces, a word is one of :func:`letter_words`;
     cut by a segmenter, every segment with a letter, and every run of one-character segments up to
     :data:`LONGEST_CHARACTER_RUN` joined (a name the segmenter cuts into its characters).
     """
@@ -188,39 +225,67 @@ class CorpusLexicon:
 
     @functools.cached_property
     def words(self) -> frozenset[str]:
+        return frozenset(self.counts)
+
+    @functools.cached_property
+    def counts(self) -> Counter[str]:
+        """How many of the distinct sentences write each word (how common it is in the user's domain)."""
         found = support(self.language)
+        counts: Counter[str] = Counter()
         if not found.reads_words:
-            return frozenset()
-        words: set[str] = set()
+            return counts
         for text in set(self.texts):
             composed = unicodedata.normalize("NFC", text).casefold()
             if found.segmented:
-                words.update(_segment_words(find_words(composed, self.language)))
+                counts.update(_segment_words(find_words(composed, self.language)))
             else:
-                words.update(LETTER_WORD.findall(composed))
-        return frozenset(words)
+                counts.update(set(letter_words(composed, self.language)))
+        return counts
 
     @functools.cached_property
     def endings(self) -> frozenset[str]:
-        """The endings the corpus writes after at least :data:`MIN_ENDING_STEMS` of its own words (see
-        :meth:`inflects`); none in a language cut by a segmenter, whose words are its segments."""
+        """The endings of the language's inflection the corpus writes (see :meth:`inflects`): each after at least
+        :data:`MIN_ENDING_STEMS` of its own words, :data:`MIN_PARADIGM_STEMS` of which it writes with another such
+        ending too (their paradigm); none in a language cut by a segmenter, whose words are its segments."""
+        return frozenset(self.paradigms)
+
+    @functools.cached_property
+    def paradigms(self) -> dict[str, frozenset[str]]:
+        """Each ending of :attr:`endings` with its paradigm: the other endings the corpus writes after one of its stems
+        ("களுக்கு" with "கள்" and "களை": "வேலைகளுக்கு", "வேலைகள்", "வேலைகளை")."""
         if support(self.language).segmented:
-            return frozenset()
+            return {}
         stems: defaultdict[str, set[str]] = defaultdict(set)
         for word in self.words:
             for stem, ending in _cuts(word):
                 if stem in self.words:
                     stems[ending].add(stem)
-        return frozenset(ending for ending, found in stems.items() if len(found) >= MIN_ENDING_STEMS)
+        learnt = {ending: found for ending, found in stems.items() if len(found) >= MIN_ENDING_STEMS}
+        taken: defaultdict[str, set[str]] = defaultdict(set)  # the learnt endings of each stem
+        for ending, found in learnt.items():
+            for stem in found:
+                taken[stem].add(ending)
+        paradigms = {ending: frozenset().union(*(taken[stem] for stem in found)) - {ending} for ending, found in learnt.items()}
+        return {
+            ending: others
+            for ending, others in paradigms.items()
+            if sum(len(taken[stem]) > 1 for stem in learnt[ending]) >= MIN_PARADIGM_STEMS
+        }
 
     def inflects(self, word: str, known: Callable[[str], bool]) -> bool:
-        """Whether ``word`` is a stem that ``known`` knows followed by an ending the corpus writes after several of
-        its words: an inflected form in a language whose forms no list holds (Tamil, Swahili, Turkish beyond
-        simplemma's dictionary). A scrambled word or a slip rarely splits so: its stem or its ending is no word's."""
-        endings = self.endings
-        if not endings:
+        """Whether ``word`` is a stem that ``known`` knows followed by an ending of the corpus's inflection
+        (:attr:`paradigms`) that ``known`` knows the stem with another ending of the same paradigm too: an inflected
+        form in a language whose forms no list holds (Tamil "கடமைகளுக்கு" where the list holds "கடமைகள்"; Swahili,
+        Turkish beyond simplemma's dictionary). Letters the corpus writes after other words are no inflection of a stem
+        of another kind: French "loi" + "-ement", Russian "законо" + "-сть" and "сказать" + "-ами" are no words. A
+        scrambled word or a slip rarely splits so: its stem or its ending is no word's."""
+        paradigms = self.paradigms
+        if not paradigms:
             return False
-        return any(ending in endings and known(stem) for stem, ending in _cuts(unicodedata.normalize("NFC", word).casefold()))
+        return any(
+            ending in paradigms and known(stem) and any(known(stem + other) for other in paradigms[ending])
+            for stem, ending in _cuts(unicodedata.normalize("NFC", word).casefold())
+        )
 
     def __contains__(self, word: object) -> bool:
         return isinstance(word, str) and unicodedata.normalize("NFC", word).casefold() in self.words
@@ -279,7 +344,32 @@ def knows(word: str, found: LanguageSupport, corpus: CorpusLexicon | None = None
     def part(piece: str) -> bool:
         return listed(piece, found, corpus, MIN_PART_ZIPF)
 
-    return compound(word, part, lambda piece: part(piece) or (corpus is not None and corpus.inflects(piece, part)))
+    def prefix(piece: str) -> bool:
+        return found.lexicon is not None and piece.casefold() in prefixes(found.lexicon)
+
+    # two known words glued are a word only where the language writes compounds; elsewhere a prefix and a word are
+    head = part if found.compounds else prefix
+    return compound(word, head, lambda piece: part(piece) or (corpus is not None and corpus.inflects(piece, part)))
+
+
+@functools.cache
+def prefixes(lexicon: str) -> frozenset[str]:
+    """The prefixes of a language that writes no compounds, as its word list writes them: first parts of
+    :data:`SHORTEST_PART` characters or more that its :data:`PREFIX_WORDS` commonest words write before
+    :data:`MIN_PREFIX_WORDS` or more of its words (French "auto-", "micro-", "multi-": "autoconsommateurs",
+    "microproducteurs"), never a noun glued to another ("maison" + "voiture"). PyThaiNLP's dictionary: none."""
+    if lexicon == THAI_DICTIONARY:
+        return frozenset()
+    import wordfreq
+
+    words = list(itertools.islice(wordfreq.iter_wordlist(lexicon, "best"), PREFIX_WORDS))
+    known = set(words)
+    counts: Counter[str] = Counter()
+    for word in words:
+        for end in (match.end() for match in _GRAPHEME.finditer(word)):
+            if SHORTEST_PART <= end <= len(word) - SHORTEST_PART and word[end:] in known:
+                counts[word[:end]] += 1
+    return frozenset(head for head, n in counts.items() if n >= MIN_PREFIX_WORDS)
 
 
 def compound(word: str, head: Callable[[str], bool], tail: Callable[[str], bool]) -> bool:
@@ -305,6 +395,31 @@ def listed(word: str, found: LanguageSupport, corpus: CorpusLexicon | None = Non
         return True
     inflected = inflection_language(found.code)
     return inflected is not None and inflected_known(word, inflected, lexicon)
+
+
+@functools.lru_cache(maxsize=200_000)
+def zipf(word: str, lexicon: str) -> float:
+    """The word list's Zipf frequency of ``word`` (wordfreq's code ``lexicon``; 0.0 where it lacks the word)."""
+    import wordfreq
+
+    return float(wordfreq.zipf_frequency(word, lexicon))
+
+
+def slip_of(new: str, old: str, found: LanguageSupport, corpus: CorpusLexicon | None = None) -> bool:
+    """Whether ``new``, written in place of ``old``, is a slip of it, whatever list holds it: one edit apart in letters
+    with their marks (one substituted, inserted or dropped, or two swapped), at least :data:`SLIP_ZIPF_GAP` rarer in
+    the word list, and no more common in the corpus than that proportion of ``old``'s count there ("hopsital" for
+    "hospital"; never "horse" for "house"). Without frequencies (no word list, or PyThaiNLP's dictionary) never."""
+    lexicon = found.lexicon
+    if lexicon is None or lexicon == THAI_DICTIONARY or zipf(old, lexicon) - zipf(new, lexicon) < SLIP_ZIPF_GAP:
+        return False
+    if corpus is not None:
+        folded = [unicodedata.normalize("NFC", w).casefold() for w in (new, old)]
+        if corpus.counts[folded[0]] * 10**SLIP_ZIPF_GAP > corpus.counts[folded[1]]:
+            return False
+    from rapidfuzz.distance import OSA
+
+    return int(OSA.distance(_GRAPHEME.findall(new.casefold()), _GRAPHEME.findall(old.casefold()))) == 1
 
 
 def has_source(found: LanguageSupport, corpus: CorpusLexicon | None = None) -> bool:

@@ -11,6 +11,12 @@ near copy, invented words, whose settings are the fields of :class:`~clsd_genera
 in its ``pyproject.toml``, and a package of its own adds one by one line and a module (``tests/data/toy_check``).
 A check from a package keeps its settings in its own declared dataclass; the run's values of it travel in
 ``ReadingChecks.plugins`` and into the checkpoint's fingerprint under the check's name.
+
+The checks are read when a command first asks for them (:func:`answer_checks`), never at import: a check that
+cannot be loaded, or takes a built-in's name, stops the commands that use the checks with one line naming its entry
+point and distribution (:mod:`clsd_format.plugins`) and leaves every other command alone. The registry hands out a
+package's check with its code guarded: its refusal, card sentence or ``check off:`` lines raising on one text is
+that line too, never clsd's internal error.
 """
 
 from __future__ import annotations
@@ -21,7 +27,7 @@ from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 from clsd_format.errors import CLSDError
-from clsd_format.plugins import registry
+from clsd_format.plugins import Plugins, guarded, read_group
 from clsd_generation.checks.coverage import LanguageSupport, base_language, support
 from clsd_generation.core.settings import ReadingChecks
 
@@ -55,11 +61,22 @@ class AnswerCheck:
     order: int = 100
 
 
+def _guarded(check: AnswerCheck, read: Plugins[AnswerCheck]) -> AnswerCheck:
+    """``check`` whose code (refusal, card sentence, ``check off:`` lines) names its plug-in when it raises."""
+    origin = read.origins[check.name]
+    if origin.built_in:
+        return check
+    return replace(
+        check, refuse=guarded(origin, check.refuse), card=guarded(origin, check.card), why_off=guarded(origin, check.why_off)
+    )
+
+
 @functools.cache
 def answer_checks() -> tuple[AnswerCheck, ...]:
-    """Every registered check, in the order they are asked."""
-    found = registry(ENTRY_POINT_GROUP, AnswerCheck, lambda check: check.name)
-    return tuple(sorted(found.values(), key=lambda check: (check.order, check.name)))
+    """Every registered check, in the order they are asked; a check that cannot be used is one line naming it."""
+    read = read_group(ENTRY_POINT_GROUP, AnswerCheck, lambda check: check.name)
+    found = [_guarded(check, read) for check in read.strict().values()]
+    return tuple(sorted(found, key=lambda check: (check.order, check.name)))
 
 
 def plugin_settings() -> list[type]:

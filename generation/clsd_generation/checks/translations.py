@@ -17,13 +17,17 @@ empty, the pivot configs are not built at all (:func:`not_built_reason`).
   translate alike (a distractor one word from its target can come out as the same English: the paper counts it as
   a tie), so agreement is counted across rows: on the release's 23,659 distinct texts (German and French, the
   authors' M2M-100 pivot) no English is shared by different sources of more than two rows.
-* **A number of the source missing**: every number of the source of ten or more must be in the translation,
-  compared by value, digits of any script read by :func:`unicodedata.decimal` ("२०१९", "٢٠١٩" and "2019" are one
-  number), with its group and decimal separators read either way ("2600" is "2,600"; "3,5" is "3.5"), with
-  another scale word ("1500万" is "15 million", "15 लाख" is "1.5 million": the same digits but for trailing zeros),
-  or as the end of a longer number ("80er Jahre" -> "the 1980s"). Numbers below ten are not required: English
-  writes them as words ("3 hommes" -> "three men", "4ème" -> "fourth"). On the release this refuses 91 of the
-  23,659 (0.38%), each a translation that lost part of its source (a second sentence, a date, a page number).
+* **A number of the source missing**: every number, time and date of the source of ten or more (its digits read as
+  one) must be in the translation, compared by what it says as :mod:`clsd_generation.checks.numerals` reads each
+  language (CLDR's marks, times, dates and scale words through Babel): digits of any script ("२०१९", "٢٠١٩" and
+  "2019" are one number), German "1.000" and "3,5" are English "1,000" and "3.5", "19:30 Uhr" is "7:30 pm",
+  "07.03.2024" is "March 7, 2024", "1500万" is "15 million". A number is also there when each of its digit groups
+  is a number of the translation (a reading CLDR lacks, a date in the source's order), with the same digits but for
+  trailing zeros where a scale word stands on one side only ("15 लाख" -> "15 lakh", a word CLDR's English lacks),
+  or as the end of a longer number ("80er Jahre" -> "the 1980s"); trailing zeros alone are no scale word ("1.000"
+  -> "100" is refused). Numbers below ten are not required: English writes them as words ("3 hommes" -> "three
+  men", "4ème" -> "fourth"). On the release this refuses 91 of the 23,659 (0.38%), each a translation that lost
+  part of its source (a second sentence, a date, a page number), the same texts as a reading of digits alone.
 * **A name of the source missing**: a name is compared by its letters only where the source writes it in the
   pivot's script (Latin) inside a text mostly in another script ("Google" in a Greek sentence): English writes it
   the same. Across scripts a name cannot be compared by letters (Μέρκελ, Merkel), and in a source written in the
@@ -44,12 +48,13 @@ from __future__ import annotations
 import statistics
 import unicodedata
 from collections import Counter, defaultdict
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import regex
 
 from clsd_format.languages import ENGLISH
+from clsd_generation.checks.numerals import DATE, NUMBER, Numeral, comparable_numerals, read_numerals
 from clsd_generation.core.checkpoint import Checkpoint
 from clsd_generation.core.languages import languages_of
 
@@ -67,9 +72,6 @@ LENGTH_FROM = 20  # characters (without whitespace) of a source below which its 
 MOST = 0.5  # more than this share of a language's translations refused or empty: the pivot configs are not built
 
 _WORD = regex.compile(r"\w+")
-_DIGITS = regex.compile(r"\d+")  # decimal digits of every script (Unicode Nd)
-# A number: digit groups joined by one separator (group or decimal mark of any convention, the Arabic ones included).
-_NUMBER = regex.compile(r"\d+(?:[.,'\u00a0\u202f\u2009\u066b\u066c ]\d+)*")
 _PIVOT_LETTER = regex.compile(rf"\p{{Script={ENGLISH.script}}}")
 _PIVOT_WORD = regex.compile(rf"\p{{Script={ENGLISH.script}}}[\p{{Script={ENGLISH.script}}}\p{{M}}\d]+")
 _LETTER = regex.compile(r"\p{L}")
@@ -110,33 +112,37 @@ class LanguageCheck:
         )
 
 
-def number_values(text: str) -> list[tuple[int, tuple[int, ...]]]:
-    """Each number of ``text``: its value with separators read as group marks, and the value of each digit group."""
-    found = []
-    for match in _NUMBER.finditer(text):
-        groups = _DIGITS.findall(match[0])
-        found.append((_value("".join(groups)), tuple(_value(group) for group in groups)))
-    return found
+def missing_numbers(source: str, translation: str, language: str | None = None, pivot: str | None = ENGLISH.code) -> list[int]:
+    """The numbers, times and dates of ``source`` (written in ``language``; None: unknown, its marks read both ways) that
+    ``translation`` (in ``pivot``) lacks, each as its digits (see the module docstring)."""
+    found = read_numerals(translation, pivot)
+    parts = {group for numeral in found for group in numeral.groups}
+    parts |= {int(value) for numeral in found for value in numeral.values if value == value.to_integral_value()}
+    return [numeral.whole for numeral in comparable_numerals(source, language) if not _kept(numeral, found, parts)]
 
 
-def _value(digits: str) -> int:
-    return int("".join(str(unicodedata.decimal(ch)) for ch in digits))
+def _kept(numeral: Numeral, found: Sequence[Numeral], parts: set[int]) -> bool:
+    """Whether the translation holds ``numeral``: by value (a time by its minute, a date by its day, month and year),
+    or by its digit groups each among the translation's numbers (the fallback of a reading CLDR lacks), or, with a
+    scale word on one side only, by the same digits but for trailing zeros ("15 lakh" for "15 लाख"), or as the end of
+    a longer number ("80er" -> "1980s"). Below :data:`SMALLEST_NUMBER` it need not be there."""
+    if numeral.whole < SMALLEST_NUMBER or all(group in parts for group in numeral.groups):
+        return True
+    if any(numeral.same_value(other) and (numeral.kind != DATE or _year_kept(numeral, other, parts)) for other in found):
+        return True
+    if numeral.kind != NUMBER:
+        return False
+    significant = _significant(numeral.whole)
+    others = [other for other in found if other.kind == NUMBER]
+    if any(other.scaled != numeral.scaled and _significant(other.whole) == significant for other in others):
+        return True  # "1500万" -> "15 million" where one of the scale words is not CLDR's
+    ends = {str(int(value)) for value in numeral.values if value == value.to_integral_value()}
+    return any(str(int(value)).endswith(end) for other in others for value in other.values for end in ends)  # "80er"
 
 
-def missing_numbers(source: str, translation: str) -> list[int]:
-    """The numbers of ``source`` (ten or more) that ``translation`` lacks, by value (see the module docstring)."""
-    found = number_values(translation)
-    wholes = {whole for whole, _ in found}
-    parts = wholes | {part for _, groups in found for part in groups}
-    significant = {_significant(whole) for whole in wholes}
-    missing = []
-    for whole, groups in number_values(source):
-        if whole < SMALLEST_NUMBER or whole in wholes or all(group in parts for group in groups):
-            continue
-        if _significant(whole) in significant or any(str(other).endswith(str(whole)) for other in wholes):
-            continue  # "1500万" -> "15 million", "15 लाख" -> "1.5 million"; "80er" -> "1980s"
-        missing.append(whole)
-    return missing
+def _year_kept(date: Numeral, other: Numeral, parts: set[int]) -> bool:
+    """A date agrees with one that states no year ("March 7") only where the translation writes the year elsewhere."""
+    return all(year is not None for year, _, _ in other.dates) or all(year in parts for year, _, _ in date.dates)
 
 
 def _significant(value: int) -> str:
@@ -217,7 +223,7 @@ def check_translations(code: str, translations: Mapping[str, str], rows: Mapping
     for source, text in given.items():
         if source in refused:
             continue
-        if missing_numbers(source, text):
+        if missing_numbers(source, text, code):
             refused[source] = NUMBER_MISSING
         elif names_missing(source, text):
             refused[source] = NAME_MISSING

@@ -3,7 +3,7 @@
 Strict, because every later step is paid for: an empty cell, a row with the wrong number of fields,
 a missing key or a repeated pair stops the run before the first request, naming the file, the row
 and the column. Cells are kept as the exact strings in the file (surrounding whitespace removed);
-nothing is turned into a missing value, so a sentence reading "NA" stays a sentence. Each column's letters are then
+nothing is turned into a missing value, so a sentence reading "NA" stays a sentence. Each column's words are then
 checked against the script of the language named for it (:func:`check_scripts`).
 """
 
@@ -21,8 +21,9 @@ from clsd_format.errors import CLSDError, DataError
 from clsd_format.languages import Language, script_name, script_share
 
 MAX_PROBLEMS_LISTED = 10
-# A column whose letters are mostly of another script than its language's is the wrong column or the wrong code:
-# refused. One where a fifth or more are is said in one line (names and loanwords in another script are common).
+# A column mostly in another script than its language's is the wrong column or the wrong code: refused. One where a
+# fifth or more is said in one line (names and loanwords in another script are common). Counted in words, a
+# character for a word where the script has no spaces (clsd_format.languages.script_share; docs/generation.md).
 SCRIPT_REFUSED_BELOW = 0.5
 SCRIPT_WARNED_BELOW = 0.8
 _FILE_SUFFIXES = (".csv", ".tsv", ".jsonl", ".ndjson", ".parquet", ".json", ".txt")
@@ -38,7 +39,7 @@ class ParallelPair:
 
 @dataclass(frozen=True)
 class ParallelCorpus:
-    origin: str  # what was read, as the user named it: for messages on this machine, never for a card
+    origin: str  # what was read, as the user named it: for messages to the user, never for a card
     columns: tuple[str, str]
     pairs: list[ParallelPair]
     id_column: str | None = None
@@ -309,8 +310,10 @@ def _problems_error(problems: list[_Problem], where: str) -> DataError:
 
 
 def check_scripts(corpus: ParallelCorpus, languages: tuple[Language, Language]) -> list[str]:
-    """Each column's letters against the script its language is written in (a script subtag, else the language's
-    usual one): refused when under half of them are in it, one warning line each where under four fifths are.
+    """Each column against the script its language is written in (a script subtag, else the language's usual one),
+    counted in words (a character where the script puts no spaces between words, so that Chinese news naming an
+    "iPhone 15 Pro Max" is Chinese): refused when under half are in it, one warning line each where under four
+    fifths are.
 
     Read before anything is asked of a backend, so that ``--target-lang sr-Latn`` on Cyrillic text (or swapped
     columns) costs nothing.
@@ -323,7 +326,7 @@ def check_scripts(corpus: ParallelCorpus, languages: tuple[Language, Language]) 
         column, other = corpus.columns[side], measured.other
         said = (
             f"{language.name} ({language.code}) is written in {script_name(measured.script)}, but "
-            f"{1 - measured.share:.0%} of the letters of column {column!r} are not"
+            f"{1 - measured.share:.0%} of the words of column {column!r} are not"
             + (f", most of them {script_name(other)}" if other else "")
         )
         if measured.share < SCRIPT_REFUSED_BELOW:

@@ -12,7 +12,8 @@ JSON nested thousands deep, JSON of another shape than the schema asked for. Eac
   list), strings only; anything else is refused rather than parsed as text, so fragments of JSON syntax never
   become distractors.
 * :func:`answered_as_asked` reads the model an answer names: a dataset says which model wrote it, so an answer of
-  another model than the one asked for is refused unless the user allowed that model by name.
+  another model than the one asked for is refused unless the user allowed that model by name; an answer naming no
+  model (no field, or an empty one) is an unnamed model's, read.
 """
 
 from __future__ import annotations
@@ -93,14 +94,37 @@ def answered_as_asked(asked: str, answered: str | None, accepted: Collection[str
     """Whether an answer naming the model ``answered`` counts as the answer of the model ``asked`` for.
 
     Yes when it is the name asked for, that name followed by a snapshot's date or version (``gpt-4o`` answered as
-    ``gpt-4o-2024-08-06``: the provider names the snapshot behind an alias), or a name in ``accepted`` (allowed by the
-    user, e.g. the file path a llama.cpp server answers with); also when the answer names no model, since nothing in it
-    says another one wrote it. Anything else (``gpt-4o-mini`` for ``gpt-4o``, an alias to another model) is another
-    model's answer.
+    ``gpt-4o-2024-08-06``: the provider names the snapshot behind an alias), either of those with a vendor's prefix
+    on one side only (:func:`same_name`: ``openai/gpt-4o`` for ``gpt-4o``, as OpenRouter names it, and the reverse), or
+    a name in ``accepted`` (allowed by the user, e.g. the file path a llama.cpp server answers with); also when the
+    answer names no model, or an empty one (:func:`named_model`), since nothing in it says another one wrote it.
+    Anything else (``gpt-4o-mini`` for ``gpt-4o``, an alias to another model, the model behind an Azure deployment's
+    name) is another model's answer.
     """
-    if answered is None or answered == asked or answered in accepted:
+    if answered is None or named_model(answered) is None or answered in accepted:
+        return True
+    return any(same_name(a, b) for a, b in ((asked, answered), (unprefixed(asked), answered), (asked, unprefixed(answered))))
+
+
+def same_name(asked: str, answered: str) -> bool:
+    """The name asked for, or that name followed by a snapshot's date or version."""
+    if answered == asked:
         return True
     return answered.startswith(asked) and _SNAPSHOT_SUFFIX.fullmatch(answered[len(asked) :]) is not None
+
+
+def unprefixed(name: str) -> str:
+    """A model name without its vendor's prefix: its last path segment (``openai/gpt-4o`` -> ``gpt-4o``).
+
+    Stripped on one side of a comparison only: ``openai/gpt-4o`` and ``azure/gpt-4o`` stay two names, as two vendors'
+    models of one name may differ (a fine-tune under an organisation's name)."""
+    return name.rstrip("/").rsplit("/", 1)[-1]
+
+
+def named_model(name: str | None) -> str | None:
+    """The model an answer names, or None when it names none: a missing ``model`` field, an empty one or blanks are
+    an unnamed model's answer (recorded as such and said on the card), never another model's."""
+    return name if name is not None and name.strip() else None
 
 
 def model_shown(name: str | None) -> str:

@@ -76,12 +76,13 @@ class LLMSettings:
         flag="--structured",
     )
     # Models whose answers are read although they are not the model asked for (core.reading.answered_as_asked): a
-    # provider's alias, or the file path a llama.cpp server names. Not part of the run's fingerprint: each attempt
+    # provider's alias, the model behind an Azure deployment, or the file path a llama.cpp server names. Not part of the run's fingerprint: each attempt
     # records the model that answered it, and the card names them all.
     accepted_models: tuple[str, ...] = setting(
         (),
         help="Read the answers that name the model NAME although --model asked for another (repeatable). Without it, an "
-        "answer naming another model than --model (or --model with a date or version added) is refused and asked again.",
+        "answer naming another model than --model (or --model with a date or version added, or a vendor's prefix: "
+        "openai/gpt-4o) is refused and asked again, and a run whose first answers all do stops before sending more.",
         panel=ANSWER_CHECKS,
         flag="--accept-answering-model",
         metavar="NAME",

@@ -58,6 +58,8 @@ class RunReport:
     failures: dict[str, Counter[str]] = field(default_factory=dict)
     # LLM answers this run by (model asked for, model the answer names or None, refused as another model's).
     answering_models: Counter[tuple[str, str | None, bool]] = field(default_factory=Counter)
+    requests: int = 0  # live requests sent this run, each one paid for whatever became of its answer
+    stopped: str = ""  # why the run stopped before sending more requests (its first answers named another model)
 
     def count(self, outcome: Outcome) -> None:
         """One sentence's asking ended this run."""
@@ -106,6 +108,8 @@ class RunReport:
         if self.requests_written:
             out.append(f"requests written: {self.requests_written} to {self.requests_file} (round {self.request_round})")
         out.extend(self.model_lines())
+        if self.requests:
+            out.append(f"requests sent this run: {self.requests}")
         if self.usage.total:
             usage = self.usage
             out.append(f"tokens this run: {usage.prompt_tokens} prompt + {usage.completion_tokens} completion = {usage.total}")
@@ -131,22 +135,31 @@ class RunReport:
     def failure_lines(self) -> list[str]:
         """Why sentences failed, per language, over the whole run folder: a finished folder's summary (the same
         command run again) is where the failure reasons are read. Reasons are counted by kind (their detail dropped)."""
-        out = []
-        for language, reasons in self.failures.items():
-            kinds = Counter[str]()
-            for reason, n in reasons.items():
-                kinds[reason.split(" (")[0]] += n
-            ordered = sorted(kinds.items(), key=lambda kv: (-kv[1], kv[0]))
-            shown = ", ".join(f"{kind} {n}" for kind, n in ordered[:SHOWN_FAILURE_REASONS])
-            rest = ordered[SHOWN_FAILURE_REASONS:]
-            if rest:
-                shown += f", {len(rest)} other reason(s) {sum(n for _, n in rest)}"
-            out.append(f"failed in this run folder, {language} ({sum(kinds.values())} sentence(s)): {shown}")
-        return out
+        return [
+            f"failed in this run folder, {language} ({sum(reasons.values())} sentence(s)): {_failure_kinds(reasons)}"
+            for language, reasons in self.failures.items()
+        ]
 
     def without_distractors(self) -> list[str]:
         """The languages of which no sentence of the run folder has distractors: a dataset needs each one."""
         return [language for language, n in self.made.items() if not n]
+
+    def nothing_made(self) -> str:
+        """Why the run folder holds nothing to build, in one line (a run ending so fails): the languages with no sentence
+        with distractors, their failed sentences by reason, this run's refused answers by reason and requests sent."""
+        empty = self.without_distractors()
+        why = [
+            f"{language} {sum(self.failures[language].values())} ({_failure_kinds(self.failures[language])})"
+            for language in empty
+            if self.failures.get(language)
+        ]
+        return (
+            f"nothing to build: no {' and no '.join(empty)} sentence has distractors"
+            + (f"; failed sentences by reason: {'; '.join(why)}" if why else "")
+            + (f"; answers refused this run: {_by_count(self.refused_answers)}" if self.refused_answers else "")
+            + (f"; requests sent this run: {self.requests}" if self.requests else "")
+            + " (the lines above say more)."
+        )
 
     def markup_lines(self) -> list[str]:
         """Candidates that were markup, not text: refused (validated protocol) or kept unchecked (paper), by kind."""
@@ -176,6 +189,17 @@ class RunReport:
             mix = ", ".join(f"{rule} {n} ({100 * n / total:.1f}%)" for rule, n in self.rule_output.most_common())
             out.append(f"distractors this run by rule: {mix}")
         return out
+
+
+def _failure_kinds(reasons: Counter[str]) -> str:
+    """Failure reasons counted by kind (their detail in parentheses dropped), the most frequent named, the rest counted."""
+    kinds = Counter[str]()
+    for reason, n in reasons.items():
+        kinds[reason.split(" (")[0]] += n
+    ordered = sorted(kinds.items(), key=lambda kv: (-kv[1], kv[0]))
+    shown = ", ".join(f"{kind} {n}" for kind, n in ordered[:SHOWN_FAILURE_REASONS])
+    rest = ordered[SHOWN_FAILURE_REASONS:]
+    return shown + (f", {len(rest)} other reason(s) {sum(n for _, n in rest)}" if rest else "")
 
 
 def _by_count(counts: Counter[str]) -> str:

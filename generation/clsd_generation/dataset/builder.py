@@ -18,9 +18,7 @@ removes what a killed build left under that temporary name.
 from __future__ import annotations
 
 import datetime
-import os
 import re
-import shutil
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -30,7 +28,7 @@ from typing import Any
 from clsd_format import hub, schema
 from clsd_format.difficulty import Difficulty
 from clsd_format.errors import CLSDError, DataError
-from clsd_format.files import writing
+from clsd_format.files import staged_folder, writing
 from clsd_format.hub import DirectionSpec
 from clsd_format.invisible import keep_invisible_of
 from clsd_format.languages import ENGLISH, Language
@@ -344,9 +342,20 @@ def _public_origin(checkpoint: Checkpoint) -> str:
     return origin
 
 
+def _origin(run: _Run) -> dict[str, Any]:
+    """Who made the distractors (:class:`clsd_format.hub.DistractorOrigin`), for every answer over the set to say."""
+    backend = run.generation["backend"]
+    if backend != "llm":
+        return {"backend": backend}
+    asked = run.generation.get("model")
+    answered = {m.answered for m in run.card.answering_models if m.answered and m.answered != asked and m.answers > m.refused}
+    return {"backend": backend, "model": asked, "answered_by": sorted(answered)}
+
+
 def _manifest_extra(run: _Run, description: DatasetDescription) -> dict[str, Any]:
     """The manifest entries beyond the configs: what mteb's task metadata asks for."""
     extra: dict[str, Any] = {"sample_creation": SAMPLE_CREATION[run.generation["backend"]]}
+    extra[hub.DISTRACTORS_KEY] = _origin(run)
     if description.date:
         extra["date"] = list(description.date)
     elif run.card.generated_span:
@@ -370,12 +379,7 @@ def _write_folder(
     ``card`` renders the card from the written data files' record (SHA-256 and rows, :func:`clsd_format.hub.file_records`)
     and, once the plugin's scorer has measured the written set, from its difficulty too; then the plugin's files.
     """
-    staging = out_dir.parent / f".{out_dir.name}.building-{os.getpid()}"
-    _remove_stale_staging(out_dir)
-    if staging.exists():
-        shutil.rmtree(staging)
-    staging.mkdir(parents=True)
-    try:
+    with staged_folder(out_dir) as staging:  # out_dir is missing or empty (checked by the caller)
         for spec, rows in configs:
             hub.write_config(staging, spec, rows)
         files = hub.file_records(staging, [spec for spec, _ in configs])
@@ -386,36 +390,6 @@ def _write_folder(
             (staging / hub.CARD_FILE).write_text(card(files, scorer(staging)), encoding="utf-8")
         if add_files is not None:
             add_files(staging)
-        if out_dir.exists():
-            out_dir.rmdir()  # empty (checked by the caller)
-        staging.replace(out_dir)
-    except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
-        raise
-
-
-def _remove_stale_staging(out_dir: Path) -> None:
-    """Remove the staging folders of earlier builds of ``out_dir`` whose process is gone (killed, crashed).
-
-    A live process's folder is left alone: that build may still be writing it.
-    """
-    pattern = re.compile(rf"\.{re.escape(out_dir.name)}\.building-(\d+)")
-    if not out_dir.parent.is_dir():
-        return
-    for folder in out_dir.parent.iterdir():
-        match = pattern.fullmatch(folder.name)
-        if match and int(match[1]) != os.getpid() and folder.is_dir() and not _alive(int(match[1])):
-            shutil.rmtree(folder, ignore_errors=True)
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)  # no signal sent: only asks whether the process exists
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True  # exists, owned by another user
-    return True
 
 
 def _row(pair_id: str, source: str, target: str, distractors: list[str], source_lang: str, target_lang: str) -> dict[str, Any]:

@@ -194,9 +194,11 @@ def _models_details(info: CardInput, results: Sequence[Result]) -> str:
         "\n- Models that answered, as each answer names its model: "
         + "; ".join(parts)
         + ". An answer naming another model than the one asked for (the name asked for with a snapshot's date or version "
-        "added is the same model) was refused and asked again, unless that model was allowed by name."
+        "added, or with a vendor's prefix, is the same model) was refused and asked again, unless that model was allowed "
+        "by name."
         + (
-            " Answers shown as (no model named) named none, or were recorded before answering models were kept."
+            " Answers shown as (no model named) named none (no model field, or an empty one), or were recorded before "
+            "answering models were kept."
             if unnamed
             else ""
         )

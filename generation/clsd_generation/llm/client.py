@@ -8,7 +8,9 @@ Two layers, so that a provider is one class and the jobs never see a provider's 
   another API implements the same two methods and is handed to the job as its ``client_factory``;
 * :class:`Asking` is what every job shares on top: a pool of ``concurrency`` workers, one progress bar, one reading
   of failures (a configuration problem, or a refusal before any answer, stops the run at once; a transient failure
-  leaves the item for the next run; a refusal after answers fails that request only) and one token count.
+  leaves the item for the next run; a refusal after answers fails that request only), one token count, and one
+  reading of the run's first answers: when they all name another model than the one asked for, the run stops before
+  sending more (:mod:`clsd_generation.llm.first_answers`).
 
 The OpenAI client keeps the ``openai`` package's own retries (exponential backoff with jitter on 408, 409, 429, 5xx,
 timeouts and dropped connections, honouring ``Retry-After``) and adds what it lacks: a shared gate, so that after a
@@ -36,7 +38,9 @@ from tqdm.auto import tqdm
 from clsd_format.errors import CLSDError
 from clsd_format.redaction import redact
 from clsd_generation.core.checkpoint import Usage
+from clsd_generation.core.reading import answered_as_asked, named_model
 from clsd_generation.core.settings import LLMSettings
+from clsd_generation.llm.first_answers import FirstAnswers
 
 logger = logging.getLogger(__name__)
 
@@ -155,7 +159,7 @@ def read_completion(body: Any) -> Completion:
         text if isinstance(text, str) else "",
         Usage(_count(usage.get("prompt_tokens")), _count(usage.get("completion_tokens"))),
         finish if isinstance(finish, str) else None,
-        model if isinstance(model, str) else None,
+        named_model(model) if isinstance(model, str) else None,  # "" or blanks: an unnamed model, as no field
     )
 
 
@@ -316,7 +320,8 @@ class OpenAIChatClient:
 @dataclass(eq=False)
 class Asking:
     """One job's requests to one endpoint: ``settings.concurrency`` workers, a progress bar, failures read one way,
-    tokens counted. ``what`` names the job on the bar ("distractors", "pivot", "judge")."""
+    tokens and requests counted, and the run's first answers read for their model before more requests are sent
+    (:mod:`clsd_generation.llm.first_answers`). ``what`` names the job on the bar ("distractors", "pivot", "judge")."""
 
     settings: LLMSettings
     what: str
@@ -326,13 +331,20 @@ class Asking:
     usage: Usage = field(default_factory=Usage)
     errors: Counter[str] = field(default_factory=Counter)  # requests that got no answer, by error (after retries)
     answered: int = 0
+    requests: int = 0  # requests sent this run (each one paid for, answered or not)
     postfix: Callable[[], dict[str, Any]] | None = None  # the job's own counts on the bar, beside tokens and errors
     _client: ChatClient | None = field(default=None, init=False)
+    _first: FirstAnswers | None = field(default=None, init=False)
 
     def run(self, items: Sequence[T], handle: Callable[[T], Awaitable[None]]) -> None:
-        """``handle`` every item (which asks through :meth:`ask`); the first error stops the rest and is raised."""
+        """``handle`` every item (which asks through :meth:`ask`); the first error stops the rest and is raised, as is
+        :class:`~clsd_generation.llm.first_answers.AnotherModelAnswers` when the run's first answers all named another model."""
         if items:
             asyncio.run(self._run(items, handle))
+
+    def as_asked(self, completion: Completion) -> bool:
+        """Whether ``completion`` is the answer of the model asked for (or of one the user accepted by name)."""
+        return answered_as_asked(self.settings.model, completion.model, self.settings.accepted_models)
 
     async def _run(self, items: Sequence[T], handle: Callable[[T], Awaitable[None]]) -> None:
         bar = tqdm(total=len(items), desc=f"{self.what} ({self.settings.model})", unit=self.unit, disable=not self.progress)
@@ -343,9 +355,13 @@ class Asking:
             extra = self.postfix() if self.postfix else {}
             bar.set_postfix(tokens=self.usage.total, errors=sum(self.errors.values()), **extra, refresh=False)
 
-        self._client = self.client_factory(self.settings)
+        settings = self.settings
+        self._first = FirstAnswers.of_run(settings.model, settings.accepted_models, settings.concurrency, len(items))
+        self._client = self.client_factory(settings)
         try:
-            await run_queue(items, self.settings.concurrency, one)
+            await run_queue(items, settings.concurrency, one)
+            if self._first.stop is not None:  # decided by the last answers: nothing was left to send
+                raise self._first.stop
         finally:
             await self._client.aclose()
             self._client = None
@@ -353,13 +369,17 @@ class Asking:
 
     async def ask(self, request: ChatRequest) -> Completion:
         """The answer to ``request``. A configuration problem, or a refusal before any answer of this run, raises
-        :class:`CLSDError` (the run stops); any other failure raises the :class:`EndpointError`, counted, for the job
-        to decide (leave the item for the next run, or fail it)."""
-        if self._client is None:
+        :class:`CLSDError` (the run stops), as does a request asked after the run's first answers all named another
+        model (``AnotherModelAnswers``, nothing sent); any other failure raises the :class:`EndpointError`,
+        counted, for the job to decide (leave the item for the next run, or fail it)."""
+        if self._client is None or self._first is None:
             raise RuntimeError("Asking.ask is called from the handler that Asking.run runs")
+        await self._first.before_request()
+        self.requests += 1
         try:
             completion = await self._client.complete(request)
         except EndpointError as failure:
+            self._first.unanswered()
             if failure.kind is ErrorKind.CONFIGURATION or (failure.kind is ErrorKind.REFUSED and self.answered == 0):
                 raise CLSDError(
                     f"the endpoint refused the request ({failure.name}: {failure.message}). "
@@ -367,6 +387,7 @@ class Asking:
                 ) from failure
             self.errors[failure.name] += 1
             raise
+        self._first.answered(completion.model)
         self.answered += 1
         self.usage = self.usage + completion.usage
         return completion

@@ -13,8 +13,9 @@ printed in the card), one request each, temperature 0:
 A distractor is judged valid when all three come out right. Verdicts are read strictly: the answer
 must be "yes" or "no" (case, surrounding punctuation and a reasoning block aside), or, with
 ``--structured``, a JSON object ``{"answer": "yes"|"no"}``; anything else is asked again, up to the attempt
-limit, then recorded as "unclear" and left out of the share. Every verdict is committed to the run's
-checkpoint as it arrives, so a killed judge resumes without asking a settled question twice.
+limit, then recorded as "unclear" and left out of the share; so is an answer naming another model than the judge
+asked for (:func:`clsd_generation.core.reading.answered_as_asked`, ``--accept-answering-model``). Every verdict is
+committed to the run's checkpoint as it arrives, so a killed judge resumes without asking a settled question twice.
 
 The judge is only as good as its model: the human reading (``clsd check-sample`` / ``check-import``) stays
 the reference, and ``clsd judge --against SHEET`` measures the judge's agreement with it.
@@ -45,7 +46,7 @@ from clsd_generation.core.checkpoint import (
 )
 from clsd_generation.core.languages import languages_of
 from clsd_generation.core.lock import run_folder_lock
-from clsd_generation.core.reading import read_text
+from clsd_generation.core.reading import OTHER_MODEL, read_text
 from clsd_generation.core.settings import DEFAULT_MAX_ATTEMPTS, LLMSettings
 from clsd_generation.llm.client import Asking, ChatRequest, ClientFactory, EndpointError, OpenAIChatClient
 
@@ -177,13 +178,23 @@ class Judge:
     client_factory: ClientFactory = OpenAIChatClient
     asked: int = 0
     refused: Counter[str] = field(default_factory=Counter)  # answers the reader of every LLM answer refused, by reason
+    verdicts: Counter[str] = field(default_factory=Counter)  # questions settled this run: "yes", "no" or "unclear"
     _asking: Asking = field(init=False)
 
     def run(self, items: Sequence[Item]) -> None:
+        """Ask every unsettled question; a run that settles questions but keeps no yes or no among them fails, with its
+        counts (as a run whose first answers all name another model stops: :mod:`clsd_generation.llm.first_answers`)."""
         settled = self.checkpoint.judged_questions()
         todo = [(item, q) for item in items for q in QUESTIONS if (*item.key, q) not in settled]
         self._asking = Asking(self.settings.llm, "judge", "question", self.client_factory, self.progress)
         self._asking.run(todo, self._settle)
+        if self.verdicts and not (self.verdicts["yes"] or self.verdicts["no"]):
+            refused = ", ".join(f"{reason} {n}" for reason, n in self.refused.most_common()) or "none"
+            raise CLSDError(
+                f"no verdict kept: all {self.verdicts[UNCLEAR]} question(s) settled this run came out {UNCLEAR} "
+                f"({self.asked} answer(s) to {self._asking.requests} request(s) sent; answers refused by reason: {refused}; "
+                "the others neither yes nor no). Check --model and --base-url, or try --structured."
+            )
 
     async def _settle(self, task: tuple[Item, str]) -> None:
         item, question = task
@@ -197,11 +208,13 @@ class Judge:
                 return  # no answer after the client's retries: unsettled, asked by the next run
             self.asked += 1
             reading = read_text(completion.text, llm.max_tokens)
-            if reading.refusal is not None:
-                self.refused[reading.refusal] += 1
-            verdict = UNCLEAR if reading.refusal else read_verdict(reading.text, llm.structured)
+            refusal = reading.refusal if self._asking.as_asked(completion) else OTHER_MODEL
+            if refusal is not None:
+                self.refused[refusal] += 1
+            verdict = UNCLEAR if refusal else read_verdict(reading.text, llm.structured)
             if verdict != UNCLEAR or attempt == self.settings.max_attempts:
                 self.checkpoint.add_judgment(Judgment(*item.key, question, verdict, reading.text, attempt))
+                self.verdicts[verdict] += 1
                 return
 
 

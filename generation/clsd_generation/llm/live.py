@@ -12,7 +12,9 @@ the pivot and the judge. Added here is what is particular to distractors:
   paper protocol only when it has fewer than four parsed items), counted in the run report;
 * the model behind every answer, live, from the Batch API or from a request file: each attempt records the model asked
   for and the one the answer names, and an answer of another model is refused (its attempt spent, the sentence asked
-  again) unless the user allowed that model by name (:func:`clsd_generation.core.reading.answered_as_asked`).
+  again) unless the user allowed that model by name (:func:`clsd_generation.core.reading.answered_as_asked`); live,
+  when the run's first answers all name another model, the run stops before sending more
+  (:mod:`clsd_generation.llm.first_answers`), its report saying why (``stopped``) beside what was paid for.
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ from clsd_generation.llm.client import (
     openai_body,
     response_formats,
 )
+from clsd_generation.llm.first_answers import AnotherModelAnswers
 from clsd_generation.llm.prompts import PromptSettings
 
 # Structured output: the four distractors as a JSON object (a server that takes no structured form is asked for
@@ -153,10 +156,16 @@ class LiveGenerator(EndpointRun):
             self.progress,
             postfix=lambda: {"failed": self.report.failed, "unfinished": self.report.unfinished},
         )
+        before = self.report.ok + self.report.failed + self.report.unfinished
         try:
             self._asking.run(states, self._settle_and_count)
+        except AnotherModelAnswers as stop:  # the first answers all named another model: nothing more was sent
+            self.report.stopped = str(stop)
+            ended = self.report.ok + self.report.failed + self.report.unfinished - before
+            self.report.unfinished += len(states) - ended  # asked again by the next run
         finally:
             self.report.errors.update(self._asking.errors)
+            self.report.requests += self._asking.requests
             self.count_limited(states)
         return self.report
 

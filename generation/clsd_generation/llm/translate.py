@@ -11,10 +11,10 @@ whole answer are stripped, and only its first paragraph is kept (small models ad
 one leaves its row out of the pivot configs, as an empty M2M-100 translation does.
 
 What is not a translation is refused and asked again (:func:`refusal_of`): an answer the reader of every LLM
-answer refuses (:mod:`clsd_generation.core.reading`: longer than the token limit allows, not valid text), one cut
-by the token limit, the source unchanged, or a text still in the source language. After the attempt limit the
-text is recorded as failed (an empty translation: its row is left out of the pivot configs, never filled with
-what is not English), and the refusals are counted by reason in the checkpoint (``PIVOT_REFUSALS_KEY``), printed
+answer refuses (:mod:`clsd_generation.core.reading`: longer than the token limit allows, not valid text, another
+model's answer than the one asked for), one cut by the token limit, the source unchanged, or a text still in the
+source language. After the attempt limit the text is recorded as failed (an empty translation: its row is left out of
+the pivot configs, never filled with what is not English), and the refusals are counted by reason in the checkpoint (``PIVOT_REFUSALS_KEY``), printed
 by ``clsd translate``. English that is no translation of its source (a template answered for every text, one that
 drops the source's numbers) passes this reading; the checks of every stored translation, whoever made it, refuse
 it before a pivot set is built (:mod:`clsd_generation.checks.translations`), and ``clsd translate`` says the share.
@@ -29,12 +29,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from clsd_format.errors import CLSDError
 from clsd_format.languages import Language
 from clsd_format.redaction import public_url
 from clsd_generation.checks.parsing import strip_reasoning, trim_quotes
 from clsd_generation.checks.translations import check_run, not_built_reason
 from clsd_generation.core.checkpoint import PIVOT_REFUSALS_KEY, TRANSLATION_KEY, TRANSLATOR_KEY, Checkpoint
-from clsd_generation.core.reading import read_text
+from clsd_generation.core.reading import OTHER_MODEL, read_text
 from clsd_generation.core.settings import DEFAULT_MAX_ATTEMPTS, LLMSettings
 from clsd_generation.llm.client import Asking, ChatRequest, ClientFactory, EndpointError, OpenAIChatClient
 
@@ -126,13 +127,28 @@ class LLMTranslator:
     max_attempts: int = DEFAULT_MAX_ATTEMPTS  # answers asked per text before it is recorded as failed
     client_factory: ClientFactory = OpenAIChatClient
     cut: int = 0  # answers stopped by the token limit (refused, asked again)
+    stored: int = 0  # texts whose translation (or failure: empty) was stored this run
+    kept: int = 0  # of them, texts with a translation
     refused: dict[str, Counter[str]] = field(default_factory=dict)  # language -> reason -> answers refused this run
     _asking: Asking = field(init=False)
 
     def run(self, todo: dict[Language, list[str]]) -> None:
+        """Translate every text; a run that stores texts but keeps no translation among them (every answer refused or
+        empty) fails with its counts, as a run whose first answers all name another model stops
+        (:mod:`clsd_generation.llm.first_answers`)."""
         texts = [(language, text) for language, texts in todo.items() for text in texts]
         self._asking = Asking(self.settings, "pivot", "text", self.client_factory, self.progress)
         self._asking.run(texts, self._translate)
+        if self.stored and not self.kept:
+            refused = "; ".join(
+                f"{code}->en: " + ", ".join(f"{reason} {n}" for reason, n in reasons.most_common())
+                for code, reasons in sorted(self.refused.items())
+            )
+            raise CLSDError(
+                f"no translation kept: all {self.stored} text(s) translated this run came back refused or empty "
+                f"({self._asking.requests} request(s) sent; answers refused by reason: {refused or 'none'}). "
+                "Check --model and --base-url."
+            )
 
     async def _translate(self, task: tuple[Language, str]) -> None:
         language, text = task
@@ -145,8 +161,9 @@ class LLMTranslator:
             except EndpointError:
                 return  # no answer after the client's retries: left untranslated, the next run asks it again
             reading = read_text(completion.text, self.settings.max_tokens)
-            self.cut += completion.cut
-            refusal = reading.refusal or (CUT if completion.cut else None)
+            other = not self._asking.as_asked(completion)  # another model's answer, cut or not, is that model's
+            self.cut += completion.cut and not other
+            refusal = (OTHER_MODEL if other else None) or reading.refusal or (CUT if completion.cut else None)
             translation = clean_translation(reading.text) if refusal is None else ""
             refusal = refusal or refusal_of(language, text, translation)
             if refusal is None:
@@ -154,6 +171,8 @@ class LLMTranslator:
             self.refused.setdefault(language.code, Counter())[refusal] += 1
             translation = ""  # after the last attempt: recorded as failed, its row left out of the pivot configs
         self.checkpoint.add_translations(language.code, [(text, translation)])
+        self.stored += 1
+        self.kept += bool(translation)
 
 
 def translate_with_llm(

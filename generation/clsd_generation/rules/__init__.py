@@ -5,7 +5,8 @@ this backend lets users measure that. Sentences are tagged offline (:mod:`clsd_f
 every rule edits whole tokens or whole names:
 
 * ``numbers``: a number token changes (a year by a few years, else its first digit group), unless another
-  number, an event or a phrase fixes it;
+  number, an event or a phrase fixes it; a time or a date written in digits, as
+  :mod:`clsd_generation.checks.numerals` reads the language ("19.30 Uhr", "07.03.2024"), stays whole;
 * ``months`` / ``weekdays``: another month or weekday;
 * ``names``: a whole name becomes another name of the same type, kind, shape (and, for a person, sex) from
   the same corpus, where no other word of the sentence ties it down;
@@ -50,7 +51,6 @@ __all__ = [
     "DEFAULT_RULES",
     "OPT_IN_RULES",
     "RULES",
-    "RULES_BY_LANGUAGE",
     "RULES_VERSION",
     "Rule",
     "RuleGenerator",
@@ -61,7 +61,6 @@ __all__ = [
 ]
 
 RULES_VERSION = 9  # bump when a rule changes what it produces: it is part of the checkpoint fingerprint
-RULES_BY_LANGUAGE: dict[str, LanguageRules] = registered()  # clsd_generation.rules.languages: one module a language
 WANTED = 6  # checked candidates offered per attempt: four distractors plus room for validation to reject some
 CHECK_BATCH = 8  # candidates re-tagged together (spaCy tags a batch faster than one by one)
 
@@ -69,7 +68,7 @@ CHECK_BATCH = 8  # candidates re-tagged together (spaCy tags a batch faster than
 def rules_for(language_code: str) -> LanguageRules:
     """A language's own module (German, French, English, or one an installed package adds), else the rules built from
     language data (:mod:`clsd_generation.rules.language_data`)."""
-    rules = RULES_BY_LANGUAGE.get(language_code)
+    rules = registered().get(language_code)  # clsd_generation.rules.languages: one module a language, read when asked
     return rules if rules is not None else rules_from_language_data(language_code)
 
 

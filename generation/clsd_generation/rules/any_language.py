@@ -14,6 +14,7 @@ import unicodedata
 from collections.abc import Callable, Sequence
 
 from clsd_format.tagging import TaggedSentence, Token
+from clsd_generation.checks.numerals import DATE, TIME, read_numerals
 from clsd_generation.rules.lexicon import Edit, LanguageRules, NumberWords
 
 _DIGITS = re.compile(r"\d+")
@@ -151,14 +152,16 @@ def swap_numbers(sentence: TaggedSentence, rng: random.Random, rules: LanguageRu
     words = rules.numbers
     edits = []
     numbers = {t.text for t in sentence.tokens if _is_number(t.text)}
-    counts = [i for i, t in enumerate(sentence.tokens) if _is_number(t.text) and not _is_year(t.text)]
-    years = [i for i, t in enumerate(sentence.tokens) if _is_year(t.text)]
+    clock = _times_and_dates(sentence, rules)
+    counted = [i for i, t in enumerate(sentence.tokens) if _is_number(t.text) and not clock(t)]  # in order
+    counts = [i for i in counted if not _is_year(sentence.tokens[i].text)]
+    years = [i for i in counted if _is_year(sentence.tokens[i].text)]
     # Two amounts (or two years) in one sentence are usually related: a part and its whole, a price per year and per
     # quarter, a change from one to the other, a comparison with an earlier year. Either new value can break the
     # relation ("etwa 20 Milliarden, davon 58 Milliarden"), so such numbers stay.
     related = (counts if len(counts) > 1 else []) + (years if len(years) > 1 else [])
     for index, token in enumerate(sentence.tokens):
-        if not _is_number(token.text) or in_name(sentence, index) or index in related:
+        if index not in counted or in_name(sentence, index) or index in related:
             continue
         if _fixed_number(sentence, index, month_words, rules):
             continue
@@ -185,6 +188,18 @@ def swap_numbers(sentence: TaggedSentence, rng: random.Random, rules: LanguageRu
         # never a number the sentence has already: "Absatz 3 ... und Absatz 3" names one paragraph twice
         edits += [(index, index + 1, text) for text in new_tokens if text not in numbers]
     return edits
+
+
+def _times_and_dates(sentence: TaggedSentence, rules: LanguageRules) -> Callable[[Token], bool]:
+    """Whether a token is part of a time or of a date written in digits, as :mod:`clsd_generation.checks.numerals`
+    reads the language ("19:30", "19.30 Uhr", "7 pm", "07.03.2024"): neither is a count, and a new first digit group
+    would make no time or date ("47:30", "45.03.2024")."""
+    spans = [
+        (n.start, n.end)
+        for n in read_numerals(sentence.text, rules.locale or rules.code)
+        if n.kind == TIME or (n.kind == DATE and n.numeric)
+    ]
+    return lambda token: any(start <= token.start and token.end <= end for start, end in spans)
 
 
 def _fixed_number(sentence: TaggedSentence, index: int, month_words: set[str], rules: LanguageRules) -> bool:

@@ -379,7 +379,11 @@ class NameLexicon:
         return self.by_kind.get((kind, language), [])
 
 
-LEXICON = NameLexicon(name for rules in registered().values() for name in rules.known_names)
+@functools.cache
+def name_lexicon() -> NameLexicon:
+    """The names files of every language with rules, read when a rule run first asks (never at import: the languages
+    are plug-ins, :mod:`clsd_generation.rules.languages`)."""
+    return NameLexicon(name for rules in registered().values() for name in rules.known_names)
 
 
 @dataclass(frozen=True)
@@ -404,7 +408,7 @@ class NameInventory:
         types: dict[str, str],
         rules: LanguageRules,
         calendar: frozenset[str],
-        lexicon: NameLexicon = LEXICON,
+        lexicon: NameLexicon | None = None,
         sexes: Mapping[str, str] | None = None,
     ) -> None:
         self.types = types
@@ -412,7 +416,7 @@ class NameInventory:
         self.rules = rules
         self.language = rules.code
         self.calendar = calendar  # "Dimanche" or "Monday" tagged as a name: left to the weekday rule
-        self.lexicon = lexicon
+        self.lexicon = lexicon if lexicon is not None else name_lexicon()
         found = {typed for sentence in corpus for _, typed in self.typed_names(sentence)}
         self.by_kind: dict[tuple[str, str | None, tuple[str, ...]], list[TypedName]] = {}
         for typed in sorted(found, key=lambda t: t.text):

@@ -38,6 +38,7 @@ class Endpoint:
     concurrency: int = same_as(LLMSettings, "concurrency", panel=OPTIONS)
     timeout: float = same_as(LLMSettings, "timeout", panel=OPTIONS)
     max_retries: int = same_as(LLMSettings, "max_retries", panel=OPTIONS)
+    accepted_models: tuple[str, ...] = same_as(LLMSettings, "accepted_models", panel=OPTIONS)
 
     def settings(self, model: str, **more: object) -> LLMSettings:
         """The endpoint's :class:`LLMSettings` for ``model`` (and ``more`` of its fields), the API key checked."""
@@ -48,6 +49,7 @@ class Endpoint:
             concurrency=self.concurrency,
             timeout=self.timeout,
             max_retries=self.max_retries,
+            accepted_models=self.accepted_models,
             **more,  # type: ignore[arg-type]
         )
         llm.api_key()

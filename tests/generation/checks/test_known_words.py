@@ -101,12 +101,14 @@ def test_a_word_of_the_corpus_is_a_word_also_in_a_language_without_a_word_list()
 
 def test_a_known_word_with_an_ending_the_corpus_writes_is_a_word_scrambled_or_slipped_it_is_not() -> None:
     """Tamil inflects by endings no list holds: the corpus writes "-களுக்கும்" ("and to the ...s") after three of its
-    own nouns, so "கடமைகளுக்கும்" (duty, a word the list knows, with that ending) is a word though no source holds it."""
+    own nouns, and "-கள்" after the same nouns (its paradigm), so "கடமைகளுக்கும்" (duty, a word the list knows with
+    "-கள்", with that ending) is a word though no source holds it."""
     tamil = "அவர் தனது வேலைகளுக்கும் நேரம் ஒதுக்கினார்."
     corpus = [
         "ஒவ்வொருவருக்கும் வேலை செய்யும் உரிமை உண்டு.",
         "மக்களின் உரிமைகளுக்கும் பொறுப்புகளுக்கும் சட்டம் பாதுகாப்பு அளிக்கிறது.",
         "ஒவ்வொரு பதவிக்கும் ஒரு பொறுப்பு உண்டு.",
+        "வேலைகள், உரிமைகள், பொறுப்புகள் எல்லாம் முக்கியம்.",
     ]
     lexicon = CorpusLexicon.of("ta", [tamil, *corpus])
     assert "களுக்கும்" in lexicon.endings and "கடமைகளுக்கும்" not in lexicon

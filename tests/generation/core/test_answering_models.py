@@ -24,6 +24,12 @@ SAME_MODEL = [
     ("claude-3-5-sonnet", "claude-3-5-sonnet-20241022"),
     ("mistral-large", "mistral-large-2407"),
     ("smollm2", None),  # the answer names no model: nothing says another one wrote it
+    ("fake-model", ""),  # nor does an empty name (a server that fills the field with nothing)
+    ("fake-model", "  "),
+    ("gpt-4o", "openai/gpt-4o"),  # OpenRouter names the vendor before the model
+    ("openai/gpt-4o", "gpt-4o"),  # and the reverse: the vendor's name asked for, the bare name answered
+    ("gpt-4o", "openai/gpt-4o-2024-08-06"),
+    ("meta-llama/Llama-3.1-8B-Instruct", "Llama-3.1-8B-Instruct"),
 ]
 OTHER_MODELS = [
     ("gpt-4o", "gpt-4o-mini"),
@@ -36,12 +42,17 @@ OTHER_MODELS = [
     ("gpt-4o", "gpt-4o-123"),
     ("gpt-4o", "gpt-4o-٢٠٢٤"),  # digits of another script are no version a provider writes
     ("smollm2", "/models/SmolLM2-135M-Instruct-Q8_0.gguf"),  # llama.cpp's server may name the file
-    ("fake-model", ""),
+    ("my-gpt4o", "gpt-4o-2024-11-20"),  # an Azure deployment answers with the model behind it
+    ("gpt-4o", "openai/gpt-4o-mini"),  # a prefix on another name is another model
+    ("openai/gpt-4o", "azure/gpt-4o"),  # two vendors' prefixes: two names (a prefix is stripped on one side only)
+    ("gpt-4o", "gpt-4o/other"),
 ]
 
 
 @pytest.mark.parametrize(("asked", "answered"), SAME_MODEL)
-def test_the_model_asked_for_or_a_dated_or_versioned_snapshot_of_it_is_the_same_model(asked: str, answered: str | None) -> None:
+def test_the_model_asked_for_a_snapshot_of_it_a_vendor_s_prefix_or_no_name_is_the_same_model(
+    asked: str, answered: str | None
+) -> None:
     assert answered_as_asked(asked, answered)
 
 

@@ -111,7 +111,9 @@ def test_validated_run_killed_and_resumed_keeps_only_what_passes_every_check(ser
         }
     assert {key: attempts_after[key] for key in finished} == {key: attempts_before[key] for key in finished}  # none asked again
     if resumed.returncode == 2:
-        assert clsd(*generate_command(corpus, run_dir, server)).returncode == 0
+        third = clsd(*generate_command(corpus, run_dir, server))
+        # 2: the tiny model made no sentence of a language, said with the failures by reason
+        assert third.returncode == 0 or "error: nothing to build: no " in third.stderr, third.stderr
     bounds = ValidationBounds()
     for result in check_every_sentence_recorded_once(run_dir):
         if result.status == "ok":
@@ -163,7 +165,7 @@ def test_request_files_round_trip_with_llama_cpp_in_the_middle(server: str, corp
     for round_number in range(1, 11):
         requests = tmp_path / f"requests-{round_number}.jsonl"
         done = clsd(*command, "--requests-out", str(requests), *answers)
-        assert done.returncode == 0, done.stderr
+        assert done.returncode == 0 or "error: nothing to build: no " in done.stderr, done.stderr
         print(f"round {round_number}:\n{done.stdout}")  # the outcome, shown with -s
         if "requests written" not in done.stdout:
             break
@@ -171,8 +173,8 @@ def test_request_files_round_trip_with_llama_cpp_in_the_middle(server: str, corp
         answers = ["--answers", str(tmp_path / f"answers-{round_number}.jsonl")]
         run_requests(requests, Path(answers[1]), server)
     # the last round asks nothing more: the next step is to build, or (the tiny model made no sentence of a language)
-    # that there is nothing to build, with the failures above
-    assert written[0] == 8 and ("next: clsd build" in done.stdout or "nothing to build: no " in done.stdout)
+    # an error saying there is nothing to build, with the failures by reason
+    assert written[0] == 8 and ("next: clsd build" in done.stdout or "error: nothing to build: no " in done.stderr)
     with Checkpoint.existing(run_dir) as checkpoint:
         results = checkpoint.results()
     with sqlite3.connect(run_dir / "checkpoint.sqlite") as db:

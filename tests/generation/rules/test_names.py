@@ -13,8 +13,10 @@ import pytest
 
 from clsd_generation.rules import RuleGenerator, any_language, make_generators
 from clsd_generation.rules.any_language import tokens_text
-from clsd_generation.rules.entities import LEXICON, recase
+from clsd_generation.rules.entities import name_lexicon, recase
 from clsd_generation.rules.name_kinds import KIND_TYPES, read_names
+
+LEXICON = name_lexicon()  # every language's names files
 
 # A German-French news corpus with supranational bodies, parties, a polling firm, newspapers, places and people.
 GERMAN_FRENCH = [

@@ -15,13 +15,13 @@ from clsd_format.tagging import TaggedSentence, tagger_for
 from clsd_generation.rules import (
     DEFAULT_RULES,
     OPT_IN_RULES,
-    RULES_BY_LANGUAGE,
     RuleGenerator,
     make_generators,
     rules_for,
 )
 from clsd_generation.rules.any_language import apply_edit, swap_from_list, swap_numbers, tokens_text
-from clsd_generation.rules.entities import LEXICON, corpus_types, person_sexes, same_name
+from clsd_generation.rules.entities import corpus_types, name_lexicon, person_sexes, same_name
+from clsd_generation.rules.languages import registered
 
 SEEDS = range(20)
 
@@ -170,7 +170,7 @@ def test_places_and_parties_keep_their_region_and_country(german: dict[str, Rule
     parties = name_swaps(german, "de", GERMAN[10])
     assert "Lega" not in {old for old, _ in parties}  # alone of its country here: no party fits its slot
     french = {new for old, new in parties if old in {"RN", "LR"}}
-    assert french and all(LEXICON.identify(new, "de")[0].kind == "party_fr" for new in french)  # never the SPD
+    assert french and all(name_lexicon().identify(new, "de")[0].kind == "party_fr" for new in french)  # never the SPD
 
 
 def test_a_name_after_a_title_is_a_person_and_a_listed_party_ties_a_place() -> None:
@@ -199,7 +199,7 @@ def test_french_tagger_names_need_backing_from_the_corpus() -> None:
         "La présidente Katarina Barley et M. Lafontaine sont à Paris.",
     ]
     tags = tagger_for("fr").tag(corpus)
-    types = corpus_types({"fr": tags}, RULES_BY_LANGUAGE)
+    types = corpus_types({"fr": tags}, registered())
     assert not {"eurobaromètre", "finlandais", "union", "luise", "greenpeace", "oxfam"} & set(types), types
     assert types.get("pullach") == "LOC" and types.get("sahra wagenknecht") == "PER"
     sexes = person_sexes({"fr": tags}, types)
@@ -240,7 +240,7 @@ def test_french_first_names_and_article_spans_stay_in_their_slots() -> None:
         "Les États du sud de l'Europe sont pauvres.",
     ]
     tags = tagger_for("fr").tag(corpus)
-    types = corpus_types({"fr": tags}, RULES_BY_LANGUAGE)
+    types = corpus_types({"fr": tags}, registered())
     assert "sahra" not in types and types.get("wagenknecht") == "PER"
     generators = make_generators({"fr": corpus})
     for sentence in corpus[2:]:  # "L'Europe" -> never "La Porto", "de l'Europe" -> never "de la Laatzen"

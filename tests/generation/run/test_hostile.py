@@ -20,6 +20,7 @@ import pytest
 from tests.helpers.cli_runner import invoke
 from tests.helpers.corpora import DE_FR_OPTIONS, llm_generate_args, write_parallel_csv
 from tests.helpers.fake_openai import FakeOpenAI
+from tests.helpers.staging import end, hold_staging, kill_unreaped
 
 ROWS = [
     ("Am Montag hat Merkel in Berlin 12 neue Schulen eröffnet.", "Lundi, Merkel a inauguré 12 nouvelles écoles à Berlin."),
@@ -128,24 +129,27 @@ def test_push_refuses_a_repository_id_the_hub_refuses(repo_id: str, dataset: Pat
 
 
 @pytest.mark.slow
-def test_a_build_removes_the_staging_folders_of_dead_builds_only(run_dir: Path, tmp_path: Path) -> None:
-    reaped = subprocess.Popen([sys.executable, "-c", "pass"])
-    reaped.wait()  # its pid now names no process
-    alive = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"])
+@pytest.mark.skipif(not hasattr(os, "waitid"), reason="a process killed but not reaped needs os.waitid")
+def test_a_build_removes_the_staging_folders_of_killed_builds_only(run_dir: Path, tmp_path: Path) -> None:
+    killed, stale = hold_staging(tmp_path / "ds")  # each writes a half file into its staging folder, as a build does
+    reaped, also_stale = hold_staging(tmp_path / "ds")
+    alive, busy = hold_staging(tmp_path / "ds")
+    other_build, other = hold_staging(tmp_path / "other")  # another folder's: not this build's to judge
     try:
-        stale, busy = tmp_path / f".ds.building-{reaped.pid}", tmp_path / f".ds.building-{alive.pid}"
-        other = tmp_path / f".other.building-{reaped.pid}"  # another folder's: not this build's to judge
-        for folder in (stale, busy, other):
-            (folder / "de-fr").mkdir(parents=True)
-            (folder / "de-fr" / "test.parquet").write_bytes(b"half written")
+        kill_unreaped(killed)  # SIGKILL, not yet reaped: its pid still answers
+        for holder in (reaped, other_build):
+            holder.kill()
+            holder.wait()
         done = clsd("build", "--run-dir", str(run_dir), "--out", str(tmp_path / "ds"), "--name", "Stale")
         assert done.returncode == 0, done.stderr
-        assert not stale.exists()
-        assert busy.exists() and other.exists()
-        assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["ds", busy.name, other.name])
+        assert not stale.exists() and not also_stale.exists()
+        assert (busy / "half.parquet").exists() and other.exists()
+        assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+            ["ds", busy.name, f"{busy.name}.lock", other.name, f"{other.name}.lock"]
+        )
     finally:
-        alive.kill()
-        alive.wait()
+        for holder in (killed, reaped, alive, other_build):
+            end(holder)
 
 
 @pytest.mark.slow

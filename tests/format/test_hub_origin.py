@@ -1,0 +1,35 @@
+"""Who made a generated set's distractors, as its card records it: read strictly, said first in every answer."""
+
+from __future__ import annotations
+
+import pytest
+
+from clsd_format import hub
+from clsd_format.errors import DataError
+from clsd_mteb.data_origin import plumbing_only
+
+
+def _header(origin: object) -> dict[str, object]:
+    return {hub.MANIFEST_KEY: {"format_version": 1, "tasks": [], hub.DISTRACTORS_KEY: origin}}
+
+
+def test_the_card_says_who_made_the_distractors() -> None:
+    origin = hub.distractor_origin(_header({"backend": "llm", "model": "my-gpt4o", "answered_by": ["gpt-4o-2024-11-20"]}), "c")
+    assert origin == hub.DistractorOrigin("llm", "my-gpt4o", ("gpt-4o-2024-11-20",))
+    assert origin.describe() == "the LLM my-gpt4o, answering as gpt-4o-2024-11-20"
+    assert hub.distractor_origin(_header({"backend": "rules"}), "c").describe() == "rules (no LLM)"  # type: ignore[union-attr]
+    assert hub.distractor_origin({hub.MANIFEST_KEY: {"tasks": []}}, "c") is None  # an older card says nothing
+
+
+@pytest.mark.parametrize(
+    "bad", [{"backend": "gpt"}, {"backend": "llm", "model": 4}, {"backend": "llm", "answered_by": "x"}, ["llm"]]
+)
+def test_a_card_that_records_it_wrongly_is_refused_naming_the_file(bad: object) -> None:
+    with pytest.raises(DataError, match="'distractors' must be") as refused:
+        hub.distractor_origin(_header(bad), "ds/README.md")
+    assert refused.value.file == "ds/README.md"
+
+
+def test_a_plumbing_only_generator_is_known_by_its_name_with_or_without_a_vendor() -> None:
+    assert plumbing_only("stand-in") and plumbing_only("local/SmolLM2-135M-Instruct")
+    assert plumbing_only("gpt-4o") is None and plumbing_only(None) is None
