@@ -7,7 +7,8 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-# Every install runs under a heartbeat (a line every 20 s while it runs): pip's own lines stop while it builds or unpacks.
+# Every install and test run goes under a heartbeat (a line every 20 s while it runs): pip's own lines stop while it
+# builds or unpacks, and pytest's while one slow test runs.
 PIP = bash scripts/heartbeat.sh "pip install" $(BIN)/pip install --disable-pip-version-check
 # PyTorch goes in first, as pytorch.org documents it: with an NVIDIA GPU (nvidia-smi answers), PyPI's build; without
 # one, the CPU build from PyTorch's own index (PyPI's Linux wheels are CUDA builds, gigabytes a CPU never uses). Where
@@ -95,7 +96,7 @@ quickstart: $(VENV)/.quickstart
 	$(BIN)/clsd evaluate $(RELEASE_DATA) $(QUICKSTART_ARGS)
 
 test: setup lint browser release-data
-	$(BIN)/python -m pytest
+	bash scripts/heartbeat.sh pytest $(BIN)/python -m pytest
 	$(MAKE) --no-print-directory test-lowest-mteb
 
 # Style and types: part of `make test`, so of CI.
@@ -119,7 +120,7 @@ browser:
 # The edit-test loop: everything not marked slow (2 min 14 s on 2 cores, docs/benchmarks.md; `make test` runs all), in an
 # environment without the llama.cpp server: nothing is compiled, and the real-server tier (slow too) is left out by name.
 test-fast: setup-fast release-data
-	$(BIN)/python -m pytest -m "$(FAST_MARKERS)" -q
+	bash scripts/heartbeat.sh pytest $(BIN)/python -m pytest -m "$(FAST_MARKERS)" -q
 
 $(LOWEST_VENV)/.installed: $(VENV)/.installed pyproject.toml
 	rm -rf $(LOWEST_VENV)

@@ -41,11 +41,14 @@ def test_the_whole_suite_still_builds_the_server_and_runs_every_test(tmp_path: P
     assert any(line.rstrip().endswith("/python -m pytest") for line in plan.splitlines()), plan  # no marker left out
 
 
-def test_every_install_and_the_llama_build_run_under_the_heartbeat(tmp_path: Path) -> None:
-    """No install step is silent for long: every pip call goes through scripts/heartbeat.sh, which speaks every 20 s."""
+def test_every_install_the_llama_build_and_the_suite_run_under_the_heartbeat(tmp_path: Path) -> None:
+    """No step of the two commands is silent for long: every pip call and the test suite go through
+    scripts/heartbeat.sh, which speaks every 20 s."""
     plan = _plan("test", tmp_path / "venv")
     installs = [line for line in plan.splitlines() if "/pip install" in line]
     assert installs and all("scripts/heartbeat.sh" in line for line in installs), installs
+    suites = [line for line in [*plan.splitlines(), *_plan("test-fast", tmp_path / "venv").splitlines()] if "-m pytest" in line]
+    assert [line for line in suites if "heartbeat.sh pytest" in line and "lowest" not in line], suites
     assert not [line for line in installs if "--quiet" in line or " -q " in line], installs
 
 
