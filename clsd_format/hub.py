@@ -235,6 +235,8 @@ class DistractorOrigin:
     backend: str  # one of BACKENDS
     model: str | None = None
     answered_by: tuple[str, ...] = ()
+    judged_by: str | None = None  # the judge model of `clsd judge`, when the set was judged
+    judged: tuple[tuple[str, int, int], ...] = ()  # per language: (code, judged valid, judged)
 
     def describe(self) -> str:
         """ "the LLM gpt-4o" (answering as ...), or "rules (no LLM)"."""
@@ -252,9 +254,10 @@ def distractor_origin(header: Mapping[str, Any], where: str) -> DistractorOrigin
     if found is None:
         return None
     names = found.get("answered_by", []) if isinstance(found, dict) else None
+    judged = _judged(found.get("judged") if isinstance(found, dict) else None, where)
     if (
         not isinstance(found, dict)
-        or set(found) - {"backend", "model", "answered_by"}
+        or set(found) - {"backend", "model", "answered_by", "judged"}
         or found.get("backend") not in BACKENDS
         or not isinstance(found.get("model", ""), str | None)
         or not isinstance(names, list)
@@ -266,7 +269,28 @@ def distractor_origin(header: Mapping[str, Any], where: str) -> DistractorOrigin
             file=where,
             column=MANIFEST_KEY,
         )
-    return DistractorOrigin(found["backend"], found.get("model"), tuple(names))
+    return DistractorOrigin(found["backend"], found.get("model"), tuple(names), *judged)
+
+
+def _judged(found: object, where: str) -> tuple[str | None, tuple[tuple[str, int, int], ...]]:
+    """The judge model and its counts per language, from the origin's ``judged`` entry (absent: not judged)."""
+    if found is None:
+        return None, ()
+    languages = found.get("languages") if isinstance(found, dict) else None
+    counts = [
+        (code, entry.get("valid"), entry.get("judged"))
+        for code, entry in (languages.items() if isinstance(languages, dict) else ())
+        if isinstance(entry, dict)
+    ]
+    good = all(isinstance(code, str) and isinstance(k, int) and isinstance(n, int) and 0 <= k <= n for code, k, n in counts)
+    if not isinstance(found, dict) or not isinstance(found.get("model"), str) or not isinstance(languages, dict) or not good:
+        raise DataError(
+            f"'{DISTRACTORS_KEY}: judged' must be model (a name) and languages (code -> valid and judged counts, "
+            f"0 <= valid <= judged); got {found!r}",
+            file=where,
+            column=MANIFEST_KEY,
+        )
+    return found["model"], tuple((code, int(k), int(n)) for code, k, n in counts)  # type: ignore[arg-type]
 
 
 def read_manifest(folder: Path) -> list[DirectionSpec]:

