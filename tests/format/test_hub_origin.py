@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from clsd_format import hub
-from clsd_format.errors import DataError
 from clsd_format.data_source import DataSource
+from clsd_format.errors import DataError
 from clsd_mteb.data_origin import origin_line, plumbing_only
 
 
