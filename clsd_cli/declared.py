@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import inspect
 import typing
-from collections.abc import Callable, Sequence
-from dataclasses import MISSING, dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import MISSING, dataclass, field, replace
 from typing import Annotated, Any
 
 import typer
@@ -74,10 +74,50 @@ def _option_default(item: DeclaredField) -> Any:
     return item.default / item.declared.unit if item.declared.unit != 1 else item.default
 
 
-def parameters(groups: dict[str, type], panels: Sequence[str] = ()) -> list[inspect.Parameter]:
+@dataclass(frozen=True)
+class Offered:
+    """How a command offers a settings class it shares with others (annotate its parameter ``Annotated[Cls, Offered(...)]``):
+    ``without``, fields it does not offer (they keep their default, or a value the library call sets from another
+    group); ``panel``, the help panel all its options are listed under in this command; ``help``, a field's help
+    where this command uses it for something narrower (the judge's token limit is per verdict)."""
+
+    without: tuple[str, ...] = ()
+    panel: str | None = None
+    help: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Group:
+    """One settings parameter of a command: its class, the object whose values are its defaults (the parameter's
+    default in the command function, else the class's own), and how the command offers it."""
+
+    cls: type
+    defaults: Any = None
+    offered: Offered = Offered()
+
+    def fields(self) -> list[DeclaredField]:
+        offered = self.offered
+        found = [item for item in declared_fields(self.cls, (), self.defaults) if item.path[-1] not in offered.without]
+        return [
+            replace(
+                item,
+                declared=replace(
+                    item.declared,
+                    panel=offered.panel or item.declared.panel,
+                    help=offered.help.get(item.path[-1], item.declared.help),
+                ),
+            )
+            for item in found
+        ]
+
+    def build(self, values: dict[str, Any]) -> Any:
+        return build(self.cls, values, self.defaults, self.offered.without)
+
+
+def parameters(groups: Mapping[str, type | Group], panels: Sequence[str] = ()) -> list[inspect.Parameter]:
     """One keyword parameter per declared field of every settings class, grouped by panel in ``panels``' order (the
     help lists them so); a name two fields would take is refused at import."""
-    found = [item for cls in groups.values() for item in declared_fields(cls)]
+    found = [item for group in groups.values() for item in _group(group).fields()]
     names = [item.name for item in found]
     twice = sorted({name for name in names if names.count(name) > 1})
     if twice:
@@ -93,6 +133,25 @@ def parameters(groups: dict[str, type], panels: Sequence[str] = ()) -> list[insp
         )
         for item in found
     ]
+
+
+def _group(group: type | Group) -> Group:
+    return group if isinstance(group, Group) else Group(group)
+
+
+def _groups(function: Callable[..., None], names: Sequence[str]) -> dict[str, Group]:
+    """The settings parameters of a command function, each with its defaults object and the fields it leaves out."""
+    hints = typing.get_type_hints(function, include_extras=True)
+    signature = inspect.signature(function).parameters
+    groups = {}
+    for name in names:
+        kind, offered = hints[name], Offered()
+        if typing.get_origin(kind) is Annotated:
+            kind, *marks = typing.get_args(kind)
+            offered = next((mark for mark in marks if isinstance(mark, Offered)), offered)
+        default = signature[name].default
+        groups[name] = Group(kind, None if default is inspect.Parameter.empty else default, offered)
+    return groups
 
 
 @dataclass
@@ -202,14 +261,14 @@ def declared_command(
         hints = typing.get_type_hints(function)
         names = [name for name in inspect.signature(function).parameters if name != "plugins"]
         context = [name for name in names if hints[name] is typer.Context]  # typer's context, passed as it comes
-        groups = {name: hints[name] for name in names if name not in context}
+        groups = _groups(function, [name for name in names if name not in context])
         contexts = [*context, CONTEXT] if plugins is not None else context
         signature = [
             inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, annotation=typer.Context) for name in contexts
         ] + parameters(groups, panels)
 
         def run(**values: Any) -> None:
-            built = {name: build(cls, values) for name, cls in groups.items()} | {name: values[name] for name in context}
+            built = {name: group.build(values) for name, group in groups.items()} | {name: values[name] for name in context}
             if plugins is not None:
                 built["plugins"] = values[CONTEXT].meta.get(PLUGIN_VALUES, ())
             function(**built)
@@ -225,4 +284,4 @@ def declared_command(
     return register
 
 
-__all__ = ["PluginOptionsCommand", "declared_command", "option_info", "option_of", "parameters"]
+__all__ = ["Group", "Offered", "PluginOptionsCommand", "declared_command", "option_info", "option_of", "parameters"]

@@ -1,18 +1,25 @@
-"""``clsd translate``: a run's texts to English (the pivot setting), by M2M-100/NLLB or an LLM endpoint."""
+"""``clsd translate``: a run's texts to English (the pivot setting), by M2M-100/NLLB or an LLM endpoint.
+
+Prints what :func:`clsd_generation.run.steps.translate` returns for the settings made from its options."""
 
 from __future__ import annotations
 
+from typing import Annotated
+
 import typer
 
-from clsd_cli.declared import declared_command
+from clsd_cli.declared import Offered, declared_command
 from clsd_format.errors import CLSDError
-from clsd_generation.run.options import Endpoint, RunFolder, TranslateOptions
+from clsd_generation.core.settings import LLMSettings, TranslationSettings
+from clsd_generation.run.options import OPTIONS, RunFolder
 
 app = typer.Typer()
+# The endpoint's settings; the model and its token limit are the translation's own (--model, --max-new-tokens).
+ENDPOINT = Offered(without=("model", "max_tokens", "structured"), panel=OPTIONS)
 
 
 @declared_command(app)
-def translate(folder: RunFolder, options: TranslateOptions, endpoint: Endpoint) -> None:
+def translate(folder: RunFolder, settings: TranslationSettings, endpoint: Annotated[LLMSettings, ENDPOINT]) -> None:
     """Translate a run's texts to English (the pivot setting).
 
     Every source, target and distractor, as in the paper's pivot setting, by M2M-100/NLLB or (--backend llm) by an
@@ -21,15 +28,11 @@ def translate(folder: RunFolder, options: TranslateOptions, endpoint: Endpoint) 
     kept, a length in proportion) and the share refused is printed per language. `clsd build` then adds the -pivot-en
     configs without the rows of refused translations, or none when more than half of a language's are refused.
     """
-    from clsd_generation.dataset.pivot import translate_run, untranslated_count
-    from clsd_generation.llm.translate import pivot_refusal_lines
+    from clsd_generation.run.steps import translate as translate_run
 
-    llm = options.llm(endpoint)
-    done = translate_run(folder.run_dir, options.translation(), progress=not folder.quiet, llm=llm)
-    for code, count in done.items():
-        typer.echo(f"{code}->en: {count} texts translated in this run")
-    for line in pivot_refusal_lines(folder.run_dir):
+    result = translate_run(folder, settings, endpoint)
+    for line in result.lines():
         typer.echo(line)
-    left = untranslated_count(folder.run_dir)
-    if left:
-        raise CLSDError(f"{left} text(s) are untranslated after retries; run the same command again to continue.")
+    problem = result.problem()
+    if problem is not None:
+        raise CLSDError(problem)

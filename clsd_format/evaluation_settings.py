@@ -13,10 +13,9 @@ from pathlib import Path
 from typing import Literal
 
 from clsd_format import authors_hub, defaults
-from clsd_format.declared_settings import setting
-from clsd_format.errors import CLSDError
+from clsd_format.declared_settings import DeclaredSettings, setting
 from clsd_format.folders import folder_callback
-from clsd_format.model_choice import ModelChoice
+from clsd_format.model_choice import ModelChoice, ServedSettings
 from clsd_format.release import DATA_DIR_ENV
 
 DEFAULT_OUTPUT = Path("clsd-results")
@@ -25,7 +24,7 @@ OPTIONS = "Options"  # the one help panel of `clsd evaluate`
 
 
 @dataclass(frozen=True)
-class ModelOptions:
+class ModelOptions(DeclaredSettings):
     """The model as ``clsd evaluate`` names it: ``--model``, or an embeddings endpoint by URL and name, with the settings
     of a served model. :meth:`choice` resolves it once into a :class:`~clsd_format.model_choice.ModelChoice`."""
 
@@ -51,73 +50,21 @@ class ModelOptions:
     endpoint_model: str | None = setting(
         None, help="The model name the endpoint serves (needed with --endpoint-url).", panel=OPTIONS, metavar="NAME"
     )
-    endpoint_key_env: str | None = setting(
-        None,
-        help="Environment variable that holds a served model's API key (endpoint or rerank). "
-        f"Default: {defaults.ENDPOINT_KEY_ENV}.",
-        panel=OPTIONS,
-        metavar="VAR",
-    )
-    endpoint_dim: int | None = setting(
-        None,
-        help="Expected embedding size; checked against the embeddings endpoint's first answer.",
-        panel=OPTIONS,
-        metavar="N",
-        minimum=1,
-    )
-    endpoint_concurrency: int | None = setting(
-        None,
-        help="Requests in flight at once to a served model (each one --batch-size texts or pairs). "
-        f"Default: {defaults.ENDPOINT_CONCURRENCY}.",
-        panel=OPTIONS,
-        metavar="N",
-        minimum=1,
-    )
-    endpoint_prefix: str = setting(
-        "",
-        help="Text put before every sentence sent to an embeddings endpoint, for a model whose server does not add "
-        "its prompt (e.g. 'query: ').",
-        panel=OPTIONS,
-        metavar="TEXT",
-    )
-    endpoint_retries: int | None = setting(
-        None,
-        help="Retries per failed request to a served model (the openai client's back-off). "
-        f"Default: {defaults.ENDPOINT_RETRIES}.",
-        panel=OPTIONS,
-        metavar="N",
-        minimum=0,
-    )
-    endpoint_timeout: float | None = setting(
-        None,
-        help="Seconds one request attempt to a served model may take before it is abandoned (and retried). "
-        f"Default: {defaults.ENDPOINT_TIMEOUT_S:g}.",
-        panel=OPTIONS,
-        metavar="SECONDS",
-        minimum=0.001,
-    )
+    served: ServedSettings = ServedSettings()  # its fields are options of their own (--endpoint-key-env, ...)
 
     def choices(self) -> list[ModelChoice]:
         """Each model resolved once, in the order given (none: the default); a served-model setting given for another
         kind of model is refused here."""
-        served = {
-            "key_env": self.endpoint_key_env,
-            "concurrency": self.endpoint_concurrency,
-            "max_retries": self.endpoint_retries,
-            "timeout_s": self.endpoint_timeout,
-            "dimensions": self.endpoint_dim,
-            "prefix": self.endpoint_prefix or None,
-        }
         return [
             ModelChoice.parse(
-                name, endpoint_url=self.endpoint_url, endpoint_model=self.endpoint_model, served=served, device=self.device
+                name, endpoint_url=self.endpoint_url, endpoint_model=self.endpoint_model, served=self.served, device=self.device
             )
             for name in self.model or (None,)
         ]
 
 
 @dataclass(frozen=True)
-class DataChoice:
+class DataChoice(DeclaredSettings):
     """Which tasks, from which data."""
 
     tasks: tuple[str, ...] = setting(
@@ -155,7 +102,7 @@ def split_names(values: Sequence[str] | None) -> list[str] | None:
 
 
 @dataclass(frozen=True)
-class EvaluationSettings:
+class EvaluationSettings(DeclaredSettings):
     """How a run evaluates: the results folder, the encoding (batch size, exact), reuse, a trial's first rows."""
 
     output: Path = setting(
@@ -182,10 +129,8 @@ class EvaluationSettings:
         None, help="Evaluate only the first N rows of each task (a trial run).", panel=OPTIONS, metavar="N", minimum=1
     )
 
-    def __post_init__(self) -> None:
+    def check(self) -> None:
         object.__setattr__(self, "output", Path(self.output))  # a str from Python is a folder as a Path is
-        if self.batch_size < 1 or (self.limit is not None and self.limit < 1):
-            raise CLSDError(f"batch_size and limit must be at least 1 (got {self.batch_size}, {self.limit})")
 
 
 @dataclass(frozen=True)

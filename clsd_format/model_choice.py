@@ -9,10 +9,11 @@ for a rerank server. :func:`clsd_mteb.evaluation.load_choice` loads what the cho
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, fields
 from typing import Any, Literal
 
+from clsd_format import defaults
+from clsd_format.declared_settings import DeclaredSettings, option_name, setting
 from clsd_format.defaults import ENDPOINT_PREFIX, RERANK_PREFIX
 from clsd_format.errors import CLSDError
 
@@ -21,15 +22,74 @@ LOCAL: ModelKind = "local"
 ENDPOINT: ModelKind = "endpoint"
 RERANK: ModelKind = "rerank"
 
-# The settings every served model takes (an embeddings endpoint or a rerank server): field -> option of `clsd evaluate`.
-SERVED_SETTINGS = {
-    "key_env": "--endpoint-key-env",
-    "concurrency": "--endpoint-concurrency",
-    "max_retries": "--endpoint-retries",
-    "timeout_s": "--endpoint-timeout",
-}
-# The settings only an embeddings endpoint takes.
-EMBEDDING_SETTINGS = {"dimensions": "--endpoint-dim", "prefix": "--endpoint-prefix"}
+PANEL = "Options"  # the one help panel of `clsd evaluate`
+
+
+@dataclass(frozen=True)
+class ServedSettings(DeclaredSettings):
+    """How to talk to a served model (an embeddings endpoint or a rerank server), as ``clsd evaluate`` offers it: each
+    field None when not given, so that the encoder's own default (:mod:`clsd_format.defaults`) applies. The fields
+    are named as the encoders' configs name them (:class:`clsd_mteb.encoders.served.ServedConfig`), which take them
+    whole (:meth:`given`)."""
+
+    key_env: str | None = setting(
+        None,
+        help="Environment variable that holds a served model's API key (endpoint or rerank). "
+        f"Default: {defaults.ENDPOINT_KEY_ENV}.",
+        panel=PANEL,
+        metavar="VAR",
+        flag="--endpoint-key-env",
+    )
+    dimensions: int | None = setting(
+        None,
+        help="Expected embedding size; checked against the embeddings endpoint's first answer.",
+        panel=PANEL,
+        metavar="N",
+        minimum=1,
+        flag="--endpoint-dim",
+    )
+    concurrency: int | None = setting(
+        None,
+        help="Requests in flight at once to a served model (each one --batch-size texts or pairs). "
+        f"Default: {defaults.ENDPOINT_CONCURRENCY}.",
+        panel=PANEL,
+        metavar="N",
+        minimum=1,
+        flag="--endpoint-concurrency",
+    )
+    prefix: str | None = setting(
+        None,
+        help="Text put before every sentence sent to an embeddings endpoint, for a model whose server does not add "
+        "its prompt (e.g. 'query: ').",
+        panel=PANEL,
+        metavar="TEXT",
+        flag="--endpoint-prefix",
+    )
+    max_retries: int | None = setting(
+        None,
+        help=f"Retries per failed request to a served model (the openai client's back-off). Default: {defaults.ENDPOINT_RETRIES}.",
+        panel=PANEL,
+        metavar="N",
+        minimum=0,
+        flag="--endpoint-retries",
+    )
+    timeout_s: float | None = setting(
+        None,
+        help="Seconds one request attempt to a served model may take before it is abandoned (and retried). "
+        f"Default: {defaults.ENDPOINT_TIMEOUT_S:g}.",
+        panel=PANEL,
+        metavar="SECONDS",
+        minimum=0.001,
+        flag="--endpoint-timeout",
+    )
+
+    def given(self) -> dict[str, Any]:
+        """The settings given (an empty prefix is none), by field: what replaces the encoder config's defaults."""
+        return {item.name: value for item in fields(self) if (value := getattr(self, item.name)) not in (None, "")}
+
+
+# The settings only an embeddings endpoint takes (a rerank server takes the others).
+EMBEDDING_ONLY = ("dimensions", "prefix")
 
 
 def kind_of(spec: str | None) -> ModelKind:
@@ -47,29 +107,23 @@ class ModelChoice:
 
     ``spec``: None for the default model, else the name as written (``endpoint:`` and ``rerank:`` included);
     ``base_url``: an embeddings endpoint given by URL and model name apart (``--endpoint-url``).
-    ``served``: settings of a served model by field of its config (:data:`SERVED_SETTINGS`,
-    :data:`EMBEDDING_SETTINGS`), only those given.
+    ``served``: the settings of a served model (:class:`ServedSettings`); those given are checked against the kind.
     """
 
     spec: str | None = None
     base_url: str | None = None
-    served: Mapping[str, Any] = field(default_factory=dict)
+    served: ServedSettings = ServedSettings()
     device: str | None = None
 
     def __post_init__(self) -> None:
-        takes = {LOCAL: {}, ENDPOINT: SERVED_SETTINGS | EMBEDDING_SETTINGS, RERANK: SERVED_SETTINGS}[self.kind]
-        for name in self.served:
-            option = (SERVED_SETTINGS | EMBEDDING_SETTINGS).get(name)
-            if option is None:
-                raise CLSDError(
-                    f"{name!r} is no setting of a served model; the settings are {', '.join(SERVED_SETTINGS | EMBEDDING_SETTINGS)}"
-                )
+        for name in self.served.given():
+            option = option_name(ServedSettings, name)
             if self.kind == LOCAL:
                 raise CLSDError(
                     f"{option} applies to served models (endpoint:MODEL@URL, rerank:MODEL@URL, --endpoint-url); "
                     f"{self.spec or 'the default model'} runs in this process"
                 )
-            if name not in takes:
+            if self.kind == RERANK and name in EMBEDDING_ONLY:
                 raise CLSDError(f"{option} applies to embeddings endpoints only, not to the rerank endpoint {self.spec}")
 
     @classmethod
@@ -79,16 +133,16 @@ class ModelChoice:
         *,
         endpoint_url: str | None = None,
         endpoint_model: str | None = None,
-        served: Mapping[str, Any] | None = None,
+        served: ServedSettings | None = None,
         device: str | None = None,
     ) -> ModelChoice:
         """The choice ``clsd evaluate`` reads: ``--model``, or ``--endpoint-url`` with ``--endpoint-model``."""
         if (endpoint_url or endpoint_model) and (model or not (endpoint_url and endpoint_model)):
             raise CLSDError("an endpoint needs both --endpoint-url and --endpoint-model, and no --model")
-        given = {name: value for name, value in (served or {}).items() if value is not None}
+        served = served or ServedSettings()
         if endpoint_url and endpoint_model:
-            return cls(f"{ENDPOINT_PREFIX}{endpoint_model}", endpoint_url, given, device)
-        return cls(model, None, given, device)
+            return cls(f"{ENDPOINT_PREFIX}{endpoint_model}", endpoint_url, served, device)
+        return cls(model, None, served, device)
 
     @property
     def kind(self) -> ModelKind:
@@ -101,4 +155,4 @@ class ModelChoice:
         return self.spec is None
 
 
-__all__ = ["EMBEDDING_SETTINGS", "ENDPOINT", "LOCAL", "RERANK", "SERVED_SETTINGS", "ModelChoice", "ModelKind", "kind_of"]
+__all__ = ["EMBEDDING_ONLY", "ENDPOINT", "LOCAL", "RERANK", "ModelChoice", "ModelKind", "ServedSettings", "kind_of"]

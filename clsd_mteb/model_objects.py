@@ -67,7 +67,7 @@ def load_choice(choice: ModelChoice) -> list[Model]:
         config = EndpointConfig.from_spec(spec)
     else:
         config = RerankConfig.from_spec(spec)
-    return [load_served(replace(config, **choice.served))]
+    return [load_served(replace(config, **choice.served.given()))]
 
 
 def _byte_dtype() -> Any:

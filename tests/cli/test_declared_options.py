@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -13,7 +14,7 @@ from clsd_cli.declared import declared_command, parameters
 from clsd_cli.generate import app as generate_app
 from clsd_format.declared_settings import declared_fields, setting
 from clsd_format.errors import CLSDError
-from clsd_generation.core.settings import GENERATE_PANELS, LLMSettings, ReadingChecks, ValidationBounds
+from clsd_generation.core.settings import GENERATE_PANELS, LLMSettings, ReadingChecks, TranslationSettings, ValidationBounds
 from clsd_generation.run.settings import CorpusInput, GenerationSettings, RunChoices
 from tests.helpers.cli_runner import invoke
 
@@ -91,6 +92,24 @@ def test_clsd_generate_lists_its_panels_in_the_declared_order() -> None:
 
 def test_a_bad_setting_is_refused_by_its_dataclass_on_the_command_line(tmp_path: Path) -> None:
     args = ["generate", str(tmp_path / "in.csv"), "--source-column", "de", "--target-column", "fr"]
-    args += ["--source-lang", "de", "--target-lang", "fr", "--run-dir", str(tmp_path / "run"), "--near-copy-edits", "-1"]
-    with pytest.raises(CLSDError, match="--near-copy-edits and --max-unknown-lowercase must be 0 or more"):
+    args += ["--source-lang", "de", "--target-lang", "fr", "--run-dir", str(tmp_path / "run"), "--accept-neighbour", "ru"]
+    with pytest.raises(CLSDError, match="--accept-neighbour 'ru': write TARGET:NEIGHBOUR"):
         invoke(*args)
+
+
+@pytest.mark.parametrize(
+    ("build", "option"),
+    [
+        (lambda: LLMSettings(concurrency=-5), "--concurrency must be at least 1"),
+        (lambda: LLMSettings(timeout=-1), "--timeout must be at least 0.001"),
+        (lambda: LLMSettings(max_retries=-3), "--max-retries must be at least 0"),
+        (lambda: ReadingChecks(near_copy_edits=-1), "--near-copy-edits must be at least 0"),
+        (lambda: TranslationSettings(max_new_tokens=0), "--max-new-tokens must be at least 1"),
+        (lambda: TranslationSettings(backend="gpt"), "--backend 'gpt' is unknown; use one of m2m, llm"),
+        (lambda: ValidationBounds(protocol="strict"), "--protocol 'strict' is unknown; use one of validated, paper"),
+    ],
+)
+def test_a_declared_minimum_or_choice_is_checked_when_the_object_is_built_from_python(build: object, option: str) -> None:
+    """The minimum the option declares holds for the object too, and the refusal names the option as declared."""
+    with pytest.raises(CLSDError, match=re.escape(option)):
+        build()  # type: ignore[operator]

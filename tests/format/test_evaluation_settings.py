@@ -8,6 +8,7 @@ import pytest
 
 from clsd_format.errors import CLSDError
 from clsd_format.evaluation_settings import DataChoice, EvaluationSettings, ModelOptions, split_names
+from clsd_format.model_choice import ServedSettings
 
 
 def test_task_names_comma_separated_or_repeated_are_one_list() -> None:
@@ -16,8 +17,9 @@ def test_task_names_comma_separated_or_repeated_are_one_list() -> None:
 
 
 def test_the_models_options_make_one_choice_an_empty_prefix_given_as_none() -> None:
-    (chosen,) = ModelOptions(endpoint_url="http://127.0.0.1:1/v1", endpoint_model="m", endpoint_timeout=5.0).choices()
-    assert chosen.kind == "endpoint" and chosen.served == {"timeout_s": 5.0}
+    served = ServedSettings(timeout_s=5.0, prefix="")
+    (chosen,) = ModelOptions(endpoint_url="http://127.0.0.1:1/v1", endpoint_model="m", served=served).choices()
+    assert chosen.kind == "endpoint" and chosen.served.given() == {"timeout_s": 5.0}
     several = ModelOptions(model=("clsd-baselines/random", "clsd-baselines/char-ngram-tf")).choices()
     assert [c.spec for c in several] == ["clsd-baselines/random", "clsd-baselines/char-ngram-tf"]
     assert [c.spec for c in ModelOptions().choices()] == [None]  # the default, beside the n-gram baseline

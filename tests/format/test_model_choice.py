@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from clsd_format.errors import CLSDError
-from clsd_format.model_choice import ModelChoice, kind_of
+from clsd_format.model_choice import ModelChoice, ServedSettings, kind_of
 
 
 @pytest.mark.parametrize(
@@ -23,15 +23,15 @@ def test_the_kind_is_read_from_the_name(spec: str | None, kind: str) -> None:
 
 def test_an_endpoint_by_url_and_name_is_an_endpoint_and_takes_its_settings() -> None:
     chosen = ModelChoice.parse(
-        None, endpoint_url="http://127.0.0.1:1/v1", endpoint_model="m", served={"dimensions": 8, "prefix": None}
+        None, endpoint_url="http://127.0.0.1:1/v1", endpoint_model="m", served=ServedSettings(dimensions=8, prefix="")
     )
-    assert chosen.kind == "endpoint" and chosen.served == {"dimensions": 8} and not chosen.with_baseline
+    assert chosen.kind == "endpoint" and chosen.served.given() == {"dimensions": 8} and not chosen.with_baseline
 
 
 def test_a_setting_another_kind_takes_is_refused_with_its_option() -> None:
     with pytest.raises(CLSDError, match="--endpoint-retries applies to served models"):
-        ModelChoice(None, served={"max_retries": 1})
+        ModelChoice(None, served=ServedSettings(max_retries=1))
     with pytest.raises(CLSDError, match="--endpoint-prefix applies to embeddings endpoints only"):
-        ModelChoice("rerank:m@http://h", served={"prefix": "query: "})
-    with pytest.raises(CLSDError, match="no setting of a served model"):
-        ModelChoice("endpoint:m@http://h", served={"colour": 1})
+        ModelChoice("rerank:m@http://h", served=ServedSettings(prefix="query: "))
+    with pytest.raises(CLSDError, match="--endpoint-concurrency must be at least 1"):
+        ServedSettings(concurrency=0)

@@ -231,7 +231,7 @@ LAYERS: dict[str, list[tuple[str, ...]]] = {
     "clsd_format": [("*",)],
     "clsd_mteb": [("encoders",), ("*",), ("publishing",)],
     "clsd_analysis": [("*",), ("sections",), ("report",)],
-    "clsd_generation": [("*",), ("core",), ("checks",), ("jobs",), ("llm", "rules"), ("dataset", "run")],
+    "clsd_generation": [("*",), ("core",), ("checks",), ("jobs",), ("llm", "rules"), ("dataset",), ("run",)],
     "clsd_cli": [("*",)],
 }
 

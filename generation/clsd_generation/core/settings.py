@@ -9,11 +9,11 @@ defaults without loading the backends.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from clsd_format.declared_settings import setting
+from clsd_format.declared_settings import DeclaredSettings, option_name, setting
 from clsd_format.errors import CLSDError
 from clsd_format.redaction import register_secret
 
@@ -46,34 +46,43 @@ GENERATE_PANELS = (INPUT, RUN, BACKEND, LLM_ENDPOINT, LLM_BATCH, CHECKS, ANSWER_
 
 
 @dataclass(frozen=True)
-class LLMSettings:
+class LLMSettings(DeclaredSettings):
     """The OpenAI-compatible endpoint and how hard to try it; transport retries are the openai client's."""
 
     model: str = setting(
-        "", help="LLM name, e.g. gpt-4-0613 (the paper's), or whatever your server calls its model.", panel=LLM_ENDPOINT
+        "",
+        help="LLM name, e.g. gpt-4-0613 (the paper's), or whatever your server calls its model.",
+        panel=LLM_ENDPOINT,
+        fingerprint=True,
     )
     # None: the openai client's default (OPENAI_BASE_URL or api.openai.com)
     base_url: str | None = setting(
         None, help="OpenAI-compatible endpoint, e.g. http://localhost:8000/v1 for vLLM (default: OpenAI).", panel=LLM_ENDPOINT
     )
     api_key_env: str = setting("OPENAI_API_KEY", help="Environment variable holding the API key.", panel=LLM_ENDPOINT)
-    concurrency: int = setting(16, help="Requests in flight at once (live mode).", panel=LLM_ENDPOINT)
-    timeout: float = setting(120.0, help="Seconds before one request attempt is abandoned and retried.", panel=LLM_ENDPOINT)
+    concurrency: int = setting(16, help="Requests in flight at once (live mode).", panel=LLM_ENDPOINT, minimum=1)
+    timeout: float = setting(
+        120.0, help="Seconds before one request attempt is abandoned and retried.", panel=LLM_ENDPOINT, minimum=0.001
+    )
     max_retries: int = setting(  # transport retries per request, done by the openai client
         6,
         help="Retries per request on 429, 5xx, timeouts and dropped connections (backoff with jitter, Retry-After honoured).",
         panel=LLM_ENDPOINT,
+        minimum=0,
     )
     max_tokens: int = setting(  # completion tokens per answer; an answer cut there is asked again
         DEFAULT_MAX_TOKENS,
         help="Completion tokens per answer (default: over twice the release's longest set of four); a cut answer is asked again.",
         panel=LLM_ENDPOINT,
+        minimum=1,
+        fingerprint=True,
     )
     structured: bool = setting(  # ask for the distractors as JSON through response_format (JSON schema)
         False,
         help="Ask for the four distractors as JSON (response_format with a JSON schema); a server that refuses it is asked for text.",
         panel=LLM_ENDPOINT,
         flag="--structured",
+        fingerprint=True,
     )
     # Models whose answers are read although they are not the model asked for (core.reading.answered_as_asked): a
     # provider's alias, the model behind an Azure deployment, or the file path a llama.cpp server names. Not part of the run's fingerprint: each attempt
@@ -88,11 +97,16 @@ class LLMSettings:
         metavar="NAME",
     )
 
-    def __post_init__(self) -> None:
-        if self.max_tokens < 1:
-            raise CLSDError(f"--max-tokens must be at least 1 (got {self.max_tokens}).")
+    def check(self) -> None:
         if any(not name.strip() for name in self.accepted_models):
-            raise CLSDError("--accept-answering-model needs a model name, as the answers name it (got an empty one).")
+            option = option_name(LLMSettings, "accepted_models")
+            raise CLSDError(f"{option} needs a model name, as the answers name it (got an empty one).")
+
+    def for_model(self, model: str, max_tokens: int) -> LLMSettings:
+        """This endpoint asked for another model with another token limit (the pivot's translator), its key checked."""
+        llm = replace(self, model=model, max_tokens=max_tokens)
+        llm.api_key()
+        return llm
 
     def api_key(self) -> str:
         key = os.environ.get(self.api_key_env)
@@ -106,7 +120,7 @@ class LLMSettings:
 
 
 @dataclass(frozen=True)
-class ReadingChecks:
+class ReadingChecks(DeclaredSettings):
     """What a careful reader checks in an LLM's candidate (:mod:`clsd_generation.checks.answers`); not for rule-made ones.
 
     Measured on the released GPT-4 distractors (18,928; scripts/measure_answer_checks.py, docs/generation.md):
@@ -125,6 +139,7 @@ class ReadingChecks:
         2,
         help="Refuse an LLM candidate this many character edits from the original with no new real word (0: off).",
         panel=ANSWER_CHECKS,
+        minimum=0,
     )
     max_unknown_share: float = setting(  # refused from this share of words the lexicon does not know (above 1: off)
         0.15,
@@ -132,7 +147,10 @@ class ReadingChecks:
         panel=ANSWER_CHECKS,
     )
     max_unknown_lowercase: int = setting(  # refused from this many unknown words that start lower-case (0: off)
-        2, help="Refuse an LLM candidate from this many unknown words that start lower-case (0: off).", panel=ANSWER_CHECKS
+        2,
+        help="Refuse an LLM candidate from this many unknown words that start lower-case (0: off).",
+        panel=ANSWER_CHECKS,
+        minimum=0,
     )
     # "target:neighbour" in the language identifier's codes ("ru:bg"; checks.answers.accepted_neighbour reads
     # --accept-neighbour): a candidate the identifier names the neighbour passes the language check for that target.
@@ -149,18 +167,18 @@ class ReadingChecks:
     # frozen dataclass of that package's; empty unless such a check is installed (no option sets it directly).
     plugins: tuple[Any, ...] = ()
 
-    def __post_init__(self) -> None:
-        if self.near_copy_edits < 0 or self.max_unknown_lowercase < 0:
-            raise CLSDError("--near-copy-edits and --max-unknown-lowercase must be 0 or more.")
+    def check(self) -> None:
         for spec in self.accepted_neighbours:
             if len(spec.split(":")) != 2 or not all(spec.split(":")):
-                raise CLSDError(f"--accept-neighbour {spec!r}: write TARGET:NEIGHBOUR, two language codes (e.g. ru:bg).")
+                option = option_name(ReadingChecks, "accepted_neighbours")
+                raise CLSDError(f"{option} {spec!r}: write TARGET:NEIGHBOUR, two language codes (e.g. ru:bg).")
         if not 0.0 < self.max_unknown_share:
-            raise CLSDError(f"--max-unknown-share must be above 0 (got {self.max_unknown_share}).")
+            option = option_name(ReadingChecks, "max_unknown_share")
+            raise CLSDError(f"{option} must be above 0 (got {self.max_unknown_share}).")
 
 
 @dataclass(frozen=True)
-class ValidationBounds:
+class ValidationBounds(DeclaredSettings):
     """Which candidates count as distractors under the validated protocol; the paper protocol ignores the bounds.
 
     The defaults are measured on the released GPT-4 distractors (18,928, both languages): word-level
@@ -186,12 +204,11 @@ class ValidationBounds:
         help="'validated': the checks below, re-asked until four are valid. 'paper': the paper's prompt and sampling, "
         "first four parsed items kept unchecked, re-asked only when unparseable (needs --backend llm).",
         panel=BACKEND,
+        choices=PROTOCOLS,
     )
     reading: ReadingChecks = ReadingChecks()  # LLM answers only: the rules' edits have checks of their own
 
-    def __post_init__(self) -> None:
-        if self.protocol not in PROTOCOLS:
-            raise CLSDError(f"unknown protocol {self.protocol!r}; use one of {', '.join(PROTOCOLS)}.")
+    def check(self) -> None:
         if not 0.0 <= self.min_jaccard <= self.max_jaccard <= 1.0:
             raise CLSDError(f"Jaccard bounds must satisfy 0 <= min <= max <= 1 (got {self.min_jaccard}, {self.max_jaccard}).")
         if not 0.0 < self.min_length_ratio <= 1.0 <= self.max_length_ratio:
@@ -203,7 +220,7 @@ class ValidationBounds:
 
 
 @dataclass(frozen=True)
-class BatchSettings:
+class BatchSettings(DeclaredSettings):
     """The OpenAI Batch API mode of the LLM backend."""
 
     poll_interval: float = setting(60.0, help="Seconds between Batch API status checks.", panel=LLM_BATCH)
@@ -215,6 +232,7 @@ class BatchSettings:
         help="Requests per Batch API input file (OpenAI's limit); a larger round is sent as several batches.",
         panel=LLM_BATCH,
         flag="--batch-max-requests",
+        minimum=1,
     )
     max_bytes: int = setting(
         200_000_000,
@@ -222,14 +240,13 @@ class BatchSettings:
         panel=LLM_BATCH,
         flag="--batch-max-mb",
         unit=1_000_000,
+        minimum=1,
     )
     # A batch's answers are stored this many to a transaction as its output downloads: the client's memory is bounded
     # by it, not by the batch.
     answers_per_transaction: int = 1_000
 
-    def __post_init__(self) -> None:
-        if self.max_requests < 1 or self.max_bytes < 1:
-            raise CLSDError("--batch-max-requests and --batch-max-mb must be above 0.")
+    def check(self) -> None:
         if self.answers_per_transaction < 1:
             raise CLSDError("answers_per_transaction must be above 0.")
 
@@ -260,12 +277,39 @@ class RequestFiles:
     )
 
 
-@dataclass(frozen=True)
-class TranslationSettings:
-    """The English pivot: an M2M-100 or NLLB model, by Hub name or local folder."""
+TRANSLATION_BACKENDS = ("m2m", "llm")
+TRANSLATION = "Options"  # the one help panel of `clsd translate`
 
-    model: str = DEFAULT_TRANSLATION_MODEL
-    batch_size: int = 16  # texts per forward pass
-    num_beams: int | None = None  # None: the model's generation config (M2M-100: 5)
-    max_new_tokens: int = 256
-    device: str | None = None  # None: CUDA when available, else CPU
+
+@dataclass(frozen=True)
+class TranslationSettings(DeclaredSettings):
+    """The English pivot (``clsd translate``): an M2M-100 or NLLB model by Hub name or local folder, or (``backend``
+    "llm") an LLM of an OpenAI-compatible endpoint, named by ``model``."""
+
+    backend: str = setting(
+        "m2m",
+        help="'m2m': an M2M-100 or NLLB model (GPU advised). 'llm': any OpenAI-compatible endpoint, no GPU.",
+        panel=TRANSLATION,
+        choices=TRANSLATION_BACKENDS,
+    )
+    model: str = setting(
+        DEFAULT_TRANSLATION_MODEL,
+        help="M2M-100 or NLLB model: Hub name or local folder (paper: facebook/m2m100_1.2B); with --backend llm, the LLM.",
+        panel=TRANSLATION,
+        fingerprint=True,
+    )
+    batch_size: int = setting(16, help="Texts per forward pass.", panel=TRANSLATION, minimum=1)
+    # None: the model's generation config (M2M-100: 5)
+    num_beams: int | None = setting(
+        None, help="Beam size (default: the model's generation config).", panel=TRANSLATION, minimum=1, fingerprint=True
+    )
+    max_new_tokens: int = setting(
+        256, help="Longest translation, in tokens (both backends).", panel=TRANSLATION, minimum=1, fingerprint=True
+    )
+    # None: CUDA when available, else CPU
+    device: str | None = setting(None, help="cpu, cuda, cuda:1 ... (default: CUDA if available).", panel=TRANSLATION)
+
+    def check(self) -> None:
+        if self.backend == "llm" and self.model == DEFAULT_TRANSLATION_MODEL:
+            backend, model = option_name(TranslationSettings, "backend"), option_name(TranslationSettings, "model")
+            raise CLSDError(f"{backend} llm needs {model}: the name your endpoint gives the LLM that translates.")

@@ -18,9 +18,8 @@ removes what a killed build left under that temporary name.
 from __future__ import annotations
 
 import datetime
-import re
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -47,6 +46,7 @@ from clsd_generation.core.inputs import ParallelPair
 from clsd_generation.core.languages import languages_of
 from clsd_generation.core.lock import run_folder_lock
 from clsd_generation.dataset.card import CardInput, render_generated_card
+from clsd_generation.dataset.description import DatasetDescription, task_prefix
 from clsd_generation.dataset.pivot import texts_to_translate
 from clsd_generation.llm.judge import invalid_sentences, judge_card_section, judged_record
 from clsd_generation.rules.registry import RULE_BY_NAME
@@ -62,36 +62,12 @@ class BuildSummary:
     pivot_dropped: int
     pivot_not_built: str | None = None  # why the pivot configs were not built although the run was translated
 
-
-def task_prefix(name: str) -> str:
-    if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_]*", name):
-        raise CLSDError(
-            f"dataset name {name!r}: use letters, digits and underscores (it becomes the task name CLSD-<NAME>-DE-FR)."
-        )
-    return f"CLSD-{name.upper()}"
-
-
-_LICENSE_ID = re.compile(r"[a-z0-9][a-z0-9.+-]*")  # the Hub's licence ids: "cc-by-4.0", "apache-2.0", "other"
-
-
-@dataclass(frozen=True)
-class DatasetDescription:
-    """What the builder says of the dataset: its name and the card's facts that the run cannot know."""
-
-    name: str  # in task names: CLSD-<NAME>-DE-FR
-    license: str | None = None  # a Hub licence id; None: the card says "not specified"
-    domains: Sequence[str] = ()  # mteb domains of the texts
-    date: tuple[str, str] | None = None  # earliest and latest date of the texts; None: the generation dates
-    reference: str | None = None  # a URL describing the corpus
-    source_datasets: Sequence[str] = ()  # Hub ids of the corpus (a Hub input adds its own)
-
-    def __post_init__(self) -> None:
-        task_prefix(self.name)
-        if self.license is not None and not _LICENSE_ID.fullmatch(self.license):
-            raise CLSDError(f"--license {self.license!r}: give a Hub licence id such as cc-by-4.0, apache-2.0 or other.")
-        for repo in self.source_datasets:
-            if repo.count("/") != 1 or not all(repo.split("/")):
-                raise CLSDError(f"--source-dataset {repo!r}: give a Hub dataset id, owner/name.")
+    def lines(self) -> list[str]:
+        """Rows per config, the pivot configs left out and why, the folder written and the next step."""
+        out = [f"{config}: {rows} rows" for config, rows in self.rows.items()]
+        if self.pivot_not_built:
+            out.append(f"pivot configs not built: {self.pivot_not_built} (--keep-refused-translations builds them)")
+        return [*out, f"written: {self.folder}", f"next: clsd evaluate --data-dir {self.folder}"]
 
 
 Scorer = Callable[[Path], Difficulty]  # a written Hub-format folder -> its difficulty (the plugin's, passed in by the CLI)

@@ -11,12 +11,12 @@ then checked as translations of their sources (:mod:`clsd_generation.checks.tran
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tqdm.auto import tqdm
 
+from clsd_format.declared_settings import fingerprint_of
 from clsd_format.errors import CLSDError
 from clsd_format.languages import ENGLISH, Language
 from clsd_generation.checks.translations import pivot_texts
@@ -56,9 +56,7 @@ def translate_run(
             provider = {"client_factory": client_factory} if client_factory is not None else {}
             done, _ = translate_with_llm(checkpoint, languages, untranslated(checkpoint), llm, progress, **provider)
             return done
-        checkpoint.bind(
-            TRANSLATION_KEY, {k: v for k, v in asdict(settings).items() if k in ("model", "num_beams", "max_new_tokens")}
-        )
+        checkpoint.bind(TRANSLATION_KEY, fingerprint_of(settings))
         todo = untranslated(checkpoint)
         if not any(todo.values()):
             return {code: 0 for code in todo}

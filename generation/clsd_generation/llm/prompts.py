@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from clsd_format.declared_settings import setting
+from clsd_format.declared_settings import DeclaredSettings, setting
 from clsd_format.errors import CLSDError
 from clsd_generation.core.settings import LLM_ENDPOINT
 
@@ -34,13 +34,37 @@ PLACEHOLDERS = frozenset({"language", "sentence"})
 
 
 @dataclass(frozen=True)
-class PromptSettings:
-    """Prompt templates and sampling parameters: all of it goes into the checkpoint fingerprint."""
+class PromptChoice(DeclaredSettings):
+    """The prompt and sampling a run asks for: a template file (None: the paper's prompt) and the sampling values."""
+
+    prompt_file: Path | None = setting(
+        None,
+        help="YAML file of prompt templates: 'default' and/or per language code, with {language} and {sentence}. "
+        "Default: the paper's prompt.",
+        panel=LLM_ENDPOINT,
+    )
+    temperature: float = setting(
+        PAPER_TEMPERATURE, help="Sampling temperature (paper: 1.0).", panel=LLM_ENDPOINT, fingerprint=True
+    )
+    top_p: float = setting(PAPER_TOP_P, help="Nucleus sampling (paper: 1.0).", panel=LLM_ENDPOINT, fingerprint=True)
+
+    @property
+    def is_paper(self) -> bool:
+        """The paper's prompt and sampling, as the paper protocol needs them."""
+        return self.prompt_file is None and self.temperature == PAPER_TEMPERATURE and self.top_p == PAPER_TOP_P
+
+    def load(self) -> PromptSettings:
+        """The templates (read from the file, checked) with the sampling values."""
+        return load_prompt_settings(self.prompt_file, temperature=self.temperature, top_p=self.top_p)
+
+
+@dataclass(frozen=True)
+class PromptSettings(PromptChoice):
+    """The choice with its templates read: the sampling declared once (:class:`PromptChoice`, its values part of the
+    fingerprint) and the templates, which the backend binds per language."""
 
     default_template: str = PAPER_PROMPT
     per_language: Mapping[str, str] = field(default_factory=dict)
-    temperature: float = PAPER_TEMPERATURE
-    top_p: float = PAPER_TOP_P
 
     def template_for(self, language_code: str) -> str:
         return self.per_language.get(language_code, self.default_template)
@@ -83,27 +107,6 @@ def load_prompt_settings(template_file: Path | None, *, temperature: float, top_
     for key, template in loaded.items():
         check_template(template, f"prompt template file {path}, key {key!r}")
     default = loaded.pop("default", PAPER_PROMPT)
-    return PromptSettings(default_template=default, per_language=dict(loaded), temperature=temperature, top_p=top_p)
-
-
-@dataclass(frozen=True)
-class PromptChoice:
-    """The prompt and sampling a run asks for: a template file (None: the paper's prompt) and the sampling values."""
-
-    prompt_file: Path | None = setting(
-        None,
-        help="YAML file of prompt templates: 'default' and/or per language code, with {language} and {sentence}. "
-        "Default: the paper's prompt.",
-        panel=LLM_ENDPOINT,
+    return PromptSettings(
+        prompt_file=path, default_template=default, per_language=dict(loaded), temperature=temperature, top_p=top_p
     )
-    temperature: float = setting(PAPER_TEMPERATURE, help="Sampling temperature (paper: 1.0).", panel=LLM_ENDPOINT)
-    top_p: float = setting(PAPER_TOP_P, help="Nucleus sampling (paper: 1.0).", panel=LLM_ENDPOINT)
-
-    @property
-    def is_paper(self) -> bool:
-        """The paper's prompt and sampling, as the paper protocol needs them."""
-        return self.prompt_file is None and self.temperature == PAPER_TEMPERATURE and self.top_p == PAPER_TOP_P
-
-    def load(self) -> PromptSettings:
-        """The templates (read from the file, checked) with the sampling values."""
-        return load_prompt_settings(self.prompt_file, temperature=self.temperature, top_p=self.top_p)

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar
 
+from clsd_format.declared_settings import fingerprint_of
 from clsd_format.errors import CLSDError
 from clsd_format.languages import Language
 from clsd_format.redaction import public_url
@@ -82,14 +83,8 @@ class LLMBackend:
             self.llm.api_key()  # a missing key stops the run before any request (request files send none)
 
     def fingerprint(self, languages: tuple[Language, Language]) -> dict[str, object]:
-        return {
-            "model": self.llm.model,
-            "prompts": {language.code: self.prompts.template_for(language.code) for language in languages},
-            "temperature": self.prompts.temperature,
-            "top_p": self.prompts.top_p,
-            "max_tokens": self.llm.max_tokens,
-            "structured": self.llm.structured,
-        }
+        prompts = {language.code: self.prompts.template_for(language.code) for language in languages}
+        return {**fingerprint_of(self.llm), **fingerprint_of(self.prompts), "prompts": prompts}
 
     def endpoint(self) -> str | None:
         if self.files is not None:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from clsd_format.declared_settings import setting
+from clsd_format.declared_settings import DeclaredSettings, setting
 from clsd_format.errors import CLSDError
 from clsd_format.folders import folder_callback
 from clsd_generation.core.settings import (
@@ -42,7 +42,7 @@ BACKEND_NAMES = ("rules", "llm")
 
 
 @dataclass(frozen=True)
-class CorpusInput:
+class CorpusInput(DeclaredSettings):
     """The parallel sentences and their two languages."""
 
     input: str = setting(
@@ -61,7 +61,9 @@ class CorpusInput:
     )
     split: str = setting("train", help="Split of a datasets folder or Hub dataset.", panel=INPUT)
     hub_config: str | None = setting(None, help="Config of a Hub dataset.", panel=INPUT)
-    limit: int | None = setting(None, help="Use only the first N rows (a trial run; part of the input fingerprint).", panel=INPUT)
+    limit: int | None = setting(
+        None, help="Use only the first N rows (a trial run; part of the input fingerprint).", panel=INPUT, minimum=1
+    )
 
     def languages(self) -> tuple[Language, Language]:
         """Both codes checked as they are read (two codes of one language refused), before the input or an endpoint."""
@@ -79,7 +81,7 @@ class CorpusInput:
 
 
 @dataclass(frozen=True)
-class RunChoices:
+class RunChoices(DeclaredSettings):
     """Where the run is kept, which backend makes the distractors, how often a sentence is asked, how it reports."""
 
     run_dir: Path = setting(
@@ -92,11 +94,13 @@ class RunChoices:
         "rules",
         help="'rules': no LLM, no network; edits checked with offline taggers (de, fr, en). 'llm': any OpenAI-compatible endpoint.",
         panel=BACKEND,
+        choices=BACKEND_NAMES,
     )
     max_attempts: int = setting(
         DEFAULT_MAX_ATTEMPTS,
         help="Answers asked per sentence until four distractors are valid; then it is recorded as failed.",
         panel=BACKEND,
+        minimum=1,
     )
     batch: bool = setting(
         False,
@@ -106,13 +110,9 @@ class RunChoices:
     )
     quiet: bool = setting(False, help="No progress bars.", panel=RUN, flag="--quiet")
 
-    def __post_init__(self) -> None:
-        if self.backend not in BACKEND_NAMES:
-            raise CLSDError(f"unknown backend {self.backend!r}; use one of {', '.join(BACKEND_NAMES)}.")
-
 
 @dataclass(frozen=True)
-class RuleChoices:
+class RuleChoices(DeclaredSettings):
     """The rule backend's rules and seed."""
 
     seed: int = setting(DEFAULT_RULES_SEED, help="Seed of the rule backend.", panel=RULES_PANEL)
@@ -149,7 +149,7 @@ class RuleChoices:
 
 
 @dataclass(frozen=True)
-class GenerationSettings:
+class GenerationSettings(DeclaredSettings):
     """One ``clsd generate`` run: the input, the run folder and backend, the LLM endpoint, prompt, Batch API and
     request files, the checks of every distractor (with the answer checks), and the rules."""
 

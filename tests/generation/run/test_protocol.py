@@ -73,7 +73,7 @@ def test_paper_protocol_unit_rules() -> None:
     assert verdict.kept == [] and verdict.rejected[0][1] == "unparseable answer (3 of 4 items)"
     check_candidates("Der Hund bellt.", ["x", "x", "Der Hund bellt.", "y", "z"], bounds, verdict)
     assert verdict.kept == ["x", "x", "Der Hund bellt.", "y"]  # duplicates and the original: kept, as the paper did
-    with pytest.raises(CLSDError, match="unknown protocol"):
+    with pytest.raises(CLSDError, match=r"--protocol .* is unknown"):
         ValidationBounds(protocol="strict")
 
 
