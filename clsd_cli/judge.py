@@ -9,8 +9,8 @@ from typing import Annotated
 import typer
 
 from clsd_cli.declared import Offered, declared_command
-from clsd_format.errors import CLSDError
-from clsd_generation.llm.judge import JudgeSettings
+from clsd_cli.step_result import print_result
+from clsd_generation.llm.judge_settings import JudgeSettings
 from clsd_generation.run.options import OPTIONS, JudgeOptions, RunFolder
 
 app = typer.Typer()
@@ -34,9 +34,4 @@ def judge(folder: RunFolder, settings: Annotated[JudgeSettings, JUDGE], options:
     """
     from clsd_generation.run.steps import judge as judge_run
 
-    result = judge_run(folder, settings, options)
-    for line in result.lines():
-        typer.echo(line)
-    problem = result.problem()
-    if problem is not None:
-        raise CLSDError(problem)
+    print_result(judge_run(folder, settings, options))

@@ -11,28 +11,21 @@ from typing import Annotated
 
 import typer
 
+from clsd_cli.folder_arguments import WRITE_FOLDER, out_argument
 from clsd_format.folders import folder_callback
 
 app = typer.Typer(add_completion=False)
 
 RESULTS_FOLDER = folder_callback("results folder")
 RESULTS_HELP = "The folder clsd evaluate --output (or mteb run --output-folder) wrote."
+# The folder both commands read, declared once.
+ResultsDir = Annotated[Path, typer.Argument(metavar="RESULTS_DIR", callback=RESULTS_FOLDER, help=RESULTS_HELP)]
 
 
 @app.command("export-results")
 def export_results_command(
-    results_dir: Annotated[
-        Path,
-        typer.Argument(metavar="RESULTS_DIR", callback=RESULTS_FOLDER, help=RESULTS_HELP),
-    ],
-    out: Annotated[
-        Path,
-        typer.Argument(
-            metavar="OUT",
-            callback=folder_callback("folder to write into", may_be_missing=True),
-            help="New (or empty) folder to write the submission into.",
-        ),
-    ],
+    results_dir: ResultsDir,
+    out: Annotated[Path, out_argument("New (or empty) folder to write the submission into.")],
 ) -> None:
     """Copy results ready for the MTEB results repository.
 
@@ -63,10 +56,7 @@ def export_results_command(
 
 @app.command("push-results")
 def push_results_command(
-    results_dir: Annotated[
-        Path,
-        typer.Argument(metavar="RESULTS_DIR", callback=RESULTS_FOLDER, help=RESULTS_HELP),
-    ],
+    results_dir: ResultsDir,
     hub_dataset: Annotated[
         str,
         typer.Option(
@@ -88,7 +78,7 @@ def push_results_command(
         Path | None,
         typer.Option(
             metavar="OUT",
-            callback=folder_callback("folder to write into", may_be_missing=True),
+            callback=WRITE_FOLDER,
             help="Write the files that would be uploaded into OUT instead.",
         ),
     ] = None,

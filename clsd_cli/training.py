@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from clsd_cli.folder_arguments import out_argument
 from clsd_format.extras import require_extra
 from clsd_format.folders import folder_callback
 from clsd_format.release import RELEASED_TASKS
@@ -49,14 +50,7 @@ DataArgument = Annotated[
         "run folder (--run-dir; built as clsd build would, then exported).",
     ),
 ]
-OutArgument = Annotated[
-    Path,
-    typer.Argument(
-        metavar="OUT",
-        callback=folder_callback("folder to write into", may_be_missing=True),
-        help="New (or empty) folder to write the training dataset into.",
-    ),
-]
+OutArgument = Annotated[Path, out_argument("New (or empty) folder to write the training dataset into.")]
 TasksOption = Annotated[
     list[str] | None,
     typer.Option(

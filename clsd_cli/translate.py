@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from clsd_cli.declared import Offered, declared_command
-from clsd_format.errors import CLSDError
+from clsd_cli.step_result import print_result
 from clsd_generation.core.settings import LLMSettings, TranslationSettings
 from clsd_generation.run.options import OPTIONS, RunFolder
 
@@ -30,9 +30,4 @@ def translate(folder: RunFolder, settings: TranslationSettings, endpoint: Annota
     """
     from clsd_generation.run.steps import translate as translate_run
 
-    result = translate_run(folder, settings, endpoint)
-    for line in result.lines():
-        typer.echo(line)
-    problem = result.problem()
-    if problem is not None:
-        raise CLSDError(problem)
+    print_result(translate_run(folder, settings, endpoint))

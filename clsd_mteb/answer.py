@@ -171,31 +171,19 @@ def how_to_measure_pivot(task: str) -> str:
     )
 
 
-def pivot_lines(
-    table: Table1,
-    tests: Sequence[PivotTest],
-    excluded: Mapping[tuple[str, str], str] | None = None,
-    unmeasured: Mapping[str, str] | None = None,
-) -> list[str]:
-    """Per direction: each model's pivot test, or why there is none (left out, not built, or not measured and how
-    to measure it); then per model the pooled test over every direction it has both settings of."""
+def _direction_lines(column: str, tests: Sequence[PivotTest], left_out: Mapping[str, str], unmeasured: str | None) -> list[str]:
+    """One direction's pivot tests, or why there is none: left out (``left_out``: model -> why), not measured
+    (``unmeasured``: why), or not measured and how to measure it."""
+    name = f"{short_task(column)}, through English"
+    rows = [t for t in tests if t.task == column]
     lines = []
-    for column in table.columns:
-        name = f"{short_task(column)}, through English"
-        rows = [t for t in tests if t.task == column]
-        left_out = {model: why for (model, task), why in (excluded or {}).items() if task == column}
-        if rows:
-            lines.append(f"{name}: " + "; ".join(_verdict(row, "") for row in rows) + ".")
-        elif (unmeasured or {}).get(column):
-            lines.append(f"{name}: not measured: {(unmeasured or {})[column]}.")
-        elif not left_out:
-            lines.append(f"{name}: not measured; to measure it, {how_to_measure_pivot(column)}.")
-        lines += [f"{name}: {model}'s pivot and direct results are not compared: {why}." for model, why in left_out.items()]
-    pooled = [t for t in tests if t.task == ALL_TASKS]
-    for row in pooled:
-        sets = len([t for t in tests if t.model == row.model and t.task != ALL_TASKS])
-        lines.append(f"Over all directions, through English: {_verdict(row, f', over {sets} sets')}.")
-    return lines
+    if rows:
+        lines.append(f"{name}: " + "; ".join(_verdict(row, "") for row in rows) + ".")
+    elif unmeasured:
+        lines.append(f"{name}: not measured: {unmeasured}.")
+    elif not left_out:
+        lines.append(f"{name}: not measured; to measure it, {how_to_measure_pivot(column)}.")
+    return lines + [f"{name}: {model}'s pivot and direct results are not compared: {why}." for model, why in left_out.items()]
 
 
 def answer_lines(
@@ -205,11 +193,21 @@ def answer_lines(
     pivot_unmeasured: Mapping[str, str] | None = None,
 ) -> list[str]:
     """The answer: the best model per direction and over all (or none better than guessing), then the pivot question
-    for every direction. ``pivot_unmeasured``: direct task -> why its pivot was not measured (said instead of how)."""
+    per direction (each model's pivot test, or why there is none: left out, not built, or not measured and how to
+    measure it), then per model the pooled pivot test over every direction it has both settings of.
+    ``pivot_excluded``: (model, direct task) -> why it was left out; ``pivot_unmeasured``: direct task -> why its
+    pivot was not measured (said instead of how)."""
     lines = best_lines(table)
     if any(UNTRAINED_MARK in line for line in lines):
         lines.append(UNTRAINED_LEGEND)
-    return lines + pivot_lines(table, tests, pivot_excluded, pivot_unmeasured)
+    excluded, unmeasured = pivot_excluded or {}, pivot_unmeasured or {}
+    for column in table.columns:
+        left_out = {model: why for (model, task), why in excluded.items() if task == column}
+        lines += _direction_lines(column, tests, left_out, unmeasured.get(column))
+    for row in (t for t in tests if t.task == ALL_TASKS):
+        sets = len([t for t in tests if t.model == row.model and t.task != ALL_TASKS])
+        lines.append(f"Over all directions, through English: {_verdict(row, f', over {sets} sets')}.")
+    return lines
 
 
-__all__ = ["answer_lines", "best_lines", "chance_text", "how_to_measure_pivot", "pivot_lines"]
+__all__ = ["answer_lines", "best_lines", "chance_text", "how_to_measure_pivot"]

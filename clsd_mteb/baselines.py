@@ -54,6 +54,7 @@ CHAR_NGRAM_DIM = 2**12  # dense output: enough buckets to keep collisions rare a
 CHAR_NGRAM_RANGE = (2, 4)
 
 
+# A weightless model's ModelMeta; the toy model under tests/data writes its own in full, as a package of its own would.
 def _meta(name: str, *, embed_dim: int, loader: Any) -> ModelMeta:
     return ModelMeta(
         loader=loader,

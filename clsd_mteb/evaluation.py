@@ -34,6 +34,7 @@ from clsd_format.model_choice import ModelChoice
 from clsd_mteb.abstask import AbsTaskCLSD
 from clsd_mteb.confidence import Interval, chance_of, counts_from_share, wilson_interval
 from clsd_mteb.data_origin import origin_line
+from clsd_mteb.data_record import TaskData, origins_of, read_record, write_record
 from clsd_mteb.model_objects import ModelInput, as_models, load_choice
 from clsd_mteb.paired import Hits, PivotTest, pivot_tests
 from clsd_mteb.predictions import PREDICTIONS_SUFFIX, SPLIT, ModelRun, read_predictions
@@ -316,6 +317,17 @@ def _sources(tasks: Sequence[AbsTask]) -> list[DataSource]:
     return list(found.values())
 
 
+def _record_data(output: Path, tasks: Sequence[AbsTask], not_built: Mapping[str, str]) -> None:
+    """Each task's data line and left-out pivot in the folder's record (:mod:`clsd_mteb.data_record`), for load_run."""
+    record = {
+        task.metadata.name: TaskData(origin_line(task.data_source), not_built.get(task.metadata.name, ""))
+        for task in tasks
+        if isinstance(task, AbsTaskCLSD)
+    }
+    if record:
+        write_record(output, record)
+
+
 def run_evaluation(
     model: ModelInput | Sequence[ModelInput],
     source: DataSource | None,
@@ -347,6 +359,7 @@ def run_evaluation(
         scored.append(replace(scores, untrained=untrained.get(str(loaded.mteb_model_meta.name), {})))
     not_built = {k: v for found in sources if found.card for k, v in hub.pivot_not_built(found.card, found.describe()).items()}
     origins = tuple(origin_line(found) for found in sources)
+    _record_data(settings.output, selected, not_built)
     held = held_models(settings.output, selected, scored)
     if held and progress is not None:
         names = ", ".join(f"{model.name} ({model.revision})" for model in held)
@@ -359,13 +372,14 @@ def held_models(output: Path, tasks: Sequence[AbsTask], scored: Sequence[ModelSc
     """The other models whose stored results in ``output`` are on exactly these tasks' data: every task's result of
     the same dataset revision (a trial's included), by this evaluator, with its per-row hits; so that evaluating one
     new model answers beside what was evaluated before. A folder that cannot be read adds nobody (its own reader,
-    :func:`load_run`, names what is wrong there)."""
+    :func:`load_run`, names what is wrong there, and a warning says it was left out)."""
     revisions = {task.metadata.name: task.metadata.revision for task in tasks}
     if not (Path(output) / "results").is_dir():
         return []
     try:
         stored = load_run(output, tasks=list(revisions)).models
-    except CLSDError:
+    except CLSDError as exc:  # said in one line (stderr, the logging module's), and the run answers on its own models
+        logger.warning("the models already in %s are left out of the comparison: %s", output, exc)
         return []
     ours = {(model.name, model.revision) for model in scored}
     return [
@@ -500,7 +514,11 @@ def load_run(output: str | Path, models: Sequence[str] | None = None, tasks: Seq
         raise DataError("holds no CLSD result to rebuild a run from (results/<model>/<revision>/<task>.json)", file=str(root))
     trials = {trial_of(result.scores) for model in scored for result in _results(model)}
     limit = trials.pop() if len(trials) == 1 else None  # a trial's first rows, when every result is of the same trial
-    return CLSDRun(f"results folder {root}", root, scored, pivot_tests(hits_of(scored)), limit=limit)
+    record = read_record(root)  # the data each task read, as the runs that wrote the folder recorded it
+    names = list(dict.fromkeys(name for model in scored for name in model.tasks))
+    not_built = {name: record[name].pivot_not_built for name in names if name in record and record[name].pivot_not_built}
+    origins = origins_of(record, names)
+    return CLSDRun(f"results folder {root}", root, scored, pivot_tests(hits_of(scored)), not_built, limit, origins)
 
 
 def _results(model: ModelScores) -> list[TaskResult]:

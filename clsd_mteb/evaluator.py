@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from datasets import Dataset
     from mteb.abstasks.task_metadata import TaskMetadata
     from mteb.models import CrossEncoderProtocol, EncoderProtocol
-    from mteb.timing import TimingStack
+    from mteb.timing import TimingContext, TimingStack
     from mteb.types import EncodeKwargs
 
 # Bumped whenever a change can alter a score, so stored results of older code are never reused
@@ -96,6 +96,20 @@ class CLSDEvaluator:
         self.timer = timer
         self.exact = exact
 
+    @property
+    def _where(self) -> str:
+        """This split, as an error names it."""
+        return f"{self.task_metadata.name} ({self.hf_subset}/{self.hf_split})"
+
+    def _timed(self, timer: TimingStack, phase: str, message: str | None = None) -> TimingContext:
+        """mteb's timing of one phase on this split (an embedding model's and a cross-encoder's alike)."""
+        return timer(phase, split=self.hf_split, subset=self.hf_subset, log_message=message)
+
+    def _model_call(self, encode_kwargs: EncodeKwargs) -> dict[str, Any]:
+        """What the model's encode or predict call is told of this split, the same for both kinds of model."""
+        split = {"task_metadata": self.task_metadata, "hf_split": self.hf_split, "hf_subset": self.hf_subset}
+        return {**split, "encode_kwargs": encode_kwargs, "exact": self.exact}
+
     def columns(self) -> tuple[list[str], list[str], list[list[str]]]:
         """The split's sources, targets and distractor lists, row by row."""
         return self.dataset[schema.SOURCE], self.dataset[schema.TARGET], self.dataset[schema.DISTRACTORS]
@@ -115,42 +129,19 @@ class CLSDEvaluator:
         model = cast("EncoderProtocol", model)
         sources, targets, distractor_lists = self.columns()
         unique = sorted({*sources, *targets, *(d for ds in distractor_lists for d in ds)})
-        where = f"{self.task_metadata.name} ({self.hf_subset}/{self.hf_split})"
-
-        message = f"CLSD: encoding {len(unique)} distinct texts"
-        with timer("Encoding", split=self.hf_split, subset=self.hf_subset, log_message=message):
-            raw = raw_embeddings(
-                model,
-                unique,
-                task_metadata=self.task_metadata,
-                hf_split=self.hf_split,
-                hf_subset=self.hf_subset,
-                encode_kwargs=encode_kwargs,
-                num_proc=num_proc,
-                exact=self.exact,
-            )
-
-        with timer("Scoring", split=self.hf_split, subset=self.hf_subset):
-            cosines, pooled_hits = score_texts(raw, unique, sources, targets, distractor_lists, where)
+        with self._timed(timer, "Encoding", f"CLSD: encoding {len(unique)} distinct texts"):
+            raw = raw_embeddings(model, unique, num_proc=num_proc, **self._model_call(encode_kwargs))
+        with self._timed(timer, "Scoring"):
+            cosines, pooled_hits = score_texts(raw, unique, sources, targets, distractor_lists, self._where)
         return CLSDPredictions(ids=list(self.dataset[schema.ID]), cosines=cosines, pooled_hits=pooled_hits)
 
     def score_pairs(self, model: CrossEncoderProtocol, *, encode_kwargs: EncodeKwargs, timer: TimingStack) -> CLSDPredictions:
         """A cross-encoder's scores of every row's candidates, in the cosines' place (:mod:`clsd_mteb.reranking`)."""
         sources, targets, distractor_lists = self.columns()
         pairs = distinct_pairs(sources, targets, distractor_lists)
-        message = f"CLSD: scoring {len(pairs)} distinct (source, candidate) pairs"
-        with timer("Encoding", split=self.hf_split, subset=self.hf_subset, log_message=message):
-            values = predict_pairs(
-                model,
-                pairs,
-                task_metadata=self.task_metadata,
-                hf_split=self.hf_split,
-                hf_subset=self.hf_subset,
-                encode_kwargs=encode_kwargs,
-                exact=self.exact,
-            )
-        where = f"{self.task_metadata.name} ({self.hf_subset}/{self.hf_split})"
-        scores = score_matrix(dict(zip(pairs, values.tolist(), strict=True)), sources, targets, distractor_lists, where)
+        with self._timed(timer, "Encoding", f"CLSD: scoring {len(pairs)} distinct (source, candidate) pairs"):
+            values = predict_pairs(model, pairs, **self._model_call(encode_kwargs))
+        scores = score_matrix(dict(zip(pairs, values.tolist(), strict=True)), sources, targets, distractor_lists, self._where)
         return CLSDPredictions(ids=list(self.dataset[schema.ID]), cosines=scores, score_name="scores")
 
 

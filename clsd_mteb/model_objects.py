@@ -27,13 +27,15 @@ from clsd_format.model_choice import ENDPOINT, LOCAL, ModelChoice
 
 if TYPE_CHECKING:
     from mteb.models import CrossEncoderProtocol, EncoderProtocol, ModelMeta
+    from sentence_transformers import CrossEncoder, SentenceTransformer
 
     Model: TypeAlias = EncoderProtocol | CrossEncoderProtocol
 
 UNNAMED = "no_model_name/available"  # mteb's name for a model whose card names none
 IN_MEMORY = "in-memory"  # the organisation an unnamed object is filed under
 FINGERPRINT_PREFIX = "weights-sha256-"
-ModelInput: TypeAlias = "str | ModelChoice | ModelMeta | Model | Any | None"
+# What evaluate takes as a model, as mteb.evaluate takes it (None: the default model beside the n-gram baseline).
+ModelInput: TypeAlias = "str | ModelChoice | ModelMeta | Model | SentenceTransformer | CrossEncoder | None"
 
 
 def weights_fingerprint(module: Any) -> str:

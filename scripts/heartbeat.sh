@@ -12,7 +12,7 @@ seconds=0
 while sleep 1 && kill -0 "$child" 2>/dev/null; do
 	seconds=$((seconds + 1))
 	if ((seconds % every == 0)); then
-		printf '... %s: still running after %d min %02d s\n' "$label" $((seconds / 60)) $((seconds % 60))
+		printf '\n... %s: still running after %d min %02d s\n' "$label" $((seconds / 60)) $((seconds % 60))
 	fi
 done
 wait "$child"

@@ -1,9 +1,10 @@
-"""The options of ``clsd analyze``, declared once: where the results are, where the report goes, and the sections'.
+"""The options of ``clsd analyze`` the whole report shares, declared once: where the results are, where the report
+goes, and whom it is about.
 
-Each group is a frozen dataclass whose fields declare their option (:mod:`clsd_format.declared_settings`);
-``clsd analyze`` is made from them (:mod:`clsd_cli.declared`). Kept free of the analysis's heavy imports, so that
-``clsd analyze --help`` answers at once; the choices of ``--success-rule`` and ``--pos-selection`` are checked when
-the command runs, against the lists the sections declare.
+A frozen dataclass whose fields declare their option (:mod:`clsd_format.declared_settings`); ``clsd analyze`` is made
+from it (:mod:`clsd_cli.declared`). Each section declares its own options on its own class
+(:mod:`clsd_analysis.sections`). Kept free of the analysis's heavy imports, so that ``clsd analyze --help`` answers
+at once.
 """
 
 from __future__ import annotations
@@ -57,60 +58,7 @@ class ReportSources:
         panel=OPTIONS,
         flag="--skip-failing-sections",
     )
-
-
-@dataclass(frozen=True)
-class PosShiftOptions:
-    """The one-word-change analysis: whether it runs, the models' local copies, Stanza, the embedding cache."""
-
-    model: tuple[str, ...] = setting(
-        (), help="NAME=PATH: a local copy of a model in the results (repeatable).", panel=OPTIONS, flag="--model"
-    )
-    pos_shift: bool = setting(
-        True, help="Run the one-word-change analysis (needs the models).", panel=OPTIONS, flag="--pos-shift/--no-pos-shift"
-    )
-    stanza_dir: Path | None = setting(
-        None,
-        help="Folder with Stanza models (datasets without annotation files).",
-        panel=OPTIONS,
-        flag="--stanza-dir",
-        check=folder_callback("folder of Stanza models", may_be_missing=True),
-    )
-    stanza_download: bool = setting(False, help="Let Stanza download missing models.", panel=OPTIONS, flag="--stanza-download")
-    cache_dir: Path | None = setting(
-        None,
-        help="Embedding cache (default: $CLSD_CACHE_DIR/embeddings or ~/.cache/clsd_mteb/embeddings).",
-        panel=OPTIONS,
-        flag="--cache-dir",
-        check=folder_callback("cache folder", may_be_missing=True),
-    )
-    batch_size: int = setting(32, help="Texts per encoding batch.", panel=OPTIONS, flag="--batch-size", minimum=1)
-
-
-@dataclass(frozen=True)
-class ExampleOptions:
-    """Table 1's alignment marks, the successful-distractor examples, and the model the report is about."""
-
-    alignment: Path | None = setting(
-        None,
-        help="CSV of Table 1's alignment marks: model,cross_lingual,paraphrase,retrieval[,source] (yes/no/empty).",
-        panel=OPTIONS,
-        flag="--alignment",
-    )
-    success_rule: str = setting(
-        "top",
-        help="Successful distractors in the examples: 'top' (the paper's) or 'ties-or-beats'.",
-        panel=OPTIONS,
-        flag="--success-rule",
-    )
-    pos_selection: str = setting(
-        "paper",
-        help="Annotated one-word pairs used: 'paper' (closest to the paper's counts), 'swaps' or 'all'.",
-        panel=OPTIONS,
-        flag="--pos-selection",
-    )
-    examples: int = setting(10, help="Successful-distractor examples to sample.", panel=OPTIONS, flag="--examples", minimum=0)
-    seed: int = setting(0, help="Seed of the example sample.", panel=OPTIONS, flag="--seed")
+    # Declared as every option of every command is (clsd_format.declared_settings): alike in shape, one setting each.
     focus: str | None = setting(
         None,
         help="The model the report is about (its examples first). Default: the highest mean direct P@1.",
@@ -119,4 +67,4 @@ class ExampleOptions:
     )
 
 
-__all__ = ["ExampleOptions", "PosShiftOptions", "ReportSources"]
+__all__ = ["ReportSources"]

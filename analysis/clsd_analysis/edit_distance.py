@@ -34,17 +34,12 @@ import numpy as np
 import pandas as pd
 
 from clsd_analysis.results import ResultsFolder, TaskPredictions
+from clsd_analysis.success_rules import SUCCESS_RULES, TIES_OR_BEATS, TOP
 from clsd_analysis.task_data import TaskCatalog, TaskData
 from clsd_format.languages import code_from_mteb
 from clsd_format.text_measures import bin_labels, edit_similarity, similarity_bin
 from clsd_mteb.naming import DIRECT, pivot_base, setting_of
 
-TOP = "top"
-TIES_OR_BEATS = "ties-or-beats"
-SUCCESS_RULES = {
-    TOP: "the highest-cosine distractor of each row the model gets wrong (the paper's rule)",
-    TIES_OR_BEATS: "every distractor whose cosine ties or beats the true translation's",
-}
 _COLUMNS = ["model", "task", "setting", "target_language", "id", "slot", "similarity", "bin", TOP, TIES_OR_BEATS]
 
 

@@ -16,21 +16,28 @@ name it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from clsd_analysis.report_context import ReportContext
 from clsd_analysis.report_writer import REPORT_FILE, ReportWriter
 from clsd_analysis.results import ResultsFolder, load_results
-from clsd_analysis.sections import Section, default_sections, refused, write_section
+from clsd_analysis.sections import Section, default_sections, refused, registered, write_section
 from clsd_analysis.task_data import TaskCatalog
 from clsd_format.errors import CLSDError
 from clsd_format.files import staged_folder
+from clsd_mteb.evaluation import ANSWER_HEADING, CLSDRun
 from clsd_mteb.source_record import RecordedSource, SourceKey, read_sources
 from clsd_mteb.trials import whole_task_revision
 
+if TYPE_CHECKING:
+    import pandas as pd
+
 HTML_FILE = "report.html"
+# What a report is made from: results folders (as `clsd evaluate --output` writes them) or runs (each read from its folder).
+Results = str | Path | CLSDRun | Sequence[str | Path | CLSDRun]
 
 
 class ReportExists(CLSDError):
@@ -49,6 +56,32 @@ class AnalysisOptions:
     html: bool = True  # also write report.html
     sections: Sequence[Section] = field(default_factory=default_sections)
     skip_failing_sections: bool = False  # a section that fails is left out, its heading saying why; else nothing is written
+
+
+@dataclass(frozen=True)
+class Report:
+    """What :func:`analyze` made of the results: the answer, the tables, and the files it wrote.
+
+    ``answer``: the lines the report opens with, computed by :mod:`clsd_mteb.answer` from the same Table 1 and paired
+    tests as ``clsd evaluate`` and :meth:`clsd_mteb.CLSDRun.answer` (the same lines, the same marks); empty when the
+    results offer no choice. ``tables``: every table of the report by name, as a frame holding what its CSV holds
+    (``comparison`` is Table 1). ``files``: every file written, under ``folder``.
+    """
+
+    folder: Path
+    answer: tuple[str, ...]
+    tables: Mapping[str, pd.DataFrame]
+    files: tuple[Path, ...]
+
+    @property
+    def markdown(self) -> Path:
+        """``report.md``."""
+        return self.folder / REPORT_FILE
+
+    def lines(self) -> list[str]:
+        """What ``clsd analyze`` prints: the answer under the heading ``clsd evaluate`` gives it, then where the report is."""
+        answer = [f"{ANSWER_HEADING}", *(f"- {line}" for line in self.answer), ""] if self.answer else []
+        return [*answer, f"wrote {self.markdown}"]
 
 
 def _check_target(out: Path, overwrite: bool) -> None:
@@ -103,24 +136,29 @@ def _check_texts_found(catalog: TaskCatalog, task_names: Sequence[str]) -> None:
         )
 
 
-def _answer(report: ReportContext) -> None:
+def answer_lines(report: ReportContext) -> list[str]:
     """The report's opening answer (:mod:`clsd_mteb.answer`), from the same tables as section 1, opening with who
     made the distractors of the data (the lines ``clsd evaluate`` and :meth:`clsd_mteb.CLSDRun.answer` open with)."""
     from clsd_analysis.tables import comparison_table
-    from clsd_mteb.answer import answer_lines
+    from clsd_mteb.answer import answer_lines as lines_of
     from clsd_mteb.comparisons import mark_ties
     from clsd_mteb.table1 import mark_untrained
 
     table = comparison_table(report.results)
     mark_ties(table, report.comparisons, report.left_out)
     mark_untrained(table, _untrained(report.results))
-    lines = answer_lines(table, report.pivot_tests, report.pivot_left_out, report.catalog.pivot_not_built())
+    lines = lines_of(table, report.pivot_tests, report.pivot_left_out, report.catalog.pivot_not_built())
     lines = [*report.catalog.origins(report.results.task_names), *lines] if lines else lines
     if report.left_out:
         lines.append(
             f"{len(report.left_out)} pair(s) of results are not compared: they are not on the same rows of the same data "
             "(a trial, or another dataset of the same name); section 1 and the notes say which and why."
         )
+    return lines
+
+
+def _write_answer(report: ReportContext, lines: Sequence[str]) -> None:
+    """The answer under its heading, the report's first part."""
     if lines:
         report.writer.add("## The answer\n")
         report.writer.add(
@@ -162,10 +200,13 @@ def _failure_line(exc: Exception) -> str:
     return str(exc) if isinstance(exc, CLSDError) else f"{type(exc).__name__}: {exc}"
 
 
-def _sections(report: ReportContext, options: AnalysisOptions) -> None:
+def _sections(report: ReportContext, options: AnalysisOptions, show_progress_bar: bool) -> None:
     """Each section under its numbered heading; one that fails stops the report, or with ``skip_failing_sections``
     leaves its heading with why it is missing (what it had added taken back) and a note."""
-    for number, section in enumerate(options.sections, start=1):
+    from tqdm.auto import tqdm
+
+    bar = tqdm(options.sections, desc="CLSD report", unit="section", disable=not show_progress_bar, leave=False)
+    for number, section in enumerate(bar, start=1):
         report.writer.add(f"## {number}. {section.title}\n")
         written = len(report.writer.parts)
         try:
@@ -181,37 +222,59 @@ def _sections(report: ReportContext, options: AnalysisOptions) -> None:
         report.notes += [f"A report section of another package is left out: {exc}" for exc in refused()]
 
 
-def build_report(results_dir: str | Path | Sequence[str | Path], out: str | Path, options: AnalysisOptions | None = None) -> Path:
-    """Run every section and write the report of one results folder, or several read as one; returns the path of ``report.md``.
+def _folders(results: Results) -> list[Path]:
+    """The results folders to read: each one given, or the folder each run was written to."""
+    given = [results] if isinstance(results, str | Path | CLSDRun) else list(results)
+    return [Path(item.output if isinstance(item, CLSDRun) else item) for item in given]
 
-    Written in a staging folder beside ``out`` and moved in place at the end: a failure leaves ``out`` as it was.
+
+def analyze(
+    results: Results, out: str | Path, options: AnalysisOptions | None = None, *, show_progress_bar: bool = True
+) -> Report:
+    """Every section over the results, written as a report in ``out``: what ``clsd analyze`` runs and prints.
+
+    ``results``: a results folder of ``clsd evaluate --output`` or :func:`clsd_mteb.evaluate`, a
+    :class:`clsd_mteb.CLSDRun`, or a list of these, read as one. Written in a staging folder beside ``out`` and moved
+    in place at the end: a failure leaves ``out`` as it was. A bar over the sections on stderr unless
+    ``show_progress_bar`` is False; nothing is printed to stdout.
     """
     options = options or AnalysisOptions()
     out = Path(out)
     _check_target(out, options.overwrite)
-    results = load_results(results_dir)
-    catalog = TaskCatalog(options.data_dir, options.dataset_folders, _recorded_sources(results), _result_revisions(results))
-    _check_texts_found(catalog, results.task_names)
+    if not options.skip_failing_sections:
+        registered()  # a section of another package that cannot be used stops the report here, in one line
+    results_folder = load_results(_folders(results))
+    catalog = TaskCatalog(
+        options.data_dir, options.dataset_folders, _recorded_sources(results_folder), _result_revisions(results_folder)
+    )
+    _check_texts_found(catalog, results_folder.task_names)
     with staged_folder(out) as staging:
         report = ReportContext(
-            results=results,
+            results=results_folder,
             catalog=catalog,
             writer=ReportWriter(staging),
             data_dir=options.data_dir,
             focus_request=options.focus,
-            notes=[f"Skipped file {s}" for s in results.skipped],
+            notes=[f"Skipped file {s}" for s in results_folder.skipped],
         )
-        _title(report, options)
-        _answer(report)  # the report opens on the answer
-        _header(report, options)
-        _sections(report, options)
-        report.notes += [f"Task `{name}`: {why}" for name, why in report.catalog.problems.items()]
-        if report.notes:
-            report.writer.add("## Notes\n")
-            report.writer.add("\n".join(f"- {n}" for n in report.notes) + "\n")
-        written = report.writer.write()
-        if options.html:
-            from clsd_analysis.html_report import write_html_report
+        answer = answer_lines(report)
+        _write_report(report, options, answer, show_progress_bar)
+        written = tuple(sorted(out / path.relative_to(staging) for path in staging.rglob("*") if path.is_file()))
+    return Report(folder=out, answer=tuple(answer), tables=dict(report.writer.frames), files=written)
 
-            write_html_report(report, staging / HTML_FILE)
-    return out / written.relative_to(staging)
+
+def _write_report(report: ReportContext, options: AnalysisOptions, answer: Sequence[str], show_progress_bar: bool) -> None:
+    """The report's parts in order, then its files: the title, the answer, what was read, the sections, the notes."""
+    _title(report, options)
+    _write_answer(report, answer)  # the report opens on the answer
+    _header(report, options)
+    _sections(report, options, show_progress_bar)
+    report.notes += [f"Task `{name}`: {why}" for name, why in report.catalog.problems.items()]
+    if report.notes:
+        report.writer.add("## Notes\n")
+        report.writer.add("\n".join(f"- {n}" for n in report.notes) + "\n")
+    report.writer.write()
+    if options.html:
+        from clsd_analysis.html_report import write_html_report
+
+        write_html_report(report, report.writer.out / HTML_FILE)

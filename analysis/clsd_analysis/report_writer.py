@@ -32,6 +32,12 @@ class ReportWriter:
         self.figures = out / "figures"
         self.tables.mkdir(parents=True, exist_ok=True)
         self.parts: list[str] = []
+        self.frames: dict[str, pd.DataFrame] = {}  # every table written, by name, as its CSV holds it
+
+    def csv(self, name: str, frame: pd.DataFrame) -> None:
+        """A table as CSV alone (``tables/<name>.csv``, without the index): one too long to show in the report."""
+        frame.to_csv(self.tables / f"{name}.csv", index=False)
+        self.frames[name] = frame
 
     def add(self, text: str) -> None:
         self.parts.append(text.rstrip() + "\n")
@@ -52,6 +58,7 @@ class ReportWriter:
         column_formats: Mapping[str, render.Formatter] | None = None,
     ) -> None:
         render.write_csv(frame, self.tables / f"{name}.csv", index_name=index_name)
+        self.frames[name] = frame
         markdown = render.to_markdown(frame, fmt, bold or set(), index_name=index_name, column_formats=column_formats)
         (self.tables / f"{name}.md").write_text(markdown, encoding="utf-8")
         latex = render.to_latex(
@@ -64,7 +71,8 @@ class ReportWriter:
 
     def table1(self, name: str, table: Table1, *, caption: str) -> None:
         """Table 1 as ``clsd evaluate`` prints it; the CSV holds the numbers per setting at full precision."""
-        render.write_csv(comparison_frame(table), self.tables / f"{name}.csv")
+        self.frames[name] = comparison_frame(table)
+        render.write_csv(self.frames[name], self.tables / f"{name}.csv")
         markdown = table1_render.table1_markdown(table) + "\n"
         (self.tables / f"{name}.md").write_text(markdown, encoding="utf-8")
         latex = table1_render.table1_latex(table, caption=caption, label=f"tab:{name}")

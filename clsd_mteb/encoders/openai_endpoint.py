@@ -29,21 +29,12 @@ from mteb.models.model_meta import ScoringFunction
 from clsd_format.defaults import ENDPOINT_PREFIX
 from clsd_format.errors import CLSDError
 from clsd_mteb.encoders.common import TextBatchEncoder
-from clsd_mteb.encoders.served import (
-    ServedConfig,
-    finite_number,
-    in_flight,
-    one_line,
-    openai_client,
-    served_meta,
-    served_post,
-)
+from clsd_mteb.encoders.served import ServedConfig, finite_number, in_flight, one_line, openai_client, served_meta, served_post
 
 if TYPE_CHECKING:
     from mteb.abstasks.task_metadata import TaskMetadata
     from mteb.types import PromptType
 
-SPEC_PREFIX = ENDPOINT_PREFIX  # written once in clsd_format.defaults, which the CLI reads without mteb
 PROBE_TEXT = "dimension probe"
 
 
@@ -55,7 +46,7 @@ class EndpointConfig(ServedConfig):
     prefix: str = ""
 
     kind: ClassVar[str] = "embedding endpoint"
-    spec_prefix: ClassVar[str] = SPEC_PREFIX
+    spec_prefix: ClassVar[str] = ENDPOINT_PREFIX  # written once in clsd_format.defaults, which the CLI reads without mteb
     spec_example: ClassVar[str] = "my-model@http://127.0.0.1:8000/v1"
     timeout_hint: ClassVar[str] = " (raise --endpoint-timeout for a slow server)"
 

@@ -28,22 +28,13 @@ from mteb.models import ModelMeta
 
 from clsd_format.defaults import RERANK_PREFIX
 from clsd_format.errors import CLSDError
-from clsd_mteb.encoders.served import (
-    ServedConfig,
-    finite_number,
-    in_flight,
-    one_line,
-    openai_client,
-    served_meta,
-    served_post,
-)
+from clsd_mteb.encoders.served import ServedConfig, finite_number, in_flight, one_line, openai_client, served_meta, served_post
 
 if TYPE_CHECKING:
     from mteb.abstasks.task_metadata import TaskMetadata
     from mteb.types import BatchedInput, PromptType
     from torch.utils.data import DataLoader
 
-SPEC_PREFIX = RERANK_PREFIX  # written once in clsd_format.defaults, which the CLI reads without mteb
 PROBE_QUERY = "rerank probe"
 
 
@@ -52,7 +43,7 @@ class RerankConfig(ServedConfig):
     """Where the rerank server is and how to talk to it (requests go to {base_url}/rerank)."""
 
     kind: ClassVar[str] = "rerank endpoint"
-    spec_prefix: ClassVar[str] = SPEC_PREFIX
+    spec_prefix: ClassVar[str] = RERANK_PREFIX  # written once in clsd_format.defaults, which the CLI reads without mteb
     spec_example: ClassVar[str] = "my-reranker@http://127.0.0.1:8080"
 
 

@@ -19,9 +19,10 @@ from clsd_analysis import render
 from clsd_analysis.disagreements import DIRECT_ONLY, PIVOT_ONLY, find_disagreements
 from clsd_analysis.edit_distance import TIES_OR_BEATS, bin_summary, distractor_table
 from clsd_analysis.pos_shift import OneWordChange, TaggingSummary, tag_with_stanza
-from clsd_analysis.report import AnalysisOptions, build_report
+from clsd_analysis.report import AnalysisOptions, analyze
 from clsd_analysis.results import ModelRun, ResultsFolder, load_results
-from clsd_analysis.sections import PosShift, with_options
+from clsd_analysis.sections import with_options
+from clsd_analysis.sections.pos_shift import PosShift
 from clsd_analysis.stanza_tagging import StanzaModelMissing, StanzaTagger
 from clsd_analysis.tables import comparison_frame, comparison_table
 from clsd_analysis.task_data import TaskCatalog
@@ -67,7 +68,7 @@ def report(results_dir: Path, small_release: Path, tmp_path_factory: pytest.Temp
     out = tmp_path_factory.mktemp("report") / "report"
     embeddings = tmp_path_factory.mktemp("embeddings")
     options = AnalysisOptions(data_dir=small_release, sections=with_options(PosShift(cache_dir=embeddings)))
-    return build_report(results_dir, out, options).parent
+    return analyze(results_dir, out, options).folder
 
 
 def test_results_are_found_for_every_model_and_task(results_dir: Path) -> None:

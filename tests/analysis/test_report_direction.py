@@ -18,8 +18,9 @@ from pathlib import Path
 import pytest
 
 from clsd_analysis.html_report import markdown_to_html
-from clsd_analysis.report import AnalysisOptions, build_report
-from clsd_analysis.sections import PosShift, with_options
+from clsd_analysis.report import AnalysisOptions, analyze
+from clsd_analysis.sections import with_options
+from clsd_analysis.sections.pos_shift import PosShift
 from clsd_format import hub
 from clsd_mteb.baselines import CHAR_NGRAM_NAME, RANDOM_NAME
 from tests.helpers.browser import Chromium
@@ -164,7 +165,7 @@ def report(tmp_path_factory: pytest.TempPathFactory) -> Path:
     results = evaluate_toy(dataset, folder / "results", CHAR_NGRAM_NAME)
     evaluate_toy(dataset, results, RANDOM_NAME)
     options = AnalysisOptions(sections=with_options(PosShift(enabled=False)))
-    return build_report(results, folder / "report", options).parent
+    return analyze(results, folder / "report", options).folder
 
 
 def _direction_of_script(text: str) -> str | None:

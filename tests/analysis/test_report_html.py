@@ -30,9 +30,10 @@ from clsd_analysis.changed_words import changed_spans
 from clsd_analysis.distractor_types import distractor_types
 from clsd_analysis.explorer_data import COSINE_SCALE, utf16_offset
 from clsd_analysis.html_report import markdown_to_html, render_page
-from clsd_analysis.report import AnalysisOptions, build_report
+from clsd_analysis.report import AnalysisOptions, analyze
 from clsd_analysis.results import load_results
-from clsd_analysis.sections import PosShift, default_sections, with_options
+from clsd_analysis.sections import default_sections, with_options
+from clsd_analysis.sections.pos_shift import PosShift
 from clsd_analysis.task_data import TaskCatalog
 from clsd_format import edit_types
 from tests.analysis.test_edit_typing import declared_hub_folder
@@ -88,7 +89,7 @@ def built(small_release: Path, tmp_path_factory: pytest.TempPathFactory):
     )
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(figures, "save", checked_save)
-        out = build_report(results_dir, tmp_path_factory.mktemp("report") / "report", options).parent
+        out = analyze(results_dir, tmp_path_factory.mktemp("report") / "report", options).folder
     return out, overlaps, load_results(results_dir), catalog
 
 

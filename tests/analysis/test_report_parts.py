@@ -15,6 +15,7 @@ from typer.testing import CliRunner
 
 from clsd_analysis import figures
 from clsd_analysis.model_style import MAX_LABEL, model_styles, short_label
+from clsd_analysis.report import AnalysisOptions, Report
 from clsd_analysis.report_context import ReportContext
 from clsd_analysis.report_writer import ReportWriter
 from clsd_analysis.results import ModelRun, ResultsFolder
@@ -151,7 +152,12 @@ def test_the_report_quotes_every_content_option_and_no_cache(tmp_path: Path, mon
     monkeypatch.chdir(tmp_path)
     Path("R").mkdir()  # the results folder is checked when the command line is read
     quoted = []
-    with mock.patch("clsd_analysis.report.build_report", lambda results, out, options: quoted.append(options) or out):
+
+    def analyze(results: object, out: str, options: AnalysisOptions) -> Report:
+        quoted.append(options)
+        return Report(folder=Path(out), answer=(), tables={}, files=())
+
+    with mock.patch("clsd_analysis.report.analyze", analyze):
         args = [
             "analyze",
             "R",
@@ -170,7 +176,7 @@ def test_the_report_quotes_every_content_option_and_no_cache(tmp_path: Path, mon
         result = CliRunner().invoke(app, args)
     assert result.exit_code == 0, result.output
     assert quoted[0].command == (
-        "clsd analyze R --out O --model a=b --no-pos-shift --success-rule top --pos-selection paper --examples 10 --seed 3 --focus a"
+        "clsd analyze R --out O --focus a --examples 10 --seed 3 --success-rule top --model a=b --no-pos-shift --pos-selection paper"
     )
     assert quoted[0].focus == "a"
     sections = {type(s).__name__: s for s in quoted[0].sections}

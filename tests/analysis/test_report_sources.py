@@ -13,8 +13,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from clsd_analysis.report import AnalysisOptions, build_report
-from clsd_analysis.sections import PosShift, with_options
+from clsd_analysis.report import AnalysisOptions, analyze
+from clsd_analysis.sections import with_options
+from clsd_analysis.sections.pos_shift import PosShift
 from clsd_cli.app import app
 from clsd_mteb.baselines import CHAR_NGRAM_NAME, RANDOM_NAME
 from clsd_mteb.source_record import SOURCES_FILE, read_sources
@@ -49,7 +50,7 @@ def test_a_record_pointing_to_another_dataset_of_the_name_gives_no_texts(toys: t
     results = evaluate_toy(toy, tmp_path / "results")
     entry = {"kind": "hub-folder", "location": str(other.resolve()), "revision": None}  # a record of the first format
     (results / SOURCES_FILE).write_text(json.dumps({TASK: entry}), encoding="utf-8")
-    report = build_report(results, tmp_path / "report", OPTIONS).parent
+    report = analyze(results, tmp_path / "report", OPTIONS).folder
     texts = _texts(report)
     assert OTHER_WORD not in texts and "Äpfel" not in texts  # neither the other dataset's texts nor any text of the task
     notes = (report / "report.md").read_text(encoding="utf-8").split("## Notes", 1)[1]
@@ -62,7 +63,7 @@ def test_one_folder_with_two_datasets_of_one_name(toys: tuple[Path, Path], tmp_p
     results = evaluate_toy(toy, tmp_path / "results", CHAR_NGRAM_NAME)
     evaluate_toy(other, results, RANDOM_NAME)
     assert len(read_sources(results)) == 2  # both datasets recorded, neither replaced
-    report = build_report(results, tmp_path / "report", OPTIONS).parent
+    report = analyze(results, tmp_path / "report", OPTIONS).folder
     text = (report / "report.md").read_text(encoding="utf-8")
     answer = text.split("## The answer", 1)[1].split("## 1.", 1)[0]
     assert "statistically tied" not in answer and "not compared with" in answer and "other data (dataset revisions" in answer

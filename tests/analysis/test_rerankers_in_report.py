@@ -15,9 +15,10 @@ import pytest
 
 import clsd_mteb
 from clsd_analysis.explorer_data import COSINE_SCALE, SCORE_UNIT
-from clsd_analysis.report import AnalysisOptions, build_report
+from clsd_analysis.report import AnalysisOptions, analyze
 from clsd_analysis.results import ResultsFolder, load_results
-from clsd_analysis.sections import PosShift, with_options
+from clsd_analysis.sections import with_options
+from clsd_analysis.sections.pos_shift import PosShift
 from clsd_mteb.baselines import CHAR_NGRAM_NAME
 from clsd_mteb.models import load_model
 from tests.helpers.browser import Chromium
@@ -43,8 +44,8 @@ def built(small_release: Path, tmp_path_factory: pytest.TempPathFactory) -> tupl
             show_progress_bar=False,
         )
     options = AnalysisOptions(data_dir=small_release, sections=with_options(PosShift(enabled=False)))
-    report = build_report(folder, tmp_path_factory.mktemp("report") / "report", options)
-    return load_results(folder), report.parent
+    report = analyze(folder, tmp_path_factory.mktemp("report") / "report", options)
+    return load_results(folder), report.folder
 
 
 def test_a_reranker_sits_beside_an_embedding_model_in_the_report(built) -> None:

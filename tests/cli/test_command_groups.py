@@ -17,7 +17,7 @@ from clsd_cli.app import app
 
 GROUPS = {
     "Evaluate models and analyse results": ["evaluate", "analyze", "plan", "compare-sources", "mteb"],
-    "Make a dataset": ["generate", "translate", "judge", "build"],
+    "Make a dataset": ["generate", "answer-requests", "translate", "judge", "build"],
     "Check by hand": ["check-sample", "check-import"],
     "Publish": ["push-dataset", "export-release", "push-results", "export-results", "export-training"],
 }

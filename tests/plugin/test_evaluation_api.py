@@ -48,7 +48,7 @@ def test_a_second_run_serves_the_stored_results_with_the_same_hits(small_release
 
 
 def test_bad_settings_are_refused_before_anything_loads() -> None:
-    with pytest.raises(CLSDError, match="batch_size"):
+    with pytest.raises(CLSDError, match="--batch-size must be at least 1"):
         EvaluationSettings(batch_size=0)
 
 

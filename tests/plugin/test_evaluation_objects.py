@@ -143,6 +143,7 @@ def test_a_run_comes_back_from_its_results_folder_without_a_model(small_release:
         assert back.scores()[name] == pytest.approx(scores, abs=1e-6)  # as stored: mteb keeps six decimals
     assert back.hits() == run.hits()
     assert back.pivot_tests == run.pivot_tests and [m.name for m in back.models] == sorted(m.name for m in run.models)
+    assert back.answer() == run.answer() and back.answer()[0].startswith("Data: ")  # its data line too
     assert [m.tasks[TASKS[0]].interval for m in back.models] == [
         m.tasks[TASKS[0]].interval for m in sorted(run.models, key=lambda m: m.name)
     ]
@@ -150,6 +151,9 @@ def test_a_run_comes_back_from_its_results_folder_without_a_model(small_release:
     assert [m.name for m in only.models] == [CHAR_NGRAM_NAME] and list(only.models[0].tasks) == TASKS[:1]
     with pytest.raises(CLSDError, match="holds no CLSD result"):
         clsd_mteb.load_run(tmp_path / "empty")
+    (tmp_path / "clsd-data.json").write_text('{"CLSD-WMT19-DE-FR": {"origin": 3}}', encoding="utf-8")
+    with pytest.raises(CLSDError, match=r"clsd-data\.json.*'origin' and 'pivot_not_built'"):
+        clsd_mteb.load_run(tmp_path)
 
 
 @pytest.mark.slow  # the default model and the baseline, twice: in the library and through the command

@@ -230,7 +230,7 @@ def test_the_module_graph_counts_lazy_typing_and_own_package_imports(tmp_path: P
 LAYERS: dict[str, list[tuple[str, ...]]] = {
     "clsd_format": [("*",)],
     "clsd_mteb": [("encoders",), ("*",), ("publishing",)],
-    "clsd_analysis": [("*",), ("sections",), ("report",)],
+    "clsd_analysis": [("*",), ("sections",), ("report",), ("",)],  # its __init__ exports the report's call
     "clsd_generation": [("*",), ("core",), ("checks",), ("jobs",), ("llm", "rules"), ("dataset",), ("run",)],
     "clsd_cli": [("*",)],
 }

@@ -1,20 +1,19 @@
-"""The sections of the report, one module each, in the order the report numbers them.
+"""The sections of the report, one module each, found as every extension point of clsd-mteb is: by entry point.
 
-A new analysis is one module: a :class:`Section` (a frozen dataclass whose fields are its options). A built-in
-one lives here and takes its place in :data:`BUILT_IN`; another package adds one without touching this package
-by naming its class under the entry-point group ``clsd_analysis.sections``, and the report numbers it after the
-built-in ones (by entry-point name):
+A new analysis is one module: a :class:`Section` (a frozen dataclass whose fields are its options; a field made
+with :func:`clsd_format.declared_settings.setting` is an option of ``clsd analyze`` too), and one entry-point line
+in the group ``clsd_analysis.sections``. clsd-mteb's own sections are its entries in its ``pyproject.toml``, placed
+in the report by their ``order``; another package's are numbered after them, by entry-point name:
 
 .. code-block:: toml
 
     [project.entry-points."clsd_analysis.sections"]
     my-analysis = "my_package.report:MyAnalysis"
 
-``clsd analyze`` sets a section's options by passing an instance of it to :func:`with_options`.
-
-The packages' sections are read when a report is made (:func:`registered`), never at import. A section that cannot
-be loaded, names no new Section subclass, or takes a built-in section's name (:data:`BUILT_IN_NAMES`), and a
-section whose ``write`` raises (:func:`write_section`), is one line naming its entry point and distribution
+The sections are read when a report is made or ``clsd analyze`` shows its options (:func:`registered`), never at
+import; a section module imports the analysis's heavy parts inside its functions, so that ``clsd analyze --help``
+answers at once. A section that cannot be loaded, names no Section subclass, or takes a built-in section's name,
+and a section whose ``write`` raises (:func:`write_section`), is one line naming its entry point and distribution
 (:mod:`clsd_format.plugins`), never clsd's internal error; ``clsd analyze --skip-failing-sections`` writes the
 report without it and says so (:func:`refused`, :mod:`clsd_analysis.report`).
 """
@@ -22,27 +21,17 @@ report without it and says so (:func:`refused`, :mod:`clsd_analysis.report`).
 from __future__ import annotations
 
 import functools
+from typing import TYPE_CHECKING
 
-from clsd_analysis.report_context import ReportContext
 from clsd_analysis.sections.base import Section
-from clsd_analysis.sections.comparison import Comparison
-from clsd_analysis.sections.disagreements import Disagreements
-from clsd_analysis.sections.edit_similarity import EditSimilarity
-from clsd_analysis.sections.edit_types import EditTypes
-from clsd_analysis.sections.examples import Examples
-from clsd_analysis.sections.pos_shift import PosShift
-from clsd_analysis.sections.statistics import Statistics
 from clsd_format.plugins import PluginError, PluginOrigin, Plugins, read_group, run_plugin
 
+if TYPE_CHECKING:
+    from clsd_analysis.report_context import ReportContext
+
 __all__ = [
-    "Comparison",
-    "Disagreements",
-    "EditSimilarity",
-    "EditTypes",
-    "Examples",
-    "PosShift",
+    "ENTRY_POINT_GROUP",
     "Section",
-    "Statistics",
     "default_sections",
     "read_entries",
     "refused",
@@ -51,21 +40,17 @@ __all__ = [
     "write_section",
 ]
 
-
-BUILT_IN: tuple[type[Section], ...] = (Comparison, Disagreements, EditSimilarity, Examples, Statistics, PosShift, EditTypes)
-# The name of each built-in section, as an entry point would name it (its module's, with dashes): no package's may take it.
-BUILT_IN_NAMES = {section.__module__.rsplit(".", 1)[-1].replace("_", "-"): section for section in BUILT_IN}
 ENTRY_POINT_GROUP = "clsd_analysis.sections"
 
 
 @functools.cache
-def read_entries() -> Plugins[object]:
+def read_entries() -> Plugins[type]:
     """The group's entries as read (once; ``read_entries.cache_clear()`` reads them afresh), an entry that names no
-    new Section subclass among the refused."""
-    read: Plugins[object] = read_group(ENTRY_POINT_GROUP, object, None, reserved=BUILT_IN_NAMES)
-    seen: set[object] = set(BUILT_IN)
+    Section subclass, or one another entry names, among the refused."""
+    read: Plugins[type] = read_group(ENTRY_POINT_GROUP, type, None)
+    seen: set[type] = set()
     for name, section in list(read.found.items()):
-        if not (isinstance(section, type) and issubclass(section, Section)) or section in seen:
+        if not issubclass(section, Section) or section in seen:
             origin = read.origins.pop(name)
             read.refused[name] = PluginError(
                 f"{origin} must name a Section subclass (clsd_analysis.sections.Section) that no other entry names; "
@@ -78,18 +63,22 @@ def read_entries() -> Plugins[object]:
 
 
 def registered(skip_failing: bool = False) -> tuple[type[Section], ...]:
-    """Every section class in report order: the built-in ones, then those of installed packages by entry-point name.
+    """Every section class in report order: clsd-mteb's by their ``order``, then those of other packages by name.
 
-    A package's entry point that cannot be used is refused in one line naming it and its distribution, before any
-    part of a report is written; with ``skip_failing``, it is left out (:func:`refused` says which).
+    An entry point that cannot be used is refused in one line naming it and its distribution, before any part of a
+    report is written; with ``skip_failing``, it is left out (:func:`refused` says which).
     """
     read = read_entries()
-    found = read.found if skip_failing else read.strict()
-    return BUILT_IN + tuple(section for section in found.values() if isinstance(section, type))
+    found = {name: kind for name, kind in (read.found if skip_failing else read.strict()).items() if issubclass(kind, Section)}
+
+    def place(name: str) -> tuple[bool, int, str]:
+        return not read.origins[name].built_in, found[name].order, name
+
+    return tuple(found[name] for name in sorted(found, key=place))
 
 
 def refused() -> list[PluginError]:
-    """Why each package's section that cannot be used is left out, in the order of the entry names."""
+    """Why each section that cannot be used is left out, in the order of the entry names."""
     read = read_entries()
     return [read.refused[name] for name in sorted(read.refused)]
 
@@ -116,8 +105,8 @@ def default_sections(skip_failing: bool = False) -> tuple[Section, ...]:
 def with_options(*chosen: Section, skip_failing: bool = False) -> tuple[Section, ...]:
     """The default sections, each one of ``chosen`` in place of the default of its class."""
     by_class = {type(section): section for section in chosen}
-    defaults = default_sections(skip_failing)
-    unknown = set(by_class) - {type(section) for section in defaults}
+    classes = registered(skip_failing)
+    unknown = set(by_class) - set(classes)
     if unknown:
         raise ValueError(f"not a section of the report: {', '.join(sorted(c.__name__ for c in unknown))}")
-    return tuple(by_class.get(type(section), section) for section in defaults)
+    return tuple(by_class[section] if section in by_class else section() for section in classes)

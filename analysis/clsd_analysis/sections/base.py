@@ -1,21 +1,34 @@
-"""The section protocol: one analysis of the report, holding its own options, writing its own part."""
+"""The section protocol: one analysis of the report, holding its own options, writing its own part.
+
+Kept free of the analysis's heavy imports, as every section module is at its top: ``clsd analyze --help`` reads the
+sections to show their options, and must answer at once.
+"""
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
-from clsd_analysis.report_context import ReportContext
+from clsd_analysis.command_options import OPTIONS  # the help panel a section's options are listed in
+
+if TYPE_CHECKING:
+    from clsd_analysis.report_context import ReportContext
+
+__all__ = ["OPTIONS", "Section"]
 
 
 class Section(ABC):
     """One numbered part of the report. A subclass is a frozen dataclass whose fields are the section's options.
 
-    The report writes ``## <number>. <title>`` and then calls :meth:`write`, which adds the section's text,
-    tables and figures through ``report.writer`` and may add lines to ``report.notes``.
+    A field made with :func:`clsd_format.declared_settings.setting` is also an option of ``clsd analyze`` (made when
+    the command runs, a package's section's too), its default written once, on the field; ``__post_init__`` checks
+    what the option's type cannot, naming the option. The report writes ``## <number>. <title>`` and then calls
+    :meth:`write`, which adds the section's text, tables and figures through ``report.writer`` and may add lines to
+    ``report.notes``. ``order`` places a built-in section; a package's come after them, by entry-point name.
     """
 
     title: ClassVar[str]
+    order: ClassVar[int] = 1000
 
     @abstractmethod
     def write(self, report: ReportContext) -> None: ...

@@ -3,21 +3,26 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
+from clsd_analysis.sections.base import OPTIONS, Section
+from clsd_format.declared_settings import setting
 
-from clsd_analysis import figures, render
-from clsd_analysis.report_context import ReportContext
-from clsd_analysis.sections.base import Section
-from clsd_analysis.tables import comparison_table
-from clsd_mteb.alignment import Alignment
-from clsd_mteb.comparisons import PairedComparison, PivotTest, columns_of, mark_ties, rows_of
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from clsd_analysis.report_context import ReportContext
+    from clsd_mteb.alignment import Alignment
+    from clsd_mteb.comparisons import PairedComparison, PivotTest
 
 
 def statistic_format(value: Any) -> str:
     """Percentage points with two decimals, counts as they are, small p-values in scientific notation."""
+    from clsd_analysis import render
+
     if isinstance(value, float) and 0 < abs(value) < 0.001:
         return f"{value:.1e}"
     return render.DEFAULT_FORMAT(value)
@@ -25,6 +30,8 @@ def statistic_format(value: Any) -> str:
 
 def p_value_format(value: Any) -> str:
     """A p-value to two significant digits (0.0031, not 0.00); one below a float's range (computed as 0) as ``<1e-300``."""
+    from clsd_analysis import render
+
     if not isinstance(value, float) or render.is_missing(value):
         return statistic_format(value)
     return "<1e-300" if value == 0 else f"{value:.2g}"
@@ -35,6 +42,10 @@ P_COLUMNS = {"p_value": p_value_format, "p_holm": p_value_format}
 
 def statistics_frame(rows: Sequence[PairedComparison] | Sequence[PivotTest], row_type: type) -> pd.DataFrame:
     """The rows as a frame indexed by its first column (``task`` or ``model``), so the CSV has exactly the columns."""
+    import pandas as pd
+
+    from clsd_mteb.comparisons import columns_of, rows_of
+
     columns = columns_of(row_type)
     return pd.DataFrame(rows_of(rows), columns=columns).set_index(columns[0])
 
@@ -42,9 +53,29 @@ def statistics_frame(rows: Sequence[PairedComparison] | Sequence[PivotTest], row
 @dataclass(frozen=True)
 class Comparison(Section):
     title = "Model comparison (Table 1)"
-    alignment: Mapping[str, Alignment] = field(default_factory=dict)  # user entries over the built-in ones
+    order = 10
+    alignment: Path | None = setting(
+        None,
+        help="CSV of Table 1's alignment marks: model,cross_lingual,paraphrase,retrieval[,source] (yes/no/empty).",
+        panel=OPTIONS,
+        flag="--alignment",
+    )
+
+    def __post_init__(self) -> None:
+        _ = self.marks  # a file that cannot be read stops the report before anything is written
+
+    @cached_property
+    def marks(self) -> Mapping[str, Alignment]:
+        """The alignment marks of ``alignment``, over the built-in ones (none given: the built-in ones alone)."""
+        from clsd_mteb.alignment import read_alignment_csv
+
+        return read_alignment_csv(self.alignment) if self.alignment is not None else {}
 
     def write(self, report: ReportContext) -> None:
+        from clsd_analysis import figures
+        from clsd_analysis.tables import comparison_table
+        from clsd_mteb.comparisons import mark_ties
+
         report.writer.add(
             'Precision@1 (%) from the result files as "direct / pivot", each with ± half its 95% interval (Wilson per '
             "task; for an average, a bootstrap stratified by task, seeded); ties between the true translation and a "
@@ -55,7 +86,7 @@ class Comparison(Section):
             "(✓ yes, ✗ no, blank unknown; from the models' papers and cards, or `--alignment FILE`). The CSV also "
             "holds each interval's bounds and, per pivot setting, Δ = pivot average minus direct average over the same tasks.\n"
         )
-        table = comparison_table(report.results, self.alignment)
+        table = comparison_table(report.results, self.marks)
         mark_ties(table, report.comparisons, report.left_out)
         report.writer.table1("comparison", table, caption="Precision@1 (%) per task, direct / pivot, with 95% intervals.")
         self._paired_tests(report)
@@ -65,6 +96,8 @@ class Comparison(Section):
 
     @staticmethod
     def _paired_tests(report: ReportContext) -> None:
+        from clsd_mteb.comparisons import PairedComparison, PivotTest
+
         if report.comparisons:
             report.writer.add(
                 "Every pair of models on the same rows: P@1 of each (%), Δ = a − b in points with its paired 95% interval, "

@@ -3,23 +3,21 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import pandas as pd
-
-from clsd_analysis import render
-from clsd_analysis.changed_words import marked_changes
-from clsd_analysis.disagreements import DIRECT_ONLY, PIVOT_ONLY, find_disagreements
-from clsd_analysis.report_context import ReportContext
 from clsd_analysis.sections.base import Section
-from clsd_analysis.task_data import TaskCatalog
-from clsd_format import schema
-from clsd_format.html_text import in_language
-from clsd_mteb.comparisons import ALL_TASKS
-from clsd_mteb.confidence import p_text
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from clsd_analysis.report_context import ReportContext
+    from clsd_analysis.task_data import TaskCatalog
 
 
 def focus_first(rows: pd.DataFrame, focus: str) -> pd.DataFrame:
     """The report's model's rows first, then the others', each in their own order."""
+    import pandas as pd
+
     return pd.concat([rows[rows["model"] == focus], rows[rows["model"] != focus]])
 
 
@@ -29,6 +27,9 @@ def example_line(row: pd.Series, kind: str, catalog: TaskCatalog) -> str:
     Each text is written in its row's language and direction (:func:`clsd_format.html_text.in_language`), so an Arabic
     or Hebrew sentence inside the English line reads right to left.
     """
+    from clsd_analysis.changed_words import marked_changes
+    from clsd_format.html_text import in_language
+
     s_lang, t_lang = _languages(catalog, row["direct_task"], row["id"])
     pivot_lang = _languages(catalog, row["pivot_task"], row["id"])[1]
     direct = in_language(marked_changes(row["direct_target"], row["direct_top_distractor"]), t_lang)
@@ -42,6 +43,8 @@ def example_line(row: pd.Series, kind: str, catalog: TaskCatalog) -> str:
 
 def _languages(catalog: TaskCatalog, task: str, row_id: str) -> tuple[str, str]:
     """The languages of a row's source and target, as the row gives them (mteb codes)."""
+    from clsd_format import schema
+
     data = catalog.get(task)
     assert data is not None  # a disagreement with texts has its task's data
     row = data.rows[row_id]
@@ -51,9 +54,15 @@ def _languages(catalog: TaskCatalog, task: str, row_id: str) -> tuple[str, str]:
 @dataclass(frozen=True)
 class Disagreements(Section):
     title = "Direct versus pivot disagreements"
+    order = 20
     examples_per_kind: int = 3
 
     def write(self, report: ReportContext) -> None:
+        from clsd_analysis import render
+        from clsd_analysis.disagreements import DIRECT_ONLY, PIVOT_ONLY, find_disagreements
+        from clsd_mteb.comparisons import ALL_TASKS
+        from clsd_mteb.confidence import p_text
+
         writer = report.writer
         disagreements = find_disagreements(report.results, report.catalog)
         if disagreements.counts.empty:
@@ -65,7 +74,7 @@ class Disagreements(Section):
             caption="Rows right in one setting and wrong in the other, summed over task pairs.",
             fmt=render.number(0),
         )
-        disagreements.rows.to_csv(writer.tables / "disagreements.csv", index=False)
+        writer.csv("disagreements", disagreements.rows)
         pooled = [t for t in report.pivot_tests if t.task == ALL_TASKS]
         if pooled:
             tested = "; ".join(

@@ -3,21 +3,27 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import pandas as pd
-
-from clsd_analysis import figures, render
-from clsd_analysis.edit_distance import SUCCESS_RULES, TOP, bin_summary, bin_totals
-from clsd_analysis.report_context import ReportContext
 from clsd_analysis.sections.base import Section
+from clsd_analysis.success_rules import SUCCESS_RULES, TOP
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from clsd_analysis.report_context import ReportContext
 
 
 def _pct(value: float) -> str:
+    from clsd_analysis import render
+
     return render.MISSING if render.is_missing(value) else f"{100 * value:.1f}"
 
 
 def bins_wide(bins: pd.DataFrame) -> pd.DataFrame:
     """One line per model · setting · language: share % (successful / bin size) per bin, and the total."""
+    import pandas as pd
+
     wide = {}
     labels = list(dict.fromkeys(bins["bin"]))
     for key, group in bins.groupby(["model", "setting", "target_language"], sort=True):
@@ -28,11 +34,16 @@ def bins_wide(bins: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame.from_dict(wide, orient="index")
 
 
+# Shaped as every section is (a title, a place, a write that introduces and tables its own measure): the measures differ.
 @dataclass(frozen=True)
 class EditSimilarity(Section):
     title = "Successful distractors by edit similarity"
+    order = 30
 
     def write(self, report: ReportContext) -> None:
+        from clsd_analysis import figures, render
+        from clsd_analysis.edit_distance import bin_summary, bin_totals
+
         writer = report.writer
         writer.add(
             "Similarity of a distractor to the true translation: python-Levenshtein's `ratio` (normalised indel similarity), "
@@ -60,6 +71,6 @@ class EditSimilarity(Section):
                 caption=f"Successful distractors ({rule}) per similarity bin: share % (successful / bin size).",
                 index_name="model · setting · target language",
             )
-            bins.to_csv(writer.tables / f"{name}_long.csv", index=False)
+            writer.csv(f"{name}_long", bins)
             if rule == TOP:
                 writer.figure(figures.levenshtein_bins(bins, report.styles, writer.figures), "Levenshtein bins")

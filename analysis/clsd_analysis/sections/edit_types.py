@@ -3,20 +3,16 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import pandas as pd
-
-from clsd_analysis import figures, render
-from clsd_analysis.annotations import release_annotations
-from clsd_analysis.edit_distance import TIES_OR_BEATS
-from clsd_analysis.edit_type_table import edit_type_summary, rates_wide, shares_wide, typed_distractors
-from clsd_analysis.report_context import ReportContext
 from clsd_analysis.sections.base import Section
-from clsd_analysis.typing_agreement import Agreement, typing_agreement
-from clsd_format import edit_types
-from clsd_format.languages import code_from_mteb
-from clsd_format.release import RELEASE_TASK_NAMES
-from clsd_mteb.naming import is_pivot, pivot_base
+from clsd_analysis.success_rules import TIES_OR_BEATS
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from clsd_analysis.report_context import ReportContext
+    from clsd_analysis.typing_agreement import Agreement
 
 INTRODUCTION = (
     "Each distractor's edit type, one vocabulary for every source: a rule-made dataset declares it (the type of the "
@@ -30,6 +26,12 @@ INTRODUCTION = (
 
 def _agreement(report: ReportContext) -> Agreement | None:
     """The typing against the release's annotated one-word changes, where the annotation files and released tasks are."""
+    from clsd_analysis.annotations import release_annotations
+    from clsd_analysis.typing_agreement import typing_agreement
+    from clsd_format.languages import code_from_mteb
+    from clsd_format.release import RELEASE_TASK_NAMES
+    from clsd_mteb.naming import is_pivot
+
     folder = report.annotation_dir
     annotations = release_annotations(folder) if folder is not None else {}
     if not annotations:
@@ -50,6 +52,8 @@ def _agreement(report: ReportContext) -> Agreement | None:
 
 
 def _write_agreement(report: ReportContext, agreement: Agreement) -> None:
+    from clsd_analysis import render
+
     if not agreement.compared:
         return
     pos_pairs, pos_agree = agreement.pos_counts()
@@ -68,11 +72,16 @@ def _write_agreement(report: ReportContext, agreement: Agreement) -> None:
         fmt=render.number(1),
         index_name="annotation says",
     )
-    agreement.pairs.to_csv(report.writer.tables / "edit_type_agreement_pairs.csv", index=False)
+    report.writer.csv("edit_type_agreement_pairs", agreement.pairs)
 
 
 def _focus_pos_table(report: ReportContext, typed: pd.DataFrame) -> None:
     """Content-word changes of the report's model by part of speech (POS with at least 10 distractors)."""
+    import pandas as pd
+
+    from clsd_analysis import render
+    from clsd_format import edit_types
+
     block = typed[(typed["model"] == report.focus) & (typed["edit_type"] == edit_types.CONTENT_WORD) & typed["pos"].notna()]
     if block.empty:
         return
@@ -94,8 +103,15 @@ def _focus_pos_table(report: ReportContext, typed: pd.DataFrame) -> None:
 @dataclass(frozen=True)
 class EditTypes(Section):
     title = "What fooled the model: edit types"
+    order = 70
 
     def write(self, report: ReportContext) -> None:
+        import pandas as pd
+
+        from clsd_analysis import figures
+        from clsd_analysis.edit_type_table import edit_type_summary, rates_wide, shares_wide, typed_distractors
+        from clsd_mteb.naming import pivot_base
+
         writer, found = report.writer, report.edit_types
         writer.add(INTRODUCTION)
         if found.frame.empty:
@@ -120,7 +136,7 @@ class EditTypes(Section):
             writer.add("No predictions with task texts available.\n")
         else:
             summary = edit_type_summary(typed)
-            summary.to_csv(writer.tables / "edit_types_long.csv", index=False)
+            writer.csv("edit_types_long", summary)
             writer.table(
                 "edit_types",
                 rates_wide(summary),

@@ -3,21 +3,37 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from clsd_analysis.edit_distance import SUCCESS_RULES, TOP
-from clsd_analysis.examples import successful_examples
-from clsd_analysis.report_context import ReportContext
-from clsd_analysis.sections.base import Section
+from clsd_analysis.sections.base import OPTIONS, Section
+from clsd_analysis.success_rules import SUCCESS_RULES, TOP
+from clsd_format.declared_settings import setting
+from clsd_format.errors import CLSDError
+
+if TYPE_CHECKING:
+    from clsd_analysis.report_context import ReportContext
 
 
 @dataclass(frozen=True)
 class Examples(Section):
     title = "Examples of successful distractors"
-    n: int = 10  # pairs sampled
-    seed: int = 0  # seed of that sample
-    rule: str = TOP  # which distractors count as successful
+    order = 40
+    n: int = setting(10, help="Successful-distractor examples to sample.", panel=OPTIONS, flag="--examples", minimum=0)
+    seed: int = setting(0, help="Seed of the example sample.", panel=OPTIONS, flag="--seed")
+    rule: str = setting(
+        TOP,
+        help="Successful distractors in the examples: 'top' (the paper's) or 'ties-or-beats'.",
+        panel=OPTIONS,
+        flag="--success-rule",
+    )
+
+    def __post_init__(self) -> None:
+        if self.rule not in SUCCESS_RULES:
+            raise CLSDError(f"--success-rule is one of {', '.join(SUCCESS_RULES)}, not {self.rule!r}.")
 
     def write(self, report: ReportContext) -> None:
+        from clsd_analysis.examples import successful_examples
+
         examples = successful_examples(
             report.results,
             report.catalog,

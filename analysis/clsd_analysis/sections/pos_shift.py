@@ -2,25 +2,28 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import pandas as pd
-
-from clsd_analysis import figures, render
-from clsd_analysis.annotations import PAPER_SELECTION, SelectionRule
-from clsd_analysis.embeddings import EmbeddingStore, ModelUnavailable
-from clsd_analysis.pos_shift import ALL_LANGUAGES, ANY, ShiftAnalysis, analyse_one_word_changes
-from clsd_analysis.report_context import ReportContext
-from clsd_analysis.sections.base import Section
-from clsd_analysis.stanza_tagging import StanzaModelMissing, StanzaTagger
+from clsd_analysis.sections.base import OPTIONS, Section
+from clsd_format.declared_settings import setting
 from clsd_format.errors import CLSDError
-from clsd_mteb.release_fetch import cache_root
+from clsd_format.folders import folder_callback
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from clsd_analysis.annotations import SelectionRule
+    from clsd_analysis.pos_shift import ShiftAnalysis
+    from clsd_analysis.report_context import ReportContext
 
 
 def default_cache_dir() -> Path:
     """Beside the release cache of the plugin, so ``CLSD_CACHE_DIR`` moves both."""
+    from clsd_mteb.release_fetch import cache_root
+
     return cache_root() / "embeddings"
 
 
@@ -32,6 +35,8 @@ def _selection_text(rule: SelectionRule) -> str:
 
 
 def _introduction(analysis: ShiftAnalysis) -> str:
+    import pandas as pd
+
     t = analysis.tagging
     per_language = pd.Series([c.target_language for c in analysis.changes]).value_counts().sort_index()
     scored = 0 if analysis.shifts.empty else len(analysis.shifts[["task", "row_id", "slot"]].drop_duplicates())
@@ -55,15 +60,69 @@ def _introduction(analysis: ShiftAnalysis) -> str:
 @dataclass(frozen=True)
 class PosShift(Section):
     title = "One-word changes by part of speech"
-    enabled: bool = True  # --no-pos-shift leaves it out (it loads the models)
-    selection: SelectionRule = PAPER_SELECTION  # which annotated pairs of the release are analysed
-    model_paths: Mapping[str, str] = field(default_factory=dict)  # local copies of models in the results
-    stanza_dir: str | Path | None = None
-    stanza_download: bool = False
-    cache_dir: Path | None = None  # embedding cache
-    batch_size: int = 32
+    order = 60
+    models: tuple[str, ...] = setting(
+        (), help="NAME=PATH: a local copy of a model in the results (repeatable).", panel=OPTIONS, flag="--model"
+    )
+    enabled: bool = setting(
+        True, help="Run the one-word-change analysis (needs the models).", panel=OPTIONS, flag="--pos-shift/--no-pos-shift"
+    )
+    # The two folders the section fills if missing, alike in shape as declared options are: each its own setting.
+    stanza_dir: Path | None = setting(
+        None,
+        help="Folder with Stanza models (datasets without annotation files).",
+        panel=OPTIONS,
+        flag="--stanza-dir",
+        check=folder_callback("folder of Stanza models", may_be_missing=True),
+    )
+    stanza_download: bool = setting(False, help="Let Stanza download missing models.", panel=OPTIONS, flag="--stanza-download")
+    cache_dir: Path | None = setting(
+        None,
+        help="Embedding cache (default: $CLSD_CACHE_DIR/embeddings or ~/.cache/clsd_mteb/embeddings).",
+        panel=OPTIONS,
+        flag="--cache-dir",
+        check=folder_callback("cache folder", may_be_missing=True),
+    )
+    batch_size: int = setting(32, help="Texts per encoding batch.", panel=OPTIONS, flag="--batch-size", minimum=1)
+    selection: str = setting(
+        "paper",
+        help="Annotated one-word pairs used: 'paper' (closest to the paper's counts), 'swaps' or 'all'.",
+        panel=OPTIONS,
+        flag="--pos-selection",
+    )
+
+    def __post_init__(self) -> None:
+        from clsd_analysis.annotations import SELECTIONS
+
+        if self.selection not in SELECTIONS:
+            raise CLSDError(f"--pos-selection is one of {', '.join(SELECTIONS)}, not {self.selection!r}.")
+        _ = self.model_paths  # a malformed --model stops the report before anything is written
+
+    @property
+    def rule(self) -> SelectionRule:
+        """Which annotated pairs of the release are analysed."""
+        from clsd_analysis.annotations import SELECTIONS
+
+        return SELECTIONS[self.selection]
+
+    @cached_property
+    def model_paths(self) -> dict[str, str]:
+        """The local copies of models in the results, by model name (``models``: NAME=PATH each)."""
+        paths = {}
+        for value in self.models:
+            name, sep, path = value.partition("=")
+            if not sep or not name or not path:
+                raise CLSDError(
+                    f"--model expects NAME=PATH (e.g. intfloat/multilingual-e5-large=/models/e5-large), got {value!r}."
+                )
+            paths[name] = path
+        return paths
 
     def write(self, report: ReportContext) -> None:
+        from clsd_analysis.embeddings import EmbeddingStore, ModelUnavailable
+        from clsd_analysis.pos_shift import analyse_one_word_changes
+        from clsd_analysis.stanza_tagging import StanzaModelMissing, StanzaTagger
+
         if not self.enabled:
             report.writer.add("Left out (`--no-pos-shift`).\n")
             return
@@ -76,7 +135,7 @@ class PosShift(Section):
                 store,
                 annotation_dir=report.annotation_dir,
                 tagger=tagger,
-                selection=self.selection,
+                selection=self.rule,
             )
         except ModelUnavailable as exc:
             raise CLSDError(str(exc)) from exc
@@ -102,6 +161,8 @@ class PosShift(Section):
             return
         gaps = analysis.gaps.set_index(["model", "language_pair"])
         gaps.index = [" · ".join(k) for k in gaps.index]
+        from clsd_analysis import render
+
         report.writer.table(
             "gaps",
             gaps,
@@ -109,12 +170,15 @@ class PosShift(Section):
             fmt=render.number(3),
             index_name="model · language pair",
         )
-        analysis.shifts.to_csv(report.writer.tables / "one_word_shifts.csv", index=False)
-        analysis.summary.to_csv(report.writer.tables / "pos_shift_summary_long.csv", index=False)
+        report.writer.csv("one_word_shifts", analysis.shifts)
+        report.writer.csv("pos_shift_summary_long", analysis.summary)
         _shift_tables(report, analysis.summary)
 
 
 def _shift_tables(report: ReportContext, summary: pd.DataFrame) -> None:
+    from clsd_analysis import figures, render
+    from clsd_analysis.pos_shift import ALL_LANGUAGES, ANY
+
     writer = report.writer
     for kind, title_kind in (("cross", "cross-lingual"), ("mono", "monolingual")):
         for language in sorted(set(summary["language"])):

@@ -3,18 +3,24 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from clsd_analysis import render
-from clsd_analysis.distractor_stats import POOLED, distractor_statistics
-from clsd_analysis.report_context import ReportContext
 from clsd_analysis.sections.base import Section
 
+if TYPE_CHECKING:
+    from clsd_analysis.report_context import ReportContext
 
+
+# Shaped as every section is (a title, a place, a write that introduces and tables its own measure): the measures differ.
 @dataclass(frozen=True)
 class Statistics(Section):
     title = "Distractor statistics"
+    order = 50
 
     def write(self, report: ReportContext) -> None:
+        from clsd_analysis import render
+        from clsd_analysis.distractor_stats import POOLED, distractor_statistics
+
         writer = report.writer
         writer.add(
             "Word-level Jaccard with the paper's words (lower-cased, two or more word characters), per distractor: "

@@ -77,6 +77,7 @@ CREATE TABLE IF NOT EXISTS judgments (
     verdict TEXT NOT NULL, answer TEXT NOT NULL, asked INTEGER NOT NULL, created TEXT NOT NULL,
     PRIMARY KEY (lang, source, target, distractor, question));
 """
+# A table of strings, alike in shape only to the table of texts in scripts/measure_script_shares.py.
 _ADDED_COLUMNS = (  # (table, column, declaration) added since schema version 1
     ("attempts", "candidate_rules", "TEXT NOT NULL DEFAULT '[]'"),
     ("results", "distractor_rules", "TEXT NOT NULL DEFAULT '[]'"),

@@ -99,35 +99,38 @@ class RunReport:
         ]
         out.extend(self.failure_lines())
         out += [f"check off: {line}" for line in self.checks_off]
-        if self.reasked:
-            out.append(f"asked again: {self.reasked} answer(s) could not settle their sentence")
-        if self.batches:
-            out.append(f"Batch API: {self.batches} batch(es) sent this run, in {self.batch_rounds} round(s)")
-        if self.answers_missing:
-            out.append(f"answers missing: {self.answers_missing} request(s) had no line in the answers file; asked again")
-        if self.requests_written:
-            out.append(f"requests written: {self.requests_written} to {self.requests_file} (round {self.request_round})")
+        out += _shown(
+            (self.reasked, f"asked again: {self.reasked} answer(s) could not settle their sentence"),
+            (self.batches, f"Batch API: {self.batches} batch(es) sent this run, in {self.batch_rounds} round(s)"),
+            (
+                self.answers_missing,
+                f"answers missing: {self.answers_missing} request(s) had no line in the answers file; asked again",
+            ),
+            (
+                self.requests_written,
+                f"requests written: {self.requests_written} to {self.requests_file} (round {self.request_round})",
+            ),
+        )
         out.extend(self.model_lines())
-        if self.requests:
-            out.append(f"requests sent this run: {self.requests}")
-        if self.usage.total:
-            usage = self.usage
-            out.append(f"tokens this run: {usage.prompt_tokens} prompt + {usage.completion_tokens} completion = {usage.total}")
-        if self.errors:
-            out.append("errors after retries: " + ", ".join(f"{k} x{v}" for k, v in self.errors.most_common()))
+        usage = self.usage
+        out += _shown(
+            (self.requests, f"requests sent this run: {self.requests}"),
+            (
+                usage.total,
+                f"tokens this run: {usage.prompt_tokens} prompt + {usage.completion_tokens} completion = {usage.total}",
+            ),
+            (self.errors, "errors after retries: " + ", ".join(f"{k} x{v}" for k, v in self.errors.most_common())),
+        )
         out += [f"refused, nothing stored: {where}" for where in self.refused_lines[:SHOWN_REFUSED_LINES]]
-        if len(self.refused_lines) > SHOWN_REFUSED_LINES:
-            out.append(f"refused, nothing stored: {len(self.refused_lines) - SHOWN_REFUSED_LINES} more such line(s)")
-        if self.cut:
-            out.append(f"cut by the token limit: {self.cut} answer(s), asked again")
-        if self.limited:
-            out.append(f"left unfinished by the token limit: {self.limited} sentence(s), every answer cut")
-        if self.refused_answers:
-            out.append("answers refused this run (asked again): " + _by_count(self.refused_answers))
-        if self.rejections:
-            out.append("candidates refused this run: " + _by_count(self.rejections))
-        if self.unchecked:
-            out.append("kept unchecked (paper protocol), an answer check would refuse: " + _by_count(self.unchecked))
+        more_refused = len(self.refused_lines) - SHOWN_REFUSED_LINES
+        out += _shown(
+            (more_refused > 0, f"refused, nothing stored: {more_refused} more such line(s)"),
+            (self.cut, f"cut by the token limit: {self.cut} answer(s), asked again"),
+            (self.limited, f"left unfinished by the token limit: {self.limited} sentence(s), every answer cut"),
+            (self.refused_answers, "answers refused this run (asked again): " + _by_count(self.refused_answers)),
+            (self.rejections, "candidates refused this run: " + _by_count(self.rejections)),
+            (self.unchecked, "kept unchecked (paper protocol), an answer check would refuse: " + _by_count(self.unchecked)),
+        )
         out.extend(self.markup_lines())
         out.extend(self.rule_check_lines())
         return out
@@ -200,6 +203,11 @@ def _failure_kinds(reasons: Counter[str]) -> str:
     shown = ", ".join(f"{kind} {n}" for kind, n in ordered[:SHOWN_FAILURE_REASONS])
     rest = ordered[SHOWN_FAILURE_REASONS:]
     return shown + (f", {len(rest)} other reason(s) {sum(n for _, n in rest)}" if rest else "")
+
+
+def _shown(*lines: tuple[object, str]) -> list[str]:
+    """Each line whose count (or condition) is not zero: a summary names only what happened."""
+    return [line for count, line in lines if count]
 
 
 def _by_count(counts: Counter[str]) -> str:

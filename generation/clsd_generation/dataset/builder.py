@@ -69,6 +69,10 @@ class BuildSummary:
             out.append(f"pivot configs not built: {self.pivot_not_built} (--keep-refused-translations builds them)")
         return [*out, f"written: {self.folder}", f"next: clsd evaluate --data-dir {self.folder}"]
 
+    def problem(self) -> str | None:
+        """None: a build that cannot be finished raises instead (nothing is written then)."""
+        return None
+
 
 Scorer = Callable[[Path], Difficulty]  # a written Hub-format folder -> its difficulty (the plugin's, passed in by the CLI)
 FileWriter = Callable[[Path], object]  # writes files made from a finished Hub-format folder into it (the plugin's eval.yaml)

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from clsd_format.declared_settings import DeclaredSettings, fingerprint_of, option_name, setting
+from clsd_format.declared_settings import fingerprint_of
 from clsd_format.errors import CLSDError
 from clsd_format.languages import Language
 from clsd_generation.checks.parsing import strip_reasoning
@@ -48,8 +48,8 @@ from clsd_generation.core.checkpoint import (
 from clsd_generation.core.languages import languages_of
 from clsd_generation.core.lock import run_folder_lock
 from clsd_generation.core.reading import OTHER_MODEL, read_text
-from clsd_generation.core.settings import DEFAULT_MAX_ATTEMPTS, LLM_ENDPOINT, LLMSettings
 from clsd_generation.llm.client import Asking, ChatRequest, ClientFactory, EndpointError, OpenAIChatClient
+from clsd_generation.llm.judge_settings import JudgeSettings
 
 QUESTIONS: dict[str, str] = {
     "fluent": "Is the following {language} sentence fluent and grammatical {language}? Answer with one word: yes or no.\n\n"
@@ -152,32 +152,6 @@ def sample_items(items: Sequence[Item], per_language: int | None, seed: int) -> 
     return chosen
 
 
-JUDGE_MAX_TOKENS = 16  # a verdict is a word (or a one-key JSON object); more would only pay for chatter
-
-
-@dataclass(frozen=True)
-class JudgeSettings(DeclaredSettings):
-    """The judge's endpoint and model (``clsd judge`` offers its fields) and how it is asked; all but the transport
-    settings are bound to the run."""
-
-    llm: LLMSettings = LLMSettings(max_tokens=JUDGE_MAX_TOKENS)
-    max_attempts: int = setting(  # answers asked per question before it is recorded as unclear
-        DEFAULT_MAX_ATTEMPTS,
-        help="Answers asked per question until it is yes or no; then 'unclear'.",
-        panel=LLM_ENDPOINT,
-        minimum=1,
-        fingerprint=True,
-    )
-
-    def check(self) -> None:
-        if not self.llm.model:
-            raise CLSDError(f"the judge needs {option_name(LLMSettings, 'model')}: the judge LLM, as your endpoint names it.")
-
-    def binding(self) -> dict[str, Any]:
-        """What the run binds: the declared fingerprint (model, token limit, JSON answers, attempts) and the questions."""
-        return {**fingerprint_of(self), "questions": QUESTIONS}
-
-
 @dataclass(eq=False)
 class Judge:
     """Asks every unsettled question of ``items``, ``concurrency`` at a time, committing each verdict."""
@@ -270,7 +244,7 @@ def judged_share(checkpoint: Checkpoint, items: Sequence[Item]) -> JudgedShare:
 
 def bind_judge(checkpoint: Checkpoint, settings: JudgeSettings) -> None:
     """Record the judge's model and questions on first use; a different judge on the same run is refused."""
-    checkpoint.bind(JUDGE_KEY, settings.binding())
+    checkpoint.bind(JUDGE_KEY, {**fingerprint_of(settings), "questions": QUESTIONS})  # the declared fingerprint, the questions
 
 
 def judge_run(

@@ -144,6 +144,7 @@ class LLMTranslator:
                 f"{code}->en: " + ", ".join(f"{reason} {n}" for reason, n in reasons.most_common())
                 for code, reasons in sorted(self.refused.items())
             )
+            # Shaped as the judge's "no verdict kept" (judge.py), but each job counts and says what it kept.
             raise CLSDError(
                 f"no translation kept: all {self.stored} text(s) translated this run came back refused or empty "
                 f"({self._asking.requests} request(s) sent; answers refused by reason: {refused or 'none'}). "

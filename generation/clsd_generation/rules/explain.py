@@ -9,6 +9,7 @@ other pair of texts, the rule is read back from the change itself (:func:`rule_o
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from clsd_format.tagging import TaggedSentence
 from clsd_generation.rules.any_language import apply_edit
@@ -20,16 +21,17 @@ from clsd_generation.rules.registry import RULE_BY_NAME
 _NUMBER = re.compile(r"[-+\u2212]?\d[\d.,]*%?")
 
 
+def _shared_start(first: Sequence[str], second: Sequence[str]) -> int:
+    """How many leading tokens the two sequences have in common."""
+    return next((i for i, (a, b) in enumerate(zip(first, second, strict=False)) if a != b), min(len(first), len(second)))
+
+
 def changed_edit(original: TaggedSentence, distractor: TaggedSentence) -> tuple[Edit, list[str]] | None:
     """The smallest edit of whole tokens (and whole names) that turns the original into the distractor,
     with the distractor's tokens in its place; None when the token texts are the same."""
     old, new = [t.text for t in original.tokens], [t.text for t in distractor.tokens]
-    prefix = 0
-    while prefix < min(len(old), len(new)) and old[prefix] == new[prefix]:
-        prefix += 1
-    suffix = 0
-    while suffix < min(len(old), len(new)) - prefix and old[-1 - suffix] == new[-1 - suffix]:
-        suffix += 1
+    prefix = _shared_start(old, new)
+    suffix = _shared_start(old[prefix:][::-1], new[prefix:][::-1])
     start, end, new_end = prefix, len(old) - suffix, len(new) - suffix
     if start == end and start == new_end:
         return None

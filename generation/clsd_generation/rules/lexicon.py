@@ -31,6 +31,23 @@ def _never(sentence: TaggedSentence, index: int, replacement: str) -> bool:
     return False
 
 
+def phrases(*texts: str) -> tuple[tuple[str, ...], ...]:
+    """Each text's words, split on spaces ("vor allem" -> ("vor", "allem")): a language module writes its fixed
+    phrases one text each, and every module reads them the same way."""
+    return tuple(tuple(text.split()) for text in texts)
+
+
+def word_pairs(*texts: str) -> tuple[tuple[str, str], ...]:
+    """Each text's two words as a pair of opposites ("mehr weniger" -> ("mehr", "weniger")), written as
+    :func:`phrases` are; a text of more or fewer words is a mistake in the module, said at import."""
+    pairs = []
+    for words in phrases(*texts):
+        if len(words) != 2:
+            raise ValueError(f"a pair of opposites is two words separated by a space, not {' '.join(words)!r}")
+        pairs.append((words[0], words[1]))
+    return tuple(pairs)
+
+
 @dataclass(frozen=True)
 class NumberWords:
     """Words around numbers that say what a number is, and so whether and how it may change."""

@@ -83,22 +83,28 @@ def _forms(column: str) -> Iterator[tuple[str, str]]:
 
 
 def read_names(path: Path, language: str) -> tuple[KnownName, ...]:
-    """One language's names file, in file order; a form listed for two entities is a mistake in the data."""
+    """One language's names file, in file order (:func:`parse_names`)."""
+    return parse_names(Path(path).read_text(encoding="utf-8"), language, str(path))
+
+
+def parse_names(text: str, language: str, where: str = "names") -> tuple[KnownName, ...]:
+    """Names written as a names file is (``kind<TAB>entity<TAB>forms`` a line), in order: a language module may hold
+    its few names itself rather than in a file beside it. A form listed for two entities is a mistake in the data."""
     out: list[KnownName] = []
     seen: dict[str, tuple[str, str]] = {}  # case-folded form -> (kind, entity)
-    for number, raw in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), start=1):
+    for number, raw in enumerate(text.splitlines(), start=1):
         if not raw.strip() or raw.startswith("#"):
             continue
         fields = raw.split("\t")
         if len(fields) != 3 or fields[0] not in KIND_TYPES:
-            raise ValueError(f"{path}, line {number}: expected 'kind<TAB>entity<TAB>forms' with a known kind, got {raw!r}")
+            raise ValueError(f"{where}, line {number}: expected 'kind<TAB>entity<TAB>forms' with a known kind, got {raw!r}")
         kind, entity, forms = fields
-        for text, article in _forms(forms):
-            key = text.casefold()
+        for form, article in _forms(forms):
+            key = form.casefold()
             if key in seen and seen[key] != (kind, entity):
-                raise ValueError(f"{path}, line {number}: {text!r} is listed twice: {seen[key][0]} and {kind}")
+                raise ValueError(f"{where}, line {number}: {form!r} is listed twice: {seen[key][0]} and {kind}")
             if key in seen:  # "NATO" and "Nato": one name to the case-blind lookup, the first spelling inserted
                 continue
             seen[key] = (kind, entity)
-            out.append(KnownName(text, kind, language, article, entity))
+            out.append(KnownName(form, kind, language, article, entity))
     return tuple(out)

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from clsd_format.declared_settings import DeclaredSettings, same_as, setting
 from clsd_format.folders import folder_callback
-from clsd_generation.dataset.builder import DatasetDescription
+from clsd_generation.dataset.description import DatasetDescription
 from clsd_generation.run.settings import RunChoices
 
 OPTIONS = "Options"

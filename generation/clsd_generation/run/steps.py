@@ -19,7 +19,8 @@ from clsd_generation.core.settings import LLMSettings, TranslationSettings
 from clsd_generation.core.summary import RunReport
 from clsd_generation.dataset.builder import BuildSummary, FileWriter, Scorer
 from clsd_generation.dataset.judge_calibration import Agreement
-from clsd_generation.llm.judge import JudgedShare, JudgeSettings
+from clsd_generation.llm.judge import JudgedShare
+from clsd_generation.llm.judge_settings import JudgeSettings
 from clsd_generation.run.options import BuildOptions, JudgeOptions, RunFolder
 from clsd_generation.run.settings import GenerationSettings
 

@@ -13,7 +13,7 @@ from clsd_format.errors import CLSDError
 from clsd_generation.core.settings import LLMSettings, TranslationSettings
 from clsd_generation.dataset.builder import BuildSummary
 from clsd_generation.dataset.description import DatasetDescription
-from clsd_generation.llm.judge import JudgeSettings
+from clsd_generation.llm.judge_settings import JudgeSettings
 from clsd_generation.run import (
     GenerationResult,
     JudgeResult,

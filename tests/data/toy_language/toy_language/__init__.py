@@ -1,4 +1,4 @@
-"""A toy language for the rule backend ("xx", Italian-like), added from this one module and its names file.
+"""A toy language for the rule backend ("xx", Italian-like), added from this one module (its few names written in it).
 
 It shows what a new language needs and nothing more: a tagger, the locale of its month and weekday names,
 its well-known names, and the words around numbers and persons. It is installed by the test that uses it as
@@ -10,11 +10,10 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Sequence
-from pathlib import Path
 
 from clsd_format.tagging import Name, TaggedSentence, Token
 from clsd_generation.rules.lexicon import Edit, LanguageRules, NumberWords, PersonWords
-from clsd_generation.rules.name_kinds import read_names
+from clsd_generation.rules.name_kinds import parse_names
 
 _TOKEN = re.compile(r"\w+|[^\w\s]")
 
@@ -59,11 +58,21 @@ def _no_negation(sentence: TaggedSentence, rng: random.Random) -> list[Edit]:
     return []
 
 
+NAMES = """\
+city\trome\tRoma
+city\tmilan\tMilano
+city\tnaples\tNapoli
+city\tturin\tTorino
+city\tflorence\tFirenze
+city\tvenice\tVenezia
+"""  # kind<TAB>entity<TAB>forms, as a names file (clsd_generation.rules.name_kinds)
+
+
 RULES = LanguageRules(
     code="xx",
     locale="it",  # month and weekday names from CLDR's Italian
     tagger=ToyTagger,
-    known_names=read_names(Path(__file__).with_name("xx_names.tsv"), "xx"),
+    known_names=parse_names(NAMES, "xx"),
     numbers=NumberWords(day_articles=frozenset({"il"}), percent=frozenset({"percento"}), range_joiners=frozenset({"e"})),
     persons=PersonWords(titles=frozenset({"signor", "signora"}), title_sexes={"signor": "m", "signora": "f"}),
     articles=frozenset({"il", "la"}),
