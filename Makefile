@@ -34,6 +34,7 @@ MTEB_LOWEST := $(shell sed -n 's/^ *"mteb>=\([0-9.]*\),.*/\1/p' pyproject.toml)
 LOWEST_VENV := .venv-mteb-lowest
 LOWEST_TESTS := tests/plugin/test_tasks.py tests/plugin/test_evaluator.py
 # The oldest Ray the `ray` extra declares, the same way: the request files through Ray Data on the stand-in server.
+# Its .pth line adds .venv's packages as a site folder, so that their own .pth files (the editable install) count too.
 RAY_LOWEST := $(shell sed -n 's/.*"ray\[data\]>=\([0-9.]*\)".*/\1/p' pyproject.toml)
 LOWEST_RAY_VENV := .venv-ray-lowest
 LOWEST_RAY_TESTS := tests/generation/llm/test_ray_batch.py
@@ -145,7 +146,8 @@ $(LOWEST_RAY_VENV)/.installed: $(VENV)/.installed pyproject.toml
 	rm -rf $(LOWEST_RAY_VENV)
 	$(BIN)/python -m venv --without-pip $(LOWEST_RAY_VENV)
 	site=$$($(LOWEST_RAY_VENV)/bin/python -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])') && \
-	$(BIN)/python -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])' > $$site/zz-clsd-main-venv.pth && \
+	$(BIN)/python -c 'import sysconfig; print("import site; site.addsitedir(%r)" % sysconfig.get_paths()["purelib"])' \
+		> $$site/zz-clsd-main-venv.pth && \
 	$(PIP) --no-deps --target $$site 'ray==$(RAY_LOWEST)'
 	touch $@
 
