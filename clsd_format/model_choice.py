@@ -25,6 +25,11 @@ RERANK: ModelKind = "rerank"
 PANEL = "Options"  # the one help panel of `clsd evaluate`
 
 
+def served_setting(flag: str, metavar: str, help: str, minimum: float | None = None) -> Any:
+    """A served-model setting: not given (None) unless its option is, so that the encoder's default applies."""
+    return setting(None, help=help, panel=PANEL, metavar=metavar, minimum=minimum, flag=flag)
+
+
 @dataclass(frozen=True)
 class ServedSettings(DeclaredSettings):
     """How to talk to a served model (an embeddings endpoint or a rerank server), as ``clsd evaluate`` offers it: each
@@ -32,55 +37,39 @@ class ServedSettings(DeclaredSettings):
     are named as the encoders' configs name them (:class:`clsd_mteb.encoders.served.ServedConfig`), which take them
     whole (:meth:`given`)."""
 
-    key_env: str | None = setting(
-        None,
-        help="Environment variable that holds a served model's API key (endpoint or rerank). "
-        f"Default: {defaults.ENDPOINT_KEY_ENV}.",
-        panel=PANEL,
-        metavar="VAR",
-        flag="--endpoint-key-env",
+    key_env: str | None = served_setting(
+        "--endpoint-key-env",
+        "VAR",
+        f"Environment variable that holds a served model's API key (endpoint or rerank). Default: {defaults.ENDPOINT_KEY_ENV}.",
     )
-    dimensions: int | None = setting(
-        None,
-        help="Expected embedding size; checked against the embeddings endpoint's first answer.",
-        panel=PANEL,
-        metavar="N",
-        minimum=1,
-        flag="--endpoint-dim",
+    dimensions: int | None = served_setting(
+        "--endpoint-dim", "N", "Expected embedding size; checked against the embeddings endpoint's first answer.", 1
     )
-    concurrency: int | None = setting(
-        None,
-        help="Requests in flight at once to a served model (each one --batch-size texts or pairs). "
+    concurrency: int | None = served_setting(
+        "--endpoint-concurrency",
+        "N",
+        "Requests in flight at once to a served model (each one --batch-size texts or pairs). "
         f"Default: {defaults.ENDPOINT_CONCURRENCY}.",
-        panel=PANEL,
-        metavar="N",
-        minimum=1,
-        flag="--endpoint-concurrency",
+        1,
     )
-    prefix: str | None = setting(
-        None,
-        help="Text put before every sentence sent to an embeddings endpoint, for a model whose server does not add "
-        "its prompt (e.g. 'query: ').",
-        panel=PANEL,
-        metavar="TEXT",
-        flag="--endpoint-prefix",
+    prefix: str | None = served_setting(
+        "--endpoint-prefix",
+        "TEXT",
+        "Text put before every sentence sent to an embeddings endpoint, for a model whose server does not add its "
+        "prompt (e.g. 'query: ').",
     )
-    max_retries: int | None = setting(
-        None,
-        help=f"Retries per failed request to a served model (the openai client's back-off). Default: {defaults.ENDPOINT_RETRIES}.",
-        panel=PANEL,
-        metavar="N",
-        minimum=0,
-        flag="--endpoint-retries",
+    max_retries: int | None = served_setting(
+        "--endpoint-retries",
+        "N",
+        f"Retries per failed request to a served model (the openai client's back-off). Default: {defaults.ENDPOINT_RETRIES}.",
+        0,
     )
-    timeout_s: float | None = setting(
-        None,
-        help="Seconds one request attempt to a served model may take before it is abandoned (and retried). "
+    timeout_s: float | None = served_setting(
+        "--endpoint-timeout",
+        "SECONDS",
+        "Seconds one request attempt to a served model may take before it is abandoned (and retried). "
         f"Default: {defaults.ENDPOINT_TIMEOUT_S:g}.",
-        panel=PANEL,
-        metavar="SECONDS",
-        minimum=0.001,
-        flag="--endpoint-timeout",
+        0.001,
     )
 
     def given(self) -> dict[str, Any]:
@@ -155,4 +144,14 @@ class ModelChoice:
         return self.spec is None
 
 
-__all__ = ["EMBEDDING_ONLY", "ENDPOINT", "LOCAL", "RERANK", "ModelChoice", "ModelKind", "ServedSettings", "kind_of"]
+__all__ = [
+    "EMBEDDING_ONLY",
+    "ENDPOINT",
+    "LOCAL",
+    "RERANK",
+    "ModelChoice",
+    "ModelKind",
+    "ServedSettings",
+    "kind_of",
+    "served_setting",
+]
