@@ -102,7 +102,7 @@ def measure_one(backend: str, sentences: int, release: Path) -> dict[str, Any]:
 
     from clsd_format.languages import parse_language
     from clsd_generation.core.inputs import read_parallel
-    from clsd_generation.run.generate import RunOptions, generate_distractors
+    from clsd_generation.run.loop import RunOptions, generate_distractors
 
     languages = (parse_language("de"), parse_language("fr"))
     os.environ.setdefault("OPENAI_API_KEY", "benchmark")

@@ -27,7 +27,7 @@ from clsd_format.languages import parse_language
 from clsd_generation.core.inputs import read_parallel
 from clsd_generation.core.settings import LLMSettings
 from clsd_generation.run.backends import LLMBackend
-from clsd_generation.run.generate import RunOptions, generate_distractors
+from clsd_generation.run.loop import RunOptions, generate_distractors
 
 QUICK = {"concurrency": 4, "delay": 0.02, "requests": 32, "requests_serial": 4}
 

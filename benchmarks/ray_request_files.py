@@ -29,7 +29,7 @@ from clsd_format.languages import parse_language
 from clsd_generation.core.inputs import read_parallel
 from clsd_generation.core.settings import LLMSettings, RequestFiles
 from clsd_generation.run.backends import LLMBackend
-from clsd_generation.run.generate import RunOptions, generate_distractors
+from clsd_generation.run.loop import RunOptions, generate_distractors
 
 QUICK = {"concurrency": 2, "delay": 0.02, "requests": 8}
 LANGUAGES = (parse_language("de"), parse_language("fr"))

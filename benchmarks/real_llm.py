@@ -37,7 +37,7 @@ from clsd_generation.jobs.state import JobState, make_jobs
 from clsd_generation.llm.live import chat_request_body
 from clsd_generation.llm.prompts import PromptSettings
 from clsd_generation.run.backends import LLMBackend
-from clsd_generation.run.generate import RunOptions, generate_distractors
+from clsd_generation.run.loop import RunOptions, generate_distractors
 
 sys.path.insert(0, str(REPO_ROOT))  # the real-server tests' own helper, a module of the repository's tests package
 from tests.helpers.llama_server import MODEL_NAME, llama_server, missing

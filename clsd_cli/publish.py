@@ -12,6 +12,8 @@ from typing import Annotated
 
 import typer
 
+from clsd_format.declared_settings import option_name
+from clsd_format.evaluation_settings import DataChoice
 from clsd_format.folders import folder_callback
 
 app = typer.Typer()
@@ -45,4 +47,5 @@ def push(
         typer.echo(f"dry run: {len(plan.files)} files of {repo_id} written to {dry_run}")
         return
     commit = hub_push.push(folder, repo_id, private=private)
-    typer.echo(f"uploaded {repo_id} at revision {commit}\nevaluate: clsd evaluate --hub-dataset {repo_id}@{commit}")
+    hub_dataset = option_name(DataChoice, "hub_dataset")
+    typer.echo(f"uploaded {repo_id} at revision {commit}\nevaluate: clsd evaluate {hub_dataset} {repo_id}@{commit}")

@@ -29,7 +29,9 @@ from pathlib import Path
 from typing import Any, Literal
 
 from clsd_format import authors_hub, hub
+from clsd_format.declared_settings import option_name
 from clsd_format.errors import CLSDError, DataError, UnknownTaskError
+from clsd_format.evaluation_settings import DataChoice
 from clsd_format.release import COMMIT, FILES, RELEASE_TASK_NAMES, REPOSITORY, resolve_data_dir
 
 logger = logging.getLogger(__name__)
@@ -112,14 +114,15 @@ def resolve_data_source(data_dir: str | os.PathLike[str] | None = None, hub_data
     the release CSVs nor a Hub-format dataset, a Hub dataset without a pinned revision or whose card
     cannot be had.
     """
+    data_dir_option, hub_option = option_name(DataChoice, "data_dir"), option_name(DataChoice, "hub_dataset")
     if hub_dataset:
         if data_dir is not None:
-            raise CLSDError("give either --data-dir or --hub-dataset, not both.")
+            raise CLSDError(f"give either {data_dir_option} or {hub_option}, not both.")
         repo_id, _, revision = hub_dataset.partition("@")
         if authors_hub.is_authors_repository(repo_id):
             return DataSource("authors-hub", authors_hub.REPO_ID, revision or authors_hub.DEFAULT_REVISION)
         if not repo_id or not revision:
-            raise CLSDError(f"--hub-dataset needs a pinned revision: REPO_ID@COMMIT (only {authors_hub.REPO_ID} has a default).")
+            raise CLSDError(f"{hub_option} needs a pinned revision: REPO_ID@COMMIT (only {authors_hub.REPO_ID} has a default).")
         return hub_repository_source(repo_id, revision)
     folder = resolve_data_dir(data_dir)
     if folder is None:
@@ -150,7 +153,8 @@ def hub_repository_source(repo_id: str, revision: str) -> DataSource:
     except Exception as exc:  # offline, missing-repository and HTTP errors come in several types
         raise DataError(
             f"could not fetch the dataset card of {repo_id}@{revision} from the Hugging Face Hub ({type(exc).__name__}: {exc}). "
-            "Without network access, download the repository folder elsewhere and pass it with --data-dir."
+            "Without network access, download the repository folder elsewhere and pass it with "
+            f"{option_name(DataChoice, 'data_dir')}."
         ) from exc
     header = hub.read_card_header(Path(card), where=where)
     configs = hub.read_manifest_from_header(header, where=where)

@@ -25,7 +25,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from clsd_format.declared_settings import option_name
 from clsd_format.defaults import RANDOM_BASELINE
+from clsd_format.evaluation_settings import DataChoice
 from clsd_format.release import RELEASE_TASK_NAMES
 from clsd_mteb.comparisons import ALL_TASKS, PivotTest
 from clsd_mteb.confidence import ALPHA, POWER, beats_guessing, mcnemar_sample_size, p_text
@@ -164,10 +166,11 @@ def how_to_measure_pivot(task: str) -> str:
     """The commands that would measure the pivot of a direction: the release has its pivot tasks; a set of one's
     own first needs its English translations."""
     if task in RELEASE_TASK_NAMES:
-        return f"evaluate its pivot task too (`clsd evaluate --tasks {task},{task}-PivotEN`)"
+        return f"evaluate its pivot task too (`clsd evaluate {option_name(DataChoice, 'tasks')} {task},{task}-PivotEN`)"
     return (
         "translate the run's texts to English, build and evaluate the pivot set (`clsd translate --run-dir RUN`, "
-        "then `clsd build --run-dir RUN --out DATASET --name NAME` and `clsd evaluate --data-dir DATASET`)"
+        f"then `clsd build --run-dir RUN --out DATASET --name NAME` and `clsd evaluate {option_name(DataChoice, 'data_dir')} "
+        "DATASET`)"
     )
 
 

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from clsd_format import schema
 from clsd_format.data_source import DataSource, resolve_data_source
+from clsd_format.declared_settings import option_name
 from clsd_format.errors import CLSDError, DataError
 from clsd_format.evaluation_settings import EvaluationSettings
 from clsd_format.model_choice import ModelChoice
@@ -227,7 +228,7 @@ def _hits(task: AbsTask, computed: bool, folder: Path, run: ModelRun) -> dict[st
         if set(hits) != ids:
             raise DataError(
                 f"holds {len(set(hits) ^ ids)} row id(s) that are not both in it and in {task.metadata.name}'s "
-                "rows: it is not the prediction file of this result; evaluate again with --overwrite",
+                f"rows: it is not the prediction file of this result; evaluate again with {option_name(EvaluationSettings, 'overwrite')}",
                 file=str(path),
             )
     return hits

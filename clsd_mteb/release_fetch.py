@@ -20,7 +20,9 @@ import os
 from pathlib import Path
 from typing import BinaryIO
 
+from clsd_format.declared_settings import option_name
 from clsd_format.errors import DataError, DataSourceUnavailable
+from clsd_format.evaluation_settings import DataChoice
 from clsd_format.files import new_temp_file
 from clsd_format.hub import sha256_of as sha256_of  # kept importable from here
 from clsd_format.release import COMMIT, DATA_DIR_ENV, FILES, REPOSITORY
@@ -33,7 +35,7 @@ CACHE_DIR_ENV = "CLSD_CACHE_DIR"
 BASE_URL_ENV = "CLSD_RELEASE_URL"  # a mirror of the repository at COMMIT (tests use a local server)
 
 HOW_TO_SET_A_SOURCE = (
-    f"Point at a local copy instead: pass --data-dir <folder> to `clsd evaluate` (data_dir=... in Python) "
+    f"Point at a local copy instead: pass {option_name(DataChoice, 'data_dir')} <folder> to `clsd evaluate` (data_dir=... in Python) "
     f"or set {DATA_DIR_ENV}=<folder>. The folder may hold the release CSVs as published or a Hub-format export."
 )
 

@@ -20,7 +20,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from clsd_format.declared_settings import option_name
 from clsd_format.errors import DataError
+from clsd_format.evaluation_settings import EvaluationSettings
 from clsd_mteb.evaluator import EVALUATOR_VERSION, EVALUATOR_VERSION_KEY
 from clsd_mteb.trials import trial_of, trial_split
 
@@ -81,7 +83,7 @@ def trial_problem(result: TaskResult) -> str | None:
         return None
     return (
         f"computed on a slice of the data: a trial on the first {rows} rows (split {trial_split(rows)}, "
-        f"dataset revision {result.dataset_revision}); run without --limit"
+        f"dataset revision {result.dataset_revision}); run without {option_name(EvaluationSettings, 'limit')}"
     )
 
 

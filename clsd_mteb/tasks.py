@@ -24,7 +24,9 @@ if TYPE_CHECKING:
 
 from clsd_format import authors_hub, hub, schema
 from clsd_format.data_source import DataSource, choose_tasks, hub_repository_source, resolve_data_source
+from clsd_format.declared_settings import option_name
 from clsd_format.errors import DataError, DataSourceUnavailable
+from clsd_format.evaluation_settings import DataChoice
 from clsd_format.hub import DirectionSpec
 from clsd_format.release import (
     COMMIT,
@@ -188,7 +190,8 @@ def load_hub_rows(repo_id: str, config: str, revision: str, split: str) -> list[
             ) from exc
         raise DataSourceUnavailable(
             f"could not load {where} from the Hugging Face Hub ({type(exc).__name__}: {exc}). "
-            "Without network access, evaluate the release instead (--data-dir, or the fetched release)."
+            f"Without network access, evaluate the release instead ({option_name(DataChoice, 'data_dir')}, or the fetched "
+            "release)."
         ) from exc
 
 

@@ -21,11 +21,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from clsd_analysis.command_options import ReportSources
 from clsd_analysis.report_context import ReportContext
 from clsd_analysis.report_writer import REPORT_FILE, ReportWriter
 from clsd_analysis.results import ResultsFolder, load_results
 from clsd_analysis.sections import Section, default_sections, refused, registered, write_section
 from clsd_analysis.task_data import TaskCatalog
+from clsd_format.declared_settings import option_name
 from clsd_format.errors import CLSDError
 from clsd_format.files import staged_folder
 from clsd_mteb.evaluation import ANSWER_HEADING, CLSDRun
@@ -85,12 +87,14 @@ class Report:
 
 
 def _check_target(out: Path, overwrite: bool) -> None:
+    out_option = option_name(ReportSources, "out")
     if (out / REPORT_FILE).exists() and not overwrite:
         raise ReportExists(
-            f"{out / REPORT_FILE} already exists; choose another --out folder or pass --overwrite to replace the report."
+            f"{out / REPORT_FILE} already exists; choose another {out_option} folder or pass "
+            f"{option_name(ReportSources, 'overwrite')} to replace the report."
         )
     if out.exists() and not out.is_dir():
-        raise CLSDError(f"--out {out} exists and is not a folder.")
+        raise CLSDError(f"{out_option} {out} exists and is not a folder.")
 
 
 def _title(report: ReportContext, options: AnalysisOptions) -> None:
@@ -121,7 +125,8 @@ def _header(report: ReportContext, options: AnalysisOptions) -> None:
         f"Results folder{'s' if len(results.roots) > 1 else ''}: {folders}. Models, with the short labels the figures use:\n"
     )
     writer.add(f"| label | model | revision |\n|---|---|---|\n{key}\n")
-    chosen = "chosen with `--focus`" if options.focus else "the highest mean direct P@1; `--focus MODEL` chooses another"
+    focus = option_name(ReportSources, "focus")
+    chosen = f"chosen with `{focus}`" if options.focus else f"the highest mean direct P@1; `{focus} MODEL` chooses another"
     writer.add(f"The report is about `{report.focus}` ({chosen}): its examples come first.\n")
     writer.add(f"Tasks: {', '.join(f'`{t}`' for t in results.task_names)}.\n")
 
@@ -132,7 +137,8 @@ def _check_texts_found(catalog: TaskCatalog, task_names: Sequence[str]) -> None:
     if missing:
         raise CLSDError(
             f"the results hold task(s) of a dataset other than the CLSD release ({', '.join(missing)}) and do not say "
-            "where its rows are (or the folder they name is gone): pass the dataset's Hub-format folder with --dataset FOLDER"
+            "where its rows are (or the folder they name is gone): pass the dataset's Hub-format folder with "
+            f"{option_name(ReportSources, 'dataset')} FOLDER"
         )
 
 
@@ -216,7 +222,8 @@ def _sections(report: ReportContext, options: AnalysisOptions, show_progress_bar
                 raise
             del report.writer.parts[written:]
             line = _failure_line(exc)
-            report.writer.add(f"*This section failed and is left out (`--skip-failing-sections`): {line}*\n")
+            skip = option_name(ReportSources, "skip_failing_sections")
+            report.writer.add(f"*This section failed and is left out (`{skip}`): {line}*\n")
             report.notes.append(f"Section {number} ({section.title}) failed and is left out: {line}")
     if options.skip_failing_sections:
         report.notes += [f"A report section of another package is left out: {exc}" for exc in refused()]

@@ -14,6 +14,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from clsd_analysis.command_options import ReportSources
 from clsd_analysis.distractor_types import DistractorTypes, distractor_types
 from clsd_analysis.edit_distance import distractor_table
 from clsd_analysis.edit_typing import TaggerFactory, offline_tagger
@@ -22,6 +23,7 @@ from clsd_analysis.report_writer import ReportWriter
 from clsd_analysis.result_hits import data_of, hits_of
 from clsd_analysis.results import ResultsFolder
 from clsd_analysis.task_data import TaskCatalog
+from clsd_format.declared_settings import option_name
 from clsd_format.errors import CLSDError
 from clsd_mteb.comparisons import (
     PairedComparison,
@@ -117,7 +119,9 @@ class ReportContext:
             for run in self.results.runs:
                 if self.focus_request in (run.name, self.results.label(run)):
                     return self.results.label(run)
-            raise CLSDError(f"--focus {self.focus_request!r} is not a model of the results: {', '.join(self.labels)}.")
+            raise CLSDError(
+                f"{option_name(ReportSources, 'focus')} {self.focus_request!r} is not a model of the results: {', '.join(self.labels)}."
+            )
         direct = {label: self.mean_p1(label) for label in self.labels}
         means = direct if any(not np.isnan(v) for v in direct.values()) else {m: self.mean_p1(m, False) for m in self.labels}
         return max(self.labels, key=lambda m: (-np.inf if np.isnan(means[m]) else means[m], -self.labels.index(m)))

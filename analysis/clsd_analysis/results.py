@@ -41,7 +41,9 @@ from typing import Any
 
 import numpy as np
 
+from clsd_format.declared_settings import option_name
 from clsd_format.errors import CLSDError
+from clsd_format.evaluation_settings import EvaluationSettings
 from clsd_format.folders import folder_problem
 from clsd_format.json_files import read_json
 from clsd_mteb.predictions import PREDICTIONS_SUFFIX, SPLIT, SUBSET, ModelRun, TaskPredictions, read_predictions
@@ -178,7 +180,7 @@ def _load_folder(root: Path) -> ResultsFolder:
     if not results_dir.is_dir() and not predictions_dir.is_dir():
         raise ResultsError(
             f"{root} has neither results/ nor predictions/: point at the folder given to "
-            "`clsd evaluate --output` (or the ResultCache folder of mteb.evaluate)."
+            f"`clsd evaluate {option_name(EvaluationSettings, 'output')}` (or the ResultCache folder of mteb.evaluate)."
         )
     runs: dict[str, ModelRun] = {}
 

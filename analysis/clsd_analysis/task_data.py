@@ -22,8 +22,10 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from clsd_analysis.command_options import ReportSources
 from clsd_format import schema
 from clsd_format.data_source import DataSource, resolve_data_source
+from clsd_format.declared_settings import option_name
 from clsd_format.errors import CLSDError
 from clsd_format.folders import check_folder
 from clsd_format.release import RELEASE_TASK_NAMES
@@ -185,15 +187,16 @@ class TaskCatalog:
 
         record, exact = self._record_for(name)
         if name in self._folder_tasks:
-            return TaskData(name, self._folder_tasks[name]), "its --dataset folder"
+            return TaskData(name, self._folder_tasks[name]), f"its {option_name(ReportSources, 'dataset')} folder"
         if record is not None and (exact or name not in RELEASE_TASK_NAMES):
             return TaskData(name, self._recorded_task(name, record)), f"{record.location}, as data_sources.json records it"
         if name in RELEASE_TASK_NAMES:
             (task,) = clsd_mteb.get_tasks([name], source=self._release_source)
             return TaskData(name, task), self._release_source.describe()
+        dataset = option_name(ReportSources, "dataset")
         self.problems[name] = (
-            "not a released CLSD task and not in any --dataset folder; pass the folder the "
-            "generation module wrote with --dataset to analyse its texts"
+            f"not a released CLSD task and not in any {dataset} folder; pass the folder the "
+            f"generation module wrote with {dataset} to analyse its texts"
         )
         return None
 
@@ -205,7 +208,8 @@ class TaskCatalog:
         if wanted and why_other_data(ResultData(data.name, found), ResultData(data.name, wanted[0])) is not None:
             self.problems[data.name] = (
                 f"the texts found ({where}) are of dataset revision {found}, the results of {wanted[0]}: another "
-                "dataset of this name, so its texts are left out (pass the dataset the results were computed on with --dataset)"
+                "dataset of this name, so its texts are left out (pass the dataset the results were computed on with "
+                f"{option_name(ReportSources, 'dataset')})"
             )
             return False
         return True

@@ -26,8 +26,10 @@ import numpy as np
 from mteb.models import ModelMeta
 from mteb.models.model_meta import ScoringFunction
 
+from clsd_format.declared_settings import option_name
 from clsd_format.defaults import ENDPOINT_PREFIX
 from clsd_format.errors import CLSDError
+from clsd_format.model_choice import ServedSettings
 from clsd_mteb.encoders.common import TextBatchEncoder
 from clsd_mteb.encoders.served import ServedConfig, finite_number, in_flight, one_line, openai_client, served_meta, served_post
 
@@ -48,7 +50,7 @@ class EndpointConfig(ServedConfig):
     kind: ClassVar[str] = "embedding endpoint"
     spec_prefix: ClassVar[str] = ENDPOINT_PREFIX  # written once in clsd_format.defaults, which the CLI reads without mteb
     spec_example: ClassVar[str] = "my-model@http://127.0.0.1:8000/v1"
-    timeout_hint: ClassVar[str] = " (raise --endpoint-timeout for a slow server)"
+    timeout_hint: ClassVar[str] = f" (raise {option_name(ServedSettings, 'timeout_s')} for a slow server)"
 
 
 def endpoint_meta(config: EndpointConfig, dim: int) -> ModelMeta:

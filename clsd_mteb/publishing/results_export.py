@@ -29,7 +29,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from clsd_format.declared_settings import option_name
 from clsd_format.errors import DataError
+from clsd_format.evaluation_settings import EvaluationSettings
 from clsd_format.files import staged_folder
 from clsd_format.json_files import read_json_lines
 from clsd_mteb.evaluator import EVALUATOR_VERSION
@@ -72,7 +74,7 @@ class ResultsExport:
 def _unpublished(dataset_revision: str) -> str | None:
     """Why a dataset revision names data others cannot fetch, or None."""
     if "-limit" in dataset_revision:
-        return f"computed on a slice of the data (dataset revision {dataset_revision}); run without --limit"
+        return f"computed on a slice of the data (dataset revision {dataset_revision}); run without {option_name(EvaluationSettings, 'limit')}"
     if dataset_revision.startswith("local-sha256-"):
         return (
             f"computed on local files that differ from any published revision (dataset revision {dataset_revision}); "
@@ -86,7 +88,8 @@ def result_files(results_dir: Path) -> list[Path]:
     root = results_dir / RESULTS_FOLDER
     if not root.is_dir():
         raise DataError(
-            f"no {RESULTS_FOLDER}/ folder here; pass the folder clsd evaluate --output (or mteb run --output-folder) wrote.",
+            f"no {RESULTS_FOLDER}/ folder here; pass the folder clsd evaluate {option_name(EvaluationSettings, 'output')} "
+            "(or mteb run --output-folder) wrote.",
             file=str(results_dir),
         )
     files = [path for path in root.glob(f"*/*/{CLSD_PREFIX}*.json") if path.is_file()]

@@ -25,7 +25,7 @@ from clsd_generation.llm.client import retry_after_seconds
 from clsd_generation.llm.prompts import PAPER_PROMPT, PromptSettings, load_prompt_settings
 from clsd_generation.rules import ALL_RULES, RuleGenerator, rules_for
 from clsd_generation.run.backends import RuleBackend
-from clsd_generation.run.generate import RunOptions, generate_distractors
+from clsd_generation.run.loop import RunOptions, generate_distractors
 
 DE, FR = parse_language("de"), parse_language("fr")
 
@@ -38,7 +38,7 @@ def write(path: Path, text: str) -> Path:
 # --- import discipline ------------------------------------------------------------------------
 def test_generation_never_imports_mteb_or_torch() -> None:
     code = (
-        "import sys, clsd_cli.generate, clsd_generation.run.backends, clsd_generation.run.generate, clsd_generation.dataset.builder, clsd_generation.dataset.hub_push, "
+        "import sys, clsd_cli.generate, clsd_generation.run.backends, clsd_generation.run.loop, clsd_generation.dataset.builder, clsd_generation.dataset.hub_push, "
         "clsd_generation.dataset.human_check, clsd_generation.dataset.pivot, clsd_generation.llm.batch\n"
         "bad = [m for m in ('mteb', 'torch', 'transformers', 'clsd_mteb') if m in sys.modules]\n"
         "print(','.join(bad))"

@@ -286,7 +286,7 @@ def test_the_layer_check_sees_an_import_up_and_sideways() -> None:
     graph = {
         "clsd_generation.core.checkpoint": {"clsd_generation.llm.client"},
         "clsd_generation.llm.live": {"clsd_generation.rules.backend", "clsd_generation.core.settings"},
-        "clsd_generation.run.generate": {"clsd_generation.jobs.state"},
+        "clsd_generation.run.loop": {"clsd_generation.jobs.state"},
     }
     assert _layer_violations(graph) == [
         "clsd_generation.core.checkpoint imports clsd_generation.llm.client",

@@ -60,7 +60,13 @@ def test_the_heartbeat_speaks_while_a_command_runs_and_keeps_its_status() -> Non
     )
     assert done.returncode == 3
     # each on a line of its own, also after a progress line the command left unfinished (pytest's dots)
-    assert done.stdout.split("\n") == ["", "... nap: still running after 0 min 01 s", "", "... nap: still running after 0 min 02 s", ""]
+    assert done.stdout.split("\n") == [
+        "",
+        "... nap: still running after 0 min 01 s",
+        "",
+        "... nap: still running after 0 min 02 s",
+        "",
+    ]
 
 
 def test_a_machine_without_a_gpu_gets_the_cpu_build_of_torch_and_nothing_pins_it(tmp_path: Path) -> None:

@@ -4,12 +4,15 @@ A module path (`clsd_generation.llm.client`, `clsd_mteb.tasks.get_tasks`) import
 source file named by its path (`clsd_generation/rules/registry.py`) exists; a `clsd` command exists and every option
 written after it in the same code span or line of a code block is one of its options; an entry-point group a doc
 declares is the one the code reads. A renamed command's old name, kept hidden for a release, is not a name to document.
+The same holds for the strings of the code (messages, printed lines, help texts; docstrings aside): an option they
+name is one a `clsd` command offers, and one of that command where a `clsd` command is written before it.
 Names under a changelog's "Removed" and "Deprecated" headings, and the old side of a move it records ("`a.b` became
 `c.d`", "`a.b` to `c.d`"), are exempt: they name what went or is going.
 """
 
 from __future__ import annotations
 
+import ast
 import importlib
 import re
 from pathlib import Path
@@ -19,7 +22,9 @@ import pytest
 import typer
 
 from clsd_analysis.sections import ENTRY_POINT_GROUP as SECTIONS_GROUP
+from clsd_cli.analyze import section_classes
 from clsd_cli.app import app
+from clsd_format.declared_settings import declared_fields
 from clsd_generation.checks.registry import ENTRY_POINT_GROUP as CHECKS_GROUP
 from clsd_generation.rules.languages import ENTRY_POINT_GROUP
 from clsd_mteb.models import ENTRY_POINT_GROUP as MODELS_GROUP
@@ -39,6 +44,10 @@ REPO_FILE = re.compile(r"(?<![\w./-])((?:tests|scripts|benchmarks)/[\w./-]+\.(?:
 COMMAND = re.compile(r"(?:^|[`\s$(])clsd ([a-z][a-z-]*)((?:[^`\n|]*))")
 READ_GROUPS = {ENTRY_POINT_GROUP, MODELS_GROUP, SECTIONS_GROUP, CHECKS_GROUP}  # the entry-point groups the code reads
 ENTRY_GROUP = re.compile(r'\[project\.entry-points\."([^"]+)"\]')
+OPTION = re.compile(r"(?<![\w-])(--[a-z][a-z0-9-]*)")
+CODE_FOLDERS = ["clsd_cli", "clsd_format", "clsd_mteb", *PACKAGE_FOLDERS.values()]
+# Options of other programs that the code's messages name, each with the program: not clsd's to offer.
+OTHER_PROGRAMS = {"--no-deps": "pip install", "--output-folder": "mteb run"}
 
 
 def _public_text(path: Path) -> str:
@@ -74,6 +83,54 @@ def _file_exists(relative: str) -> bool:
     return (ROOT / relative).is_file() or (folder is not None and (ROOT / folder).parent.joinpath(relative).is_file())
 
 
+def _code_strings(source: str) -> list[tuple[int, str]]:
+    """The strings of a module's code but its docstrings, by line: an f-string with each value as "{}"."""
+    tree = ast.parse(source)
+    docstrings = {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+    }
+    parts = {id(value) for node in ast.walk(tree) if isinstance(node, ast.JoinedStr) for value in node.values}
+    strings = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.JoinedStr):
+            text = "".join(v.value if isinstance(v, ast.Constant) else "{}" for v in node.values)
+            strings.append((node.lineno, str(text)))
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings | parts:
+            strings.append((node.lineno, node.value))
+    return strings
+
+
+def _options_not_offered(source: str, commands: dict[str, Any]) -> list[str]:
+    """The options ``source``'s strings name that no command offers (or, after `clsd NAME`, that command does not)."""
+    offered = {name: _options_of(command) | set(OTHER_PROGRAMS) for name, command in commands.items()}
+    offered["analyze"] |= {name for cls in section_classes() for name in _declared_options(cls)}  # added as it runs
+    every = set().union(*offered.values())
+    wrong = []
+    for line, text in _code_strings(source):
+        wrong += [f"line {line}: {option}" for option in OPTION.findall(text) if option not in every]
+        for name, rest in COMMAND.findall(text):
+            if name in offered and not commands[name].context_settings.get("ignore_unknown_options"):
+                wrong += [f"line {line}: clsd {name} {option}" for option in OPTION.findall(rest) if option not in offered[name]]
+    return wrong
+
+
+def _options_of(command: Any) -> set[str]:
+    return {opt for param in command.params for opt in (*param.opts, *param.secondary_opts)} | {"--help", "--debug"}
+
+
+def _declared_options(cls: type) -> set[str]:
+    """The options a settings class declares: each field's, both sides of an on/off pair ("--a/--no-a")."""
+    names = set()
+    for item in declared_fields(cls):
+        flag = item.declared.flag or item.declared.option_name(item.path[-1])
+        names |= {name for part in flag.split(",") for name in part.split("/") if name.startswith("--")}
+    return names
+
+
 def _commands() -> dict[str, Any]:
     """The commands of ``clsd`` by name, but the hidden old names (click's, or the copy typer vendors: both have ``commands``)."""
     commands = typer.main.get_command(app).commands  # type: ignore[attr-defined]
@@ -104,6 +161,25 @@ def test_every_clsd_command_and_option_a_doc_names_exists(doc: Path) -> None:
         known = {opt for param in command.params for opt in (*param.opts, *param.secondary_opts)} | {"--help", "--debug"}
         wrong += [f"clsd {name} {option}" for option in re.findall(r"(?<![\w-])(--[a-z][a-z0-9-]*)", rest) if option not in known]
     assert not wrong, f"{doc.name} names commands or options `clsd` does not have: {sorted(set(wrong))}"
+
+
+def test_every_option_the_code_names_in_a_string_is_offered() -> None:
+    commands = _commands()
+    wrong = []
+    for folder in CODE_FOLDERS:
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            relative = path.relative_to(ROOT)
+            wrong += [f"{relative} {where}" for where in _options_not_offered(path.read_text(encoding="utf-8"), commands)]
+    assert not wrong, f"strings of the code name options `clsd` does not offer: {wrong}"
+
+
+def test_an_option_no_command_offers_is_seen_in_a_message() -> None:
+    source = '''
+def f(n):
+    """Docstrings may name --anything."""
+    raise CLSDError(f"{n} is too small; raise --max-tokenz or run `clsd translate --max-tokens {n}`")
+'''
+    assert _options_not_offered(source, _commands()) == ["line 4: --max-tokenz", "line 4: clsd translate --max-tokens"]
 
 
 def test_every_entry_point_group_a_doc_declares_is_read() -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from clsd_analysis.sections.base import OPTIONS, Section
-from clsd_format.declared_settings import setting
+from clsd_format.declared_settings import option_name, setting
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -83,7 +83,8 @@ class Comparison(Section):
             "per column and block (among two or more models), ≈ marks every model not significantly below it (exact "
             "McNemar test on the same rows, Holm-adjusted over the comparisons of the task, 5%): the rows cannot tell "
             "them apart; — means no result. Alignment: trained with cross-lingual, paraphrase or retrieval objectives "
-            "(✓ yes, ✗ no, blank unknown; from the models' papers and cards, or `--alignment FILE`). The CSV also "
+            f"(✓ yes, ✗ no, blank unknown; from the models' papers and cards, or `{option_name(Comparison, 'alignment')} FILE`). "
+            "The CSV also "
             "holds each interval's bounds and, per pivot setting, Δ = pivot average minus direct average over the same tasks.\n"
         )
         table = comparison_table(report.results, self.marks)

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from clsd_analysis.sections.base import OPTIONS, Section
 from clsd_analysis.success_rules import SUCCESS_RULES, TOP
-from clsd_format.declared_settings import setting
+from clsd_format.declared_settings import option_name, setting
 from clsd_format.errors import CLSDError
 
 if TYPE_CHECKING:
@@ -29,7 +29,7 @@ class Examples(Section):
 
     def __post_init__(self) -> None:
         if self.rule not in SUCCESS_RULES:
-            raise CLSDError(f"--success-rule is one of {', '.join(SUCCESS_RULES)}, not {self.rule!r}.")
+            raise CLSDError(f"{option_name(Examples, 'rule')} is one of {', '.join(SUCCESS_RULES)}, not {self.rule!r}.")
 
     def write(self, report: ReportContext) -> None:
         from clsd_analysis.examples import successful_examples

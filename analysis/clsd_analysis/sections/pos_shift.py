@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from clsd_analysis.sections.base import OPTIONS, Section
-from clsd_format.declared_settings import setting
+from clsd_format.declared_settings import option_name, setting
 from clsd_format.errors import CLSDError
 from clsd_format.folders import folder_callback
 
@@ -95,7 +95,7 @@ class PosShift(Section):
         from clsd_analysis.annotations import SELECTIONS
 
         if self.selection not in SELECTIONS:
-            raise CLSDError(f"--pos-selection is one of {', '.join(SELECTIONS)}, not {self.selection!r}.")
+            raise CLSDError(f"{option_name(PosShift, 'selection')} is one of {', '.join(SELECTIONS)}, not {self.selection!r}.")
         _ = self.model_paths  # a malformed --model stops the report before anything is written
 
     @property
@@ -113,7 +113,7 @@ class PosShift(Section):
             name, sep, path = value.partition("=")
             if not sep or not name or not path:
                 raise CLSDError(
-                    f"--model expects NAME=PATH (e.g. intfloat/multilingual-e5-large=/models/e5-large), got {value!r}."
+                    f"{option_name(PosShift, 'models')} expects NAME=PATH (e.g. intfloat/multilingual-e5-large=/models/e5-large), got {value!r}."
                 )
             paths[name] = path
         return paths

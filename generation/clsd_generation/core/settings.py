@@ -113,7 +113,8 @@ class LLMSettings(DeclaredSettings):
         if not key:
             raise CLSDError(
                 f"environment variable {self.api_key_env} is not set. Put the API key there (a local server that "
-                f"needs no key accepts any value, e.g. {self.api_key_env}=none), or name another variable with --api-key-env."
+                f"needs no key accepts any value, e.g. {self.api_key_env}=none), or name another variable with "
+                f"{option_name(LLMSettings, 'api_key_env')}."
             )
         register_secret(key)  # redacted from every error line and log record from now on
         return key

@@ -6,9 +6,11 @@ import shlex
 from collections import Counter
 from dataclasses import dataclass, field
 
+from clsd_format.declared_settings import option_name
 from clsd_generation.core.checkpoint import Usage
 from clsd_generation.core.outcomes import AnswerEffect, Outcome
 from clsd_generation.core.reading import model_shown
+from clsd_generation.core.settings import LLMSettings
 
 SHOWN_REFUSED_LINES = 5  # refused output lines named one by one in the summary; the rest are counted
 SHOWN_FAILURE_REASONS = 5  # kinds of failure named per language in the summary; the rest are counted
@@ -220,4 +222,5 @@ def _model_count(answered: str | None, refused: bool, answers: int) -> str:
     if not refused or answered is None:
         return f"{model_shown(answered)} {answers}"
     name = model_shown(answered)
-    return f"{name} {answers} refused as another model's (allow it: --accept-answering-model {shlex.quote(name)})"
+    option = option_name(LLMSettings, "accepted_models")
+    return f"{name} {answers} refused as another model's (allow it: {option} {shlex.quote(name)})"

@@ -25,8 +25,10 @@ from pathlib import Path
 from typing import Any
 
 from clsd_format import hub, schema
+from clsd_format.declared_settings import option_name
 from clsd_format.difficulty import Difficulty
 from clsd_format.errors import CLSDError, DataError
+from clsd_format.evaluation_settings import DataChoice
 from clsd_format.files import staged_folder, writing
 from clsd_format.hub import DirectionSpec
 from clsd_format.invisible import keep_invisible_of
@@ -67,7 +69,7 @@ class BuildSummary:
         out = [f"{config}: {rows} rows" for config, rows in self.rows.items()]
         if self.pivot_not_built:
             out.append(f"pivot configs not built: {self.pivot_not_built} (--keep-refused-translations builds them)")
-        return [*out, f"written: {self.folder}", f"next: clsd evaluate --data-dir {self.folder}"]
+        return [*out, f"written: {self.folder}", f"next: clsd evaluate {option_name(DataChoice, 'data_dir')} {self.folder}"]
 
     def problem(self) -> str | None:
         """None: a build that cannot be finished raises instead (nothing is written then)."""

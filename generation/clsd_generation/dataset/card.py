@@ -21,8 +21,10 @@ import yaml
 
 from clsd_format import hub, schema
 from clsd_format.cards import CARDS_DIR, card_template
+from clsd_format.declared_settings import option_name
 from clsd_format.difficulty import Difficulty
 from clsd_format.errors import CLSDError
+from clsd_format.evaluation_settings import DataChoice
 from clsd_format.html_text import in_language
 from clsd_format.hub import DirectionSpec
 from clsd_format.languages import Language
@@ -361,7 +363,8 @@ def _pivot_refusals(refused: Mapping[str, Mapping[str, int]]) -> str:
 def difficulty_section(difficulty: Difficulty | None) -> str:
     """The section "Difficulty": each reference model's P@1 here, beside its P@1 on the release."""
     if difficulty is None:
-        return "## Difficulty\n\nNot measured (built with `--no-score`): `clsd evaluate --data-dir <this folder>` scores it.\n"
+        data_dir = option_name(DataChoice, "data_dir")
+        return f"## Difficulty\n\nNot measured (built with `--no-score`): `clsd evaluate {data_dir} <this folder>` scores it.\n"
     rows = []
     for score in difficulty.scores:
         release = [r.precision_at_1 for r in difficulty.reference if r.model == score.model]

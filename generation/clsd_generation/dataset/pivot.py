@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from tqdm.auto import tqdm
 
-from clsd_format.declared_settings import fingerprint_of
+from clsd_format.declared_settings import fingerprint_of, option_name
 from clsd_format.errors import CLSDError
 from clsd_format.languages import ENGLISH, Language
 from clsd_generation.checks.translations import pivot_texts
@@ -135,7 +135,8 @@ class Translator:
             kind = "NLLB-200" if self.nllb else "M2M-100"
             raise CLSDError(
                 f"the translation model {self.settings.model!r} ({kind}) has no language code for {language.name} "
-                f"({language.code}; {kind} would write it {code!r}): use another model, or `clsd translate --backend llm`."
+                f"({language.code}; {kind} would write it {code!r}): use another model, or "
+                f"`clsd translate {option_name(TranslationSettings, 'backend')} llm`."
             )
         return code
 

@@ -2,7 +2,7 @@
 
 A backend says what of it belongs in the checkpoint's fingerprint, refuses settings that cannot work
 before the run folder is touched, and runs the unfinished sentences of a :class:`RunContext`; the run
-itself (corpus, checkpoint, resume, report) is :func:`clsd_generation.run.generate.generate_distractors`,
+itself (corpus, checkpoint, resume, report) is :func:`clsd_generation.run.loop.generate_distractors`,
 the same for all of them. The backends are in :mod:`clsd_generation.run.backends`.
 """
 

@@ -31,11 +31,12 @@ from typing import Any, Final
 
 from tqdm.auto import tqdm
 
+from clsd_format.declared_settings import option_name
 from clsd_format.errors import CLSDError
 from clsd_generation.core.checkpoint import AnswerRecord, record_answers
 from clsd_generation.core.outcomes import Outcome
 from clsd_generation.core.requests import custom_id, parse_custom_id
-from clsd_generation.core.settings import BatchSettings
+from clsd_generation.core.settings import BatchSettings, LLMSettings
 from clsd_generation.core.summary import RunReport
 from clsd_generation.jobs.state import JobState
 from clsd_generation.llm.client import ErrorKind, batch_api_client, classify_openai_error, read_completion
@@ -102,7 +103,7 @@ class BatchGenerator(EndpointRun):
             if failure.kind is not ErrorKind.TRANSIENT:
                 raise CLSDError(
                     f"the Batch API refused a request ({failure.name}: {failure.message}). "
-                    "Check --base-url, --model and the API key."
+                    f"Check {option_name(LLMSettings, 'base_url')}, {option_name(LLMSettings, 'model')} and the API key."
                 ) from exc
             self.report.errors[failure.name] += 1
             finished = self.checkpoint.finished()
@@ -141,7 +142,7 @@ class BatchGenerator(EndpointRun):
             if len(line) > self.batch.max_bytes:
                 raise CLSDError(
                     f"the request for sentence {state.job.pair_id} ({state.job.language.code}) is {len(line):,} bytes, above "
-                    f"the batch input file limit of {self.batch.max_bytes:,} bytes: raise --batch-max-mb."
+                    f"the batch input file limit of {self.batch.max_bytes:,} bytes: raise {option_name(BatchSettings, 'max_bytes')}."
                 )
             if part and (len(part) >= self.batch.max_requests or size + len(line) > self.batch.max_bytes):
                 batch_ids.append(self._send(b"".join(part), ids, round_number, len(batch_ids) + 1))

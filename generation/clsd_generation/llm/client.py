@@ -35,6 +35,7 @@ from typing import Any, Protocol, TypeVar
 
 from tqdm.auto import tqdm
 
+from clsd_format.declared_settings import option_name
 from clsd_format.errors import CLSDError
 from clsd_format.redaction import redact
 from clsd_generation.core.checkpoint import Usage
@@ -383,7 +384,7 @@ class Asking:
             if failure.kind is ErrorKind.CONFIGURATION or (failure.kind is ErrorKind.REFUSED and self.answered == 0):
                 raise CLSDError(
                     f"the endpoint refused the request ({failure.name}: {failure.message}). "
-                    "Check --base-url, --model and the API key."
+                    f"Check {option_name(LLMSettings, 'base_url')}, {option_name(LLMSettings, 'model')} and the API key."
                 ) from failure
             self.errors[failure.name] += 1
             raise

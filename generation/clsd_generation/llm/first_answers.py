@@ -14,12 +14,15 @@ an unnamed one, lets the run go on at once; first requests that got no answer at
 from __future__ import annotations
 
 import asyncio
+import functools
 import shlex
 from collections import Counter
 from dataclasses import dataclass, field
 
+from clsd_format.declared_settings import option_name
 from clsd_format.errors import CLSDError
 from clsd_generation.core.reading import answered_as_asked, model_shown
+from clsd_generation.core.settings import LLMSettings
 
 FIRST_REQUESTS = 20  # at most this many requests are paid for before the first answers' models are read
 
@@ -82,11 +85,13 @@ class FirstAnswers:
         """The one line a stopped run ends with: the model(s) the server named, the requests paid, how to accept them."""
         ordered = [name for name, _ in sorted(self.others.items(), key=lambda kv: (-kv[1], kv[0]))]
         named = ", ".join(f"{model_shown(name)} ({self.others[name]})" for name in ordered)
-        accept = " ".join(f"--accept-answering-model {shlex.quote(model_shown(name))}" for name in ordered)
+        option = functools.partial(option_name, LLMSettings)
+        accept = " ".join(f"{option('accepted_models')} {shlex.quote(model_shown(name))}" for name in ordered)
         answers = sum(self.others.values())
         return (
-            f"the first {answers} answer(s) all named another model than {model_shown(self.asked)} (--model): {named}. "
+            f"the first {answers} answer(s) all named another model than {model_shown(self.asked)} ({option('model')}): "
+            f"{named}. "
             f"Stopped after {self.sent} request(s), before sending more. If that is the model you asked for (a deployment "
             f"or an alias answers with the name of the model behind it), run the same command with {accept}; "
-            "else check --model and --base-url."
+            f"else check {option('model')} and {option('base_url')}."
         )

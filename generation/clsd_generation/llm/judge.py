@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from clsd_format.declared_settings import fingerprint_of
+from clsd_format.declared_settings import fingerprint_of, option_name
 from clsd_format.errors import CLSDError
 from clsd_format.languages import Language
 from clsd_generation.checks.parsing import strip_reasoning
@@ -48,6 +48,7 @@ from clsd_generation.core.checkpoint import (
 from clsd_generation.core.languages import languages_of
 from clsd_generation.core.lock import run_folder_lock
 from clsd_generation.core.reading import OTHER_MODEL, read_text
+from clsd_generation.core.settings import LLMSettings
 from clsd_generation.llm.client import Asking, ChatRequest, ClientFactory, EndpointError, OpenAIChatClient
 from clsd_generation.llm.judge_settings import JudgeSettings
 
@@ -177,7 +178,8 @@ class Judge:
             raise CLSDError(
                 f"no verdict kept: all {self.verdicts[UNCLEAR]} question(s) settled this run came out {UNCLEAR} "
                 f"({self.asked} answer(s) to {self._asking.requests} request(s) sent; answers refused by reason: {refused}; "
-                "the others neither yes nor no). Check --model and --base-url, or try --structured."
+                f"the others neither yes nor no). Check {option_name(LLMSettings, 'model')} and "
+                f"{option_name(LLMSettings, 'base_url')}, or try {option_name(LLMSettings, 'structured')}."
             )
 
     async def _settle(self, task: tuple[Item, str]) -> None:

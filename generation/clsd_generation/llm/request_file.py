@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
+from clsd_format.declared_settings import option_name
 from clsd_format.errors import CLSDError
 from clsd_generation.core.checkpoint import AnswerRecord, record_answers
 from clsd_generation.core.outcomes import Outcome
@@ -97,7 +98,7 @@ class RequestFileRun(EndpointRun):
         if not waiting:
             raise CLSDError(
                 f"{path}: this run folder has no request file waiting for answers (were these answers read already?). "
-                "Write one with --requests-out FILE first."
+                f"Write one with {option_name(RequestFiles, 'requests_out')} FILE first."
             )
         lines = read_engine_output(path, set(waiting["ids"]), waiting)
         records: list[AnswerRecord] = []

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from clsd_format.declared_settings import option_name
 from clsd_format.errors import CLSDError
 from clsd_format.languages import Language
 from clsd_format.redaction import public_url
@@ -36,7 +37,7 @@ from clsd_generation.checks.parsing import strip_reasoning, trim_quotes
 from clsd_generation.checks.translations import check_run, not_built_reason
 from clsd_generation.core.checkpoint import PIVOT_REFUSALS_KEY, TRANSLATION_KEY, TRANSLATOR_KEY, Checkpoint
 from clsd_generation.core.reading import OTHER_MODEL, read_text
-from clsd_generation.core.settings import DEFAULT_MAX_ATTEMPTS, LLMSettings
+from clsd_generation.core.settings import DEFAULT_MAX_ATTEMPTS, LLMSettings, TranslationSettings
 from clsd_generation.llm.client import Asking, ChatRequest, ClientFactory, EndpointError, OpenAIChatClient
 
 TRANSLATION_PROMPT = (
@@ -148,7 +149,7 @@ class LLMTranslator:
             raise CLSDError(
                 f"no translation kept: all {self.stored} text(s) translated this run came back refused or empty "
                 f"({self._asking.requests} request(s) sent; answers refused by reason: {refused or 'none'}). "
-                "Check --model and --base-url."
+                f"Check {option_name(TranslationSettings, 'model')} and {option_name(LLMSettings, 'base_url')}."
             )
 
     async def _translate(self, task: tuple[Language, str]) -> None:

@@ -1,5 +1,5 @@
 """The top of the generator: the four steps as library calls (:mod:`.steps`: ``generate``, ``translate``, ``judge``,
-``build``), the run loop (:mod:`.generate`), the backends by name (:mod:`.backends`) and the settings they take.
+``build``), the run loop (:mod:`.loop`), the backends by name (:mod:`.backends`) and the settings they take.
 
 ``from clsd_generation.run import generate`` works; the steps are imported when first asked for, so that a command's
 ``--help``, which reads the settings classes here, stays fast.

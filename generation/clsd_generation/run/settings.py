@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from clsd_format.declared_settings import DeclaredSettings, setting
+from clsd_format.declared_settings import DeclaredSettings, option_name, setting
 from clsd_format.errors import CLSDError
 from clsd_format.folders import folder_callback
 from clsd_generation.core.settings import (
@@ -143,7 +143,7 @@ class RuleChoices(DeclaredSettings):
         unknown = [name for name in names if name not in ALL_RULES]
         if unknown or not names:
             raise CLSDError(
-                f"--rules: unknown rule(s) {unknown or [self.rules]}; the rules are {', '.join(ALL_RULES)}, or 'all'."
+                f"{option_name(RuleChoices, 'rules')}: unknown rule(s) {unknown or [self.rules]}; the rules are {', '.join(ALL_RULES)}, or 'all'."
             )
         return tuple(rule for rule in ALL_RULES if rule in names)
 
@@ -173,15 +173,17 @@ class GenerationSettings(DeclaredSettings):
     def prompts(self) -> PromptSettings:
         """The prompt and sampling of the run: the paper protocol is the paper's LLM request, so settings that would
         make it something else are refused."""
+        protocol, backend = option_name(ValidationBounds, "protocol"), option_name(RunChoices, "backend")
         if self.bounds.protocol == PAPER:
             if self.run.backend != "llm":
                 raise CLSDError(
-                    "--protocol paper needs --backend llm (the paper asked GPT-4; the rules backend has no paper protocol)."
+                    f"{protocol} paper needs {backend} llm (the paper asked GPT-4; the rules backend has no paper protocol)."
                 )
             if not self.prompt.is_paper:
+                sampling = "/".join(option_name(PromptChoice, name) for name in ("prompt_file", "temperature", "top_p"))
                 raise CLSDError(
-                    f"--protocol paper uses the paper's prompt, temperature {PAPER_TEMPERATURE} and top_p {PAPER_TOP_P}; "
-                    "drop --prompt-file/--temperature/--top-p, or use --protocol validated."
+                    f"{protocol} paper uses the paper's prompt, temperature {PAPER_TEMPERATURE} and top_p {PAPER_TOP_P}; "
+                    f"drop {sampling}, or use {protocol} validated."
                 )
         return self.prompt.load()
 
@@ -201,16 +203,20 @@ class GenerationSettings(DeclaredSettings):
         """The endpoint of --backend llm, checked (model named, API key set unless only files are written) before the
         input is read; None for the rules, which refuse the LLM's options."""
         wants_files = self.files.requests_out is not None or self.files.answers is not None
+        batch, backend = option_name(RunChoices, "batch"), option_name(RunChoices, "backend")
+        requests_out, answers = option_name(RequestFiles, "requests_out"), option_name(RequestFiles, "answers")
         if self.run.backend != "llm":
             if self.run.batch or wants_files or self.llm.accepted_models:
-                raise CLSDError("--batch, --requests-out, --answers and --accept-answering-model need --backend llm.")
+                accept = option_name(LLMSettings, "accepted_models")
+                raise CLSDError(f"{batch}, {requests_out}, {answers} and {accept} need {backend} llm.")
             return None
         if self.run.batch and wants_files:
             raise CLSDError(
-                "--batch sends the requests to the Batch API; --requests-out and --answers hand them to another engine."
+                f"{batch} sends the requests to the Batch API; {requests_out} and {answers} hand them to another engine."
             )
         if not self.llm.model:
-            raise CLSDError("--backend llm needs --model (e.g. gpt-4-0613, or the name your server gives its model).")
+            model = option_name(LLMSettings, "model")
+            raise CLSDError(f"{backend} llm needs {model} (e.g. gpt-4-0613, or the name your server gives its model).")
         if not wants_files:
             self.llm.api_key()  # request files send nothing: no key needed
         return self.llm
@@ -223,7 +229,8 @@ class GenerationSettings(DeclaredSettings):
         if llm is None:
             return RuleBackend(self.rules.seed, self.rules.names(), self.rules.run_anyway)
         if self.rules.run_anyway:
-            raise CLSDError("--run-anyway is for --backend rules: the LLM backend makes no estimate to stop at.")
+            run_anyway, backend = option_name(RuleChoices, "run_anyway"), option_name(RunChoices, "backend")
+            raise CLSDError(f"{run_anyway} is for {backend} rules: the LLM backend makes no estimate to stop at.")
         wants_files = self.files.requests_out is not None or self.files.answers is not None
         return LLMBackend(llm, prompts, self.batch if self.run.batch else None, self.files if wants_files else None)
 

@@ -10,14 +10,17 @@ logger, as warnings).
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from clsd_generation.core.settings import LLMSettings, TranslationSettings
+from clsd_format.declared_settings import option_name
+from clsd_generation.core.settings import LLMSettings, RequestFiles, TranslationSettings
 from clsd_generation.core.summary import RunReport
 from clsd_generation.dataset.builder import BuildSummary, FileWriter, Scorer
+from clsd_generation.dataset.description import DatasetDescription
 from clsd_generation.dataset.judge_calibration import Agreement
 from clsd_generation.llm.judge import JudgedShare
 from clsd_generation.llm.judge_settings import JudgeSettings
@@ -51,10 +54,12 @@ class GenerationResult:
         if report.requests_written:
             return [
                 f"next: run {report.requests_file} through your batch engine (vllm run-batch, a Ray Data job, a batch "
-                "service), then repeat this command with --answers <its output file>"
+                f"service), then repeat this command with {option_name(RequestFiles, 'answers')} <its output file>"
             ]
         if self.problem() is None:
-            return [f"next: clsd build --run-dir {self.run_dir} --out <folder> --name <NAME>"]
+            build = functools.partial(option_name, BuildOptions)
+            name = option_name(DatasetDescription, "name")
+            return [f"next: clsd build {build('run_dir')} {self.run_dir} {build('out')} <folder> {name} <NAME>"]
         return []
 
     def problem(self) -> str | None:
@@ -65,14 +70,16 @@ class GenerationResult:
         if report.stopped:
             return report.stopped
         if report.limited:
+            max_tokens = option_name(LLMSettings, "max_tokens")
             return (
-                f"{report.limited} sentence(s) are unfinished: the token limit (--max-tokens {report.token_limit}) cut every "
-                "answer. Run the same command with a larger --max-tokens to continue this run folder."
+                f"{report.limited} sentence(s) are unfinished: the token limit ({max_tokens} {report.token_limit}) cut every "
+                f"answer. Run the same command with a larger {max_tokens} to continue this run folder."
             )
         if report.requests_written:
             return None
         if report.unfinished and "request files" in report.backend:
-            return f"{report.unfinished} sentence(s) still need answers: add --requests-out FILE to write their requests."
+            requests_out = option_name(RequestFiles, "requests_out")
+            return f"{report.unfinished} sentence(s) still need answers: add {requests_out} FILE to write their requests."
         if report.unfinished:
             return f"{report.unfinished} sentence(s) are unfinished after retries; run the same command again to continue."
         if report.without_distractors():  # `clsd build` would refuse: a direction needs distractors in its target language
@@ -87,7 +94,7 @@ def generate(settings: GenerationSettings, *, announce: Announce | None = None) 
     interruption continues; other settings over the same folder are refused. ``announce`` receives the lines said
     before the work (a column's script, checks that are off for a language, a resumed run)."""
     from clsd_generation.core.inputs import check_scripts
-    from clsd_generation.run.generate import RunOptions, generate_distractors
+    from clsd_generation.run.loop import RunOptions, generate_distractors
 
     say = announce or _warn
     prompts = settings.prompts()

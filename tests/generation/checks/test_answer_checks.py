@@ -18,7 +18,7 @@ from clsd_generation.core.inputs import read_parallel
 from clsd_generation.core.settings import PAPER, LLMSettings, ReadingChecks, ValidationBounds
 from clsd_generation.jobs.state import CUT_BY_LIMIT
 from clsd_generation.run.backends import LLMBackend
-from clsd_generation.run.generate import RunOptions, generate_distractors
+from clsd_generation.run.loop import RunOptions, generate_distractors
 from tests.helpers.corpora import write_parallel_csv
 from tests.helpers.fake_openai import FakeOpenAI, decoy, good_distractors
 

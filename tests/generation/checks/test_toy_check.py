@@ -89,7 +89,7 @@ def test_without_checks_from_other_packages_the_fingerprint_is_what_it_was(tmp_p
     from clsd_generation.core.inputs import read_parallel
     from clsd_generation.core.settings import LLMSettings, ValidationBounds
     from clsd_generation.run.backends import LLMBackend
-    from clsd_generation.run.generate import generation_fingerprint
+    from clsd_generation.run.loop import generation_fingerprint
 
     corpus = read_parallel(write_parallel_csv(tmp_path / "pairs.csv", PAIRS), ("de", "fr"))
     fingerprint = generation_fingerprint(corpus, parse_pair("de", "fr"), LLMBackend(LLMSettings(model="m")), ValidationBounds())

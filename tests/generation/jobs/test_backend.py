@@ -19,7 +19,7 @@ from clsd_generation.core.summary import RunReport
 from clsd_generation.jobs.backend import DistractorBackend, NothingToMake, RunContext
 from clsd_generation.jobs.state import JobState
 from clsd_generation.run.backends import LLMBackend, RuleBackend
-from clsd_generation.run.generate import RunOptions, generate_distractors
+from clsd_generation.run.loop import RunOptions, generate_distractors
 
 BOUNDS = ValidationBounds(needed=1)
 CORPUS = ParallelCorpus(

@@ -17,7 +17,7 @@ from clsd_generation.core.checkpoint import Checkpoint
 from clsd_generation.core.inputs import ParallelCorpus, read_parallel
 from clsd_generation.core.settings import BatchSettings, LLMSettings
 from clsd_generation.run.backends import LLMBackend
-from clsd_generation.run.generate import RunOptions, generate_distractors
+from clsd_generation.run.loop import RunOptions, generate_distractors
 from tests.helpers.cli_runner import invoke
 from tests.helpers.corpora import write_parallel_csv
 from tests.helpers.fake_openai import FakeOpenAI

@@ -20,7 +20,7 @@ from clsd_generation.core.inputs import read_parallel
 from clsd_generation.core.settings import BatchSettings, LLMSettings
 from clsd_generation.llm.prompts import PromptSettings
 from clsd_generation.run.backends import LLMBackend
-from clsd_generation.run.generate import RunOptions, generate_distractors
+from clsd_generation.run.loop import RunOptions, generate_distractors
 from tests.helpers.corpora import DE_FR_OPTIONS, write_parallel_csv
 from tests.helpers.fake_openai import FakeOpenAI, good_distractors
 

@@ -16,7 +16,7 @@ from clsd_generation.dataset.pivot import texts_to_translate, translate_run
 from clsd_generation.llm.client import ChatRequest, Completion
 from clsd_generation.llm.judge import JudgeSettings, judge_run
 from clsd_generation.run.backends import LLMBackend
-from clsd_generation.run.generate import RunOptions, generate_distractors
+from clsd_generation.run.loop import RunOptions, generate_distractors
 from tests.helpers.corpora import write_parallel_csv
 from tests.helpers.fake_openai import english_of, good_distractors
 from tests.helpers.messages_api import MessagesAPIClient, MessagesServer

@@ -21,7 +21,7 @@ from clsd_generation.core.inputs import ParallelCorpus, read_parallel
 from clsd_generation.core.settings import PAPER, BatchSettings, LLMSettings, RequestFiles, ValidationBounds
 from clsd_generation.core.summary import RunReport
 from clsd_generation.run.backends import LLMBackend
-from clsd_generation.run.generate import RunOptions, generate_distractors
+from clsd_generation.run.loop import RunOptions, generate_distractors
 from tests.helpers.batch_runner import run_requests
 from tests.helpers.corpora import write_parallel_csv
 from tests.helpers.fake_openai import FakeOpenAI

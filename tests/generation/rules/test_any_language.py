@@ -21,7 +21,7 @@ from clsd_generation.core.inputs import read_parallel
 from clsd_generation.rules import make_generators
 from clsd_generation.rules.lexicon import calendar_forms
 from clsd_generation.run.backends import RuleBackend
-from clsd_generation.run.generate import RunOptions, generate_distractors
+from clsd_generation.run.loop import RunOptions, generate_distractors
 from tests.helpers.cli_runner import invoke
 from tests.helpers.corpora import write_parallel_csv
 

@@ -20,7 +20,7 @@ from clsd_generation.core.inputs import read_parallel
 from clsd_generation.jobs.backend import NothingToMake
 from clsd_generation.rules.coverage import Sample, refuse_barren
 from clsd_generation.run.backends import RuleBackend
-from clsd_generation.run.generate import RunOptions, generate_distractors
+from clsd_generation.run.loop import RunOptions, generate_distractors
 
 GREEK_HEBREW_WITH_NUMBERS = [
     ("Το μουσείο ξαναάνοιξε το 1998 μετά από μεγάλη ανακαίνιση.", "המוזיאון נפתח מחדש בשנת 1998 לאחר שיפוץ גדול."),

@@ -22,7 +22,7 @@ from clsd_generation.rules.checks import check
 from clsd_generation.rules.explain import explain
 from clsd_generation.rules.registry import RULE_BY_NAME
 from clsd_generation.run.backends import RuleBackend
-from clsd_generation.run.generate import RunOptions, generate_distractors
+from clsd_generation.run.loop import RunOptions, generate_distractors
 
 WMT21, WMT19 = "CLSD_wmt2021_adversarial_dataset.csv", "CLSD_wmt2019_adversarial_dataset.csv"
 

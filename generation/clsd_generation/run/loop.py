@@ -6,6 +6,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from clsd_format.declared_settings import option_name
 from clsd_format.errors import CLSDError
 from clsd_format.languages import Language, one_language
 from clsd_generation.checks.registry import checks_off, plugin_values
@@ -16,6 +17,7 @@ from clsd_generation.core.settings import DEFAULT_MAX_ATTEMPTS, ValidationBounds
 from clsd_generation.core.summary import RunReport
 from clsd_generation.jobs.backend import DistractorBackend, NothingToMake, RunContext
 from clsd_generation.jobs.state import make_jobs, pending_states
+from clsd_generation.run.settings import RunChoices
 
 
 @dataclass(frozen=True)
@@ -141,4 +143,4 @@ def _refuse_before_starting(languages: tuple[Language, Language], backend: Distr
         raise CLSDError(f"the two languages must differ ({languages[0].code!r} and {languages[1].code!r} are one language).")
     backend.check(languages)
     if options.max_attempts < 1:
-        raise CLSDError("--max-attempts must be at least 1.")
+        raise CLSDError(f"{option_name(RunChoices, 'max_attempts')} must be at least 1.")
