@@ -33,6 +33,13 @@ def announce_quick(what: str) -> None:
     print(f"quick mode ({what}): a check that the benchmark runs; its figures measure nothing", flush=True)
 
 
+def quick_settings(args: argparse.Namespace, quick: dict[str, object]) -> None:
+    """With ``--quick``, the arguments ``quick`` gives (by option name), said in the quick-mode line."""
+    if args.quick:
+        vars(args).update(quick)
+        announce_quick(", ".join(f"{key.replace('_', '-')} {value}" for key, value in quick.items()))
+
+
 def skip(reason: str) -> NoReturn:
     """Stop a benchmark that cannot run here: the reason on one line, exit status :data:`SKIPPED`."""
     print(f"skipped: {reason}", flush=True)

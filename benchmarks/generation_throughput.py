@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 
 import openai  # noqa: F401  (imported before timing: its import takes seconds and is not throughput)
-from _common import add_quick, announce_quick, helper_process
+from _common import add_quick, helper_process, quick_settings
 
 from clsd_format.languages import parse_language
 from clsd_generation.core.inputs import read_parallel
@@ -72,9 +72,7 @@ def main() -> None:
     parser.add_argument("--requests-serial", type=int, default=20, help="answers to request at concurrency 1")
     add_quick(parser)
     args = parser.parse_args()
-    if args.quick:
-        vars(args).update(QUICK)
-        announce_quick(", ".join(f"{key.replace('_', '-')} {value}" for key, value in QUICK.items()))
+    quick_settings(args, QUICK)
     os.environ.setdefault("OPENAI_API_KEY", "benchmark")
     with helper_process("fake_openai", "--lean", "--delay", str(args.delay)) as base_url, tempfile.TemporaryDirectory() as tmp:
         measure(base_url, 2, 4, Path(tmp) / "warm-up")  # first requests build the client's models

@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 
 import openai  # noqa: F401  (imported before timing: its import takes seconds and is not throughput)
-from _common import add_quick, announce_quick, helper_process, skip
+from _common import add_quick, helper_process, quick_settings, skip
 
 from clsd_format.extras import missing_modules
 from clsd_format.languages import parse_language
@@ -82,9 +82,7 @@ def main() -> None:
     parser.add_argument("--requests", type=int, default=400, help="requests of each path (sentences, one answer each)")
     add_quick(parser)
     args = parser.parse_args()
-    if args.quick:
-        vars(args).update(QUICK)
-        announce_quick(", ".join(f"{key} {value}" for key, value in QUICK.items()))
+    quick_settings(args, QUICK)
     if missing_modules("ray"):
         skip(f"the ray extra is not installed ({', '.join(missing_modules('ray'))}): pip install 'clsd-mteb[ray]'")
     import ray
