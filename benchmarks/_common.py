@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import NoReturn
@@ -33,7 +33,7 @@ def announce_quick(what: str) -> None:
     print(f"quick mode ({what}): a check that the benchmark runs; its figures measure nothing", flush=True)
 
 
-def quick_settings(args: argparse.Namespace, quick: dict[str, object]) -> None:
+def quick_settings(args: argparse.Namespace, quick: Mapping[str, object]) -> None:
     """With ``--quick``, the arguments ``quick`` gives (by option name), said in the quick-mode line."""
     if args.quick:
         vars(args).update(quick)
