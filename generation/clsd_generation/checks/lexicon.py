@@ -11,7 +11,7 @@ word when any of these knows it (a rare neighbour of a common word is a slip of 
   list cuts "蝮蛇" into "蝮" and "蛇"), IPAdic for Japanese and mecab-ko-dic for Korean (a word MeCab reads as one
   dictionary entry, not as its guess at an unknown word), PyThaiNLP's for Thai (the word list above);
 * an **inflected form**: a form simplemma's dictionary holds (Hungarian "olvastak", Turkish "okuyorlardı") whose lemma
-  the word list knows. Its rule-made lemmas are not enough: they lemmatize the slip "olvastakk" and the fragment
+  the word list knows, or, read as a whole word, whose lemma the dictionary holds too (Turkish "denetlenmeyen"). Its rule-made lemmas are not enough: they lemmatize the slip "olvastakk" and the fragment
   "okuyorlard" too. Which languages simplemma has a dictionary for is read from the installed package;
 * an **ending of the corpus's inflection** (:meth:`CorpusLexicon.inflects`): a known word followed by an ending that
   the corpus writes after several of its own words, those words with other endings too (a paradigm: "-களுக்கும்"
@@ -23,7 +23,11 @@ word when any of these knows it (a rare neighbour of a common word is a slip of 
   written with spaces that writes compounds (:mod:`clsd_generation.checks.compounding`); elsewhere a known word
   after a prefix the word list writes before many of its words (French "autoconsommateurs", :func:`prefixes`), never
   two words glued ("maisonvoiture");
-* a **name** (:meth:`CorpusLexicon.reads_as_name`), in a script without case only, where no capital tells one.
+* a known word with a **clitic** after an apostrophe that the corpus writes after several of its words (Tagalog
+  "ngipin'y");
+* a **name** (:meth:`CorpusLexicon.reads_as_name`), in a script without case only, where no capital tells one: a word
+  of the input or of T with a clitic or a case ending; in Chinese a run of characters of transliterated names
+  (:func:`transliterates`).
 
 Every dictionary loads once per process, the first time a word of its language is looked up, and only for the
 languages read. The corpus lexicon is built once per language per run, on first use, from the set of the input's
@@ -139,6 +143,58 @@ def _jieba_dictionary() -> frozenset[str]:
         return frozenset(line.split(b" ", 1)[0].decode("utf-8") for line in handle if line.strip())
 
 
+# A character is one Chinese writes foreign names with where at least this share of the entries of jieba's dictionary
+# that hold it are transliterated names of three characters or more (tagged "nrt"): 茨 0.53, 斯 0.29, 尔 0.29, 克 0.24,
+# against 马 0.05, 道 0.001, 政 0; and it starts (ends) such names where at least NAME_EDGE_SHARE of those names start
+# (end) with it: 斯 starts 12% of its names and 克 29%, 尔 and 茨 hardly any (0.1%, 2.7%); 尔 ends 30%, 茨 55%. Lower
+# bounds (0.05 and 0.03) kept 4 of the 18 Chinese slips of the per-language table, slips of names ("亚拉伯罕").
+TRANSLITERATION_SHARE = 0.15
+NAME_EDGE_SHARE = 0.05
+
+
+@dataclass(frozen=True)
+class NameCharacters:
+    """The characters a language writes names with where its segmenter cuts them into single characters: those that
+    start a name, any of a name's, those that end one."""
+
+    first: frozenset[str] = frozenset()
+    any: frozenset[str] = frozenset()
+    last: frozenset[str] = frozenset()
+
+    def reads(self, run: list[str]) -> bool:
+        return run[0] in self.first and run[-1] in self.last and all(ch in self.any for ch in run)
+
+
+@functools.cache
+def _jieba_name_characters() -> NameCharacters:
+    """The characters of transliterated names in jieba's dictionary (see :data:`TRANSLITERATION_SHARE`)."""
+    import jieba
+
+    entries: Counter[str] = Counter()
+    names: Counter[str] = Counter()
+    edges: tuple[Counter[str], Counter[str]] = (Counter(), Counter())
+    with jieba.dt.get_dict_file() as handle:
+        for line in handle:
+            word, *rest = line.decode("utf-8").split()
+            entries.update(set(word))
+            if rest[1:] == ["nrt"] and len(word) >= SHORTEST_WORD:
+                names.update(set(word))
+                edges[0][word[0]] += 1
+                edges[1][word[-1]] += 1
+    common = {ch for ch, n in names.items() if n >= TRANSLITERATION_SHARE * entries[ch]}
+    first, last = ({ch for ch in common if edge[ch] >= NAME_EDGE_SHARE * names[ch]} for edge in edges)
+    return NameCharacters(frozenset(first), frozenset(common), frozenset(last))
+
+
+def transliterates(run: list[str], method: str) -> bool:
+    """Whether a run of one-character segments reads as a transliterated name: two to :data:`LONGEST_CHARACTER_RUN`
+    characters the language writes names with, a name's first first and a name's last last, as jieba's dictionary shows
+    them in its transliterated names ("萨尔茨" for Salz, cut into its characters); never "茨萨尔", as no name starts
+    with "茨". Characters the corpus writes in names it cuts so are not read: they keep slips and scrambles of the
+    corpus's own names ("亚拉伯罕" for "亚伯拉罕")."""
+    return 2 <= len(run) <= LONGEST_CHARACTER_RUN and method == "jieba" and _jieba_name_characters().reads(run)
+
+
 @functools.cache
 def _mecab_tagger(dictionary: str) -> object:
     import importlib
@@ -159,6 +215,36 @@ def _mecab_entry(word: str, dictionary: str) -> bool:
             entries.append((node.surface, node.stat))
         node = node.next
     return entries == [(word, MeCab.MECAB_NOR_NODE)]
+
+
+# How far MeCab's cost of its best reading of a candidate may exceed its cost of the original (in the dictionary's own
+# cost units) before the candidate reads as scrambled text: shuffled syllables are cut into real one-syllable entries
+# ("제사장" -> "장제사"), which no dictionary lookup refuses, but their reading costs the segmenter more than a word
+# replaced. The gap is the smallest that keeps 96% of the valid candidates of the per-language measurement's tune sample
+# (a point over the 95% every cell is held to, for the spread between samples; scripts/measure_path_cost_gap.py,
+# docs/generation.md); a segmenter without a path cost (jieba's, PyThaiNLP's) has none.
+PATH_COST_GAPS = {"mecab-ipadic": 24934, "mecab-ko-dic": 8082}
+
+
+def path_cost(text: str, method: str) -> int | None:
+    """MeCab's cost of its best reading of ``text`` with the dictionary of ``method``; None for another segmenter."""
+    if method not in PATH_COST_GAPS:
+        return None
+    node = _mecab_tagger(SEGMENTER_MODULES[method][1]).parseToNode(text)  # type: ignore[attr-defined]
+    cost = 0
+    while node:
+        cost = int(node.cost)  # the cost of the best path up to this node: the last node's is the whole reading's
+        node = node.next
+    return cost
+
+
+def costs_more(original: str, candidate: str, method: str) -> int | None:
+    """How far the segmenter's path cost of ``candidate`` exceeds :data:`PATH_COST_GAPS` over the original's (None where
+    it does not, or the segmenter has no path cost)."""
+    before, after = path_cost(original, method), path_cost(candidate, method)
+    if before is None or after is None or after - before <= PATH_COST_GAPS[method]:
+        return None
+    return after - before
 
 
 @functools.lru_cache(maxsize=200_000)
@@ -207,6 +293,16 @@ def inflected_known(word: str, language: str, lexicon: str | None) -> bool:
     return lexicon is None or lemma.casefold() == word.casefold() or known_word(lemma, lexicon)
 
 
+@functools.lru_cache(maxsize=200_000)
+def dictionary_form(word: str, language: str) -> bool:
+    """Whether simplemma's dictionary of ``language`` holds ``word`` as a form of a lemma it holds too (a verb stem a
+    web list lacks: Hungarian "meghív" of "meghívandó", Turkish "denetle" of "denetlenmeyen"). Read for a whole word
+    only (:func:`knows`): as a part of a compound or a slip's new word it lets invented words and slips through."""
+    import simplemma
+
+    return simplemma.is_known(word, language) and simplemma.is_known(simplemma.lemmatize(word, language), language)
+
+
 @dataclass(frozen=True, eq=False)
 class CorpusLexicon:
     """The words of one language's sentences in a run's input (case-folded, composed), read on first use.
@@ -237,7 +333,7 @@ class CorpusLexicon:
         for text in set(self.texts):
             composed = unicodedata.normalize("NFC", text).casefold()
             if found.segmented:
-                counts.update(_segment_words(find_words(composed, self.language)))
+                counts.update(segment_words(find_words(composed, self.language)))
             else:
                 counts.update(set(letter_words(composed, self.language)))
         return counts
@@ -250,9 +346,9 @@ class CorpusLexicon:
         return frozenset(self.paradigms)
 
     @functools.cached_property
-    def paradigms(self) -> dict[str, frozenset[str]]:
-        """Each ending of :attr:`endings` with its paradigm: the other endings the corpus writes after one of its stems
-        ("களுக்கு" with "கள்" and "களை": "வேலைகளுக்கு", "வேலைகள்", "வேலைகளை")."""
+    def written_endings(self) -> dict[str, frozenset[str]]:
+        """Each ending the corpus writes after at least :data:`MIN_ENDING_STEMS` of its own words, with those words;
+        none in a language cut by a segmenter, whose words are its segments."""
         if support(self.language).segmented:
             return {}
         stems: defaultdict[str, set[str]] = defaultdict(set)
@@ -260,7 +356,13 @@ class CorpusLexicon:
             for stem, ending in _cuts(word):
                 if stem in self.words:
                     stems[ending].add(stem)
-        learnt = {ending: found for ending, found in stems.items() if len(found) >= MIN_ENDING_STEMS}
+        return {ending: frozenset(found) for ending, found in stems.items() if len(found) >= MIN_ENDING_STEMS}
+
+    @functools.cached_property
+    def paradigms(self) -> dict[str, frozenset[str]]:
+        """Each ending of :attr:`endings` with its paradigm: the other endings the corpus writes after one of its stems
+        ("களுக்கு" with "கள்" and "களை": "வேலைகளுக்கு", "வேலைகள்", "வேலைகளை")."""
+        learnt = self.written_endings
         taken: defaultdict[str, set[str]] = defaultdict(set)  # the learnt endings of each stem
         for ending, found in learnt.items():
             for stem in found:
@@ -272,34 +374,85 @@ class CorpusLexicon:
             if sum(len(taken[stem]) > 1 for stem in learnt[ending]) >= MIN_PARADIGM_STEMS
         }
 
+    @functools.cached_property
+    def clitics(self) -> frozenset[str]:
+        """Endings written after an apostrophe that the corpus writes after :data:`MIN_ENDING_STEMS` of its own words of
+        :data:`SHORTEST_STEM` characters or more: Tagalog "'y" and "'t" ("ngipin'y", "sapagka't"), Turkish case endings
+        after a name ("Davut'un"). A clitic attaches to a word of any kind, so no paradigm is asked of its stem."""
+        stems: defaultdict[str, set[str]] = defaultdict(set)
+        for word in self.words:
+            cut = _clitic_cut(word)
+            if cut is not None and len(cut[0]) >= SHORTEST_STEM and cut[0] in self.words:
+                stems[cut[1]].add(cut[0])
+        return frozenset(clitic for clitic, found in stems.items() if len(found) >= MIN_ENDING_STEMS)
+
     def inflects(self, word: str, known: Callable[[str], bool]) -> bool:
         """Whether ``word`` is a stem that ``known`` knows followed by an ending of the corpus's inflection
         (:attr:`paradigms`) that ``known`` knows the stem with another ending of the same paradigm too: an inflected
         form in a language whose forms no list holds (Tamil "கடமைகளுக்கு" where the list holds "கடமைகள்"; Swahili,
         Turkish beyond simplemma's dictionary). Letters the corpus writes after other words are no inflection of a stem
         of another kind: French "loi" + "-ement", Russian "законо" + "-сть" and "сказать" + "-ами" are no words. A
-        scrambled word or a slip rarely splits so: its stem or its ending is no word's."""
+        scrambled word or a slip rarely splits so: its stem or its ending is no word's.
+
+        Also a known word with a clitic written after an apostrophe (:attr:`clitics`): Tagalog "ngipin'y"."""
+        folded = unicodedata.normalize("NFC", word).casefold()
+        cut = _clitic_cut(folded)
+        if cut is not None and cut[1] in self.clitics and known(cut[0]):
+            return True
         paradigms = self.paradigms
-        if not paradigms:
-            return False
         return any(
             ending in paradigms and known(stem) and any(known(stem + other) for other in paradigms[ending])
-            for stem, ending in _cuts(unicodedata.normalize("NFC", word).casefold())
+            for stem, ending in _cuts(folded)
         )
 
     def __contains__(self, word: object) -> bool:
         return isinstance(word, str) and unicodedata.normalize("NFC", word).casefold() in self.words
 
-    def reads_as_name(self, word: str) -> bool:
-        """Whether ``word``, in a script without case, reads as a name: the corpus holds it after one or two letters
-        written onto it ("بميرتس" where the input writes "ميرتس"). A name met nowhere in the input is not told from
-        an invented word: no capital says it is one, and a character model of names would pass scrambled letters."""
+    def reads_as_name(self, word: str, original: Iterable[str] = ()) -> bool:
+        """Whether ``word``, in a script without case, reads as a name: a word of the corpus or of the ``original``'s
+        words (the names of the input and of T) with letters written onto it, one or two before it (Arabic, Hebrew and
+        Persian proclitics: "بميرتس" where the input writes "ميرتس") or after it an ending the corpus writes after
+        other words of its own (:attr:`name_endings`: Marathi "नागपूरला" where it writes "नागपूर") where the word list
+        does not hold the name part (Arabic "عندما" + "ية" is a common word with an ending, no name). A name met nowhere
+        in the input or T is not told from an invented word by its letters: no capital says it is one (Chinese
+        transliterations excepted, :meth:`transliterates`)."""
         if any(ch.lower() != ch.upper() for ch in word):
             return False
-        return any(
-            len(_LETTER.findall(word[cut:])) >= 3 and word[cut:] in self
-            for cut in range(1, min(_ATTACHED_LETTERS, len(word)) + 1)
+        folded = unicodedata.normalize("NFC", word).casefold()
+        names = {unicodedata.normalize("NFC", w).casefold() for w in original}
+
+        def held(part: str) -> bool:
+            return len(_LETTER.findall(part)) >= SHORTEST_WORD and (part in self.words or part in names)
+
+        def unlisted(part: str) -> bool:  # a word of the list with an ending is the inflection's to read, not a name's
+            lexicon = support(self.language).lexicon
+            return lexicon is None or lexicon == THAI_DICTIONARY or not known_word(part, lexicon)
+
+        ends = [match.end() for match in _GRAPHEME.finditer(folded)]
+        before = any(held(folded[cut:]) for cut in ends[:_ATTACHED_LETTERS])
+        return before or any(
+            held(folded[:cut]) and unlisted(folded[:cut]) and folded[cut:] in self.name_endings
+            for cut in ends[-_ATTACHED_LETTERS - 1 : -1]
         )
+
+    @functools.cached_property
+    def name_endings(self) -> frozenset[str]:
+        """Endings of one or two graphemes that the corpus writes after :data:`MIN_ENDING_STEMS` or more of its own
+        words of three letters or more: the case endings and postpositions a language writes onto a word and a name
+        (Marathi "-ला", "-चा"), which :attr:`written_endings` leaves out as too short to tell from a slip."""
+        stems: defaultdict[str, set[str]] = defaultdict(set)
+        for word in self.words:
+            ends = [match.end() for match in _GRAPHEME.finditer(word)]
+            for cut in ends[-_ATTACHED_LETTERS - 1 : -1]:
+                if len(_LETTER.findall(word[:cut])) >= SHORTEST_WORD and word[:cut] in self.words:
+                    stems[word[cut:]].add(word[:cut])
+        return frozenset(ending for ending, found in stems.items() if len(found) >= MIN_ENDING_STEMS)
+
+
+def _clitic_cut(word: str) -> tuple[str, str] | None:
+    """``word`` cut before its last apostrophe into a word and a clitic ("ngipin" and "'y"); None without one inside."""
+    at = max(word.rfind(mark) for mark in APOSTROPHES)
+    return (word[:at], word[at:]) if 0 < at < len(word) - 1 else None
 
 
 def _cuts(word: str) -> Iterable[tuple[str, str]]:
@@ -311,7 +464,7 @@ def _cuts(word: str) -> Iterable[tuple[str, str]]:
             yield word[:end], word[end:]
 
 
-def _segment_words(segments: list[str]) -> set[str]:
+def segment_words(segments: list[str]) -> set[str]:
     """The segments with a letter, and the joins of runs of one-character segments (see :class:`CorpusLexicon`)."""
     words = {s for s in segments if _LETTER.search(s)}
     run: list[str] = []
@@ -334,6 +487,9 @@ def knows(word: str, found: LanguageSupport, corpus: CorpusLexicon | None = None
         return True
     if found.segmented:  # the segmenter's words are whole: no ending or compound is read into them
         return False
+    inflected = inflection_language(found.code)
+    if inflected is not None and dictionary_form(word.casefold(), inflected):
+        return True
 
     def held(part: str) -> bool:
         return listed(part, found, corpus)

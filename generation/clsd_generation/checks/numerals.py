@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import functools
 import unicodedata
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from typing import Any
@@ -59,6 +59,7 @@ EITHER_WAY: tuple[tuple[str, str], ...] = (
 )
 ORDERS = ("dmy", "mdy", "ymd")  # the orders of a date's day, month and year that any CLDR short date pattern uses
 
+# The number patterns, compiled once (alike in shape only to translations.py's word patterns: they read other text).
 # A run of digit groups joined by one mark each: a decimal or group mark of some convention, or a space.
 _RUN = regex.compile(r"(?<!\d)\d+(?:(?:[.,'\u2019\u066b\u066c]|\p{Zs})\d+)*")
 _SPACES = regex.compile(r"\p{Zs}")
@@ -145,28 +146,11 @@ class Conventions:
 
     @functools.cached_property
     def month_pattern(self) -> Any | None:
-        if not self.months:
-            return None
-        names = sorted(self.months, key=len, reverse=True)
-        # a name of digits and a counter ("3月") is bounded by digits only; a word by any letter or digit
-        return regex.compile(
-            "|".join(
-                (r"(?<!\d)" if name[0].isdecimal() else r"(?<![\p{L}\p{M}\p{N}])")
-                + regex.escape(name)
-                + ("" if any(ch.isdecimal() for ch in name) else r"(?![\p{L}\p{M}])")
-                for name in names
-            ),
-            regex.IGNORECASE,
-        )
+        return _longest_first(self.months, _month_name_pattern, "{}", regex.IGNORECASE)
 
     @functools.cached_property
     def scale_pattern(self) -> Any | None:
-        if not self.scales:
-            return None
-        words = sorted(self.scales, key=len, reverse=True)
-        return regex.compile(
-            r"\p{Zs}?(" + "|".join(_scale_word_pattern(word) for word in words) + ")",
-        )
+        return _longest_first(self.scales, _scale_word_pattern, r"\p{Zs}?({})")
 
     def scale_of(self, word: str) -> int:
         return self.scales.get(word) or self.scales.get(word.rstrip(".")) or self.scales.get(word + ".") or 1
@@ -179,6 +163,22 @@ def _alternatives(patterns: Sequence[str]) -> str:
 def _period_pattern(folded: str) -> str:
     """A day period as written with or without dots and spaces between its letters: "pm", "PM", "p.m.", "p. m."."""
     return r"[.\p{Zs}]{0,2}".join(regex.escape(ch) for ch in folded) + r"\.?"
+
+
+def _longest_first(words: Iterable[str], pattern: Callable[[str], str], frame: str, flags: int = 0) -> Any | None:
+    """One pattern of ``words`` (each as ``pattern`` writes it, the longest first, so "Mio." is tried before "Mio"),
+    in ``frame``; None without words."""
+    alternatives = "|".join(pattern(word) for word in sorted(words, key=len, reverse=True))
+    return regex.compile(frame.replace("{}", alternatives), flags) if alternatives else None
+
+
+def _month_name_pattern(name: str) -> str:
+    """A month name: one of digits and a counter ("3月") is bounded by digits only; a word by any letter or digit."""
+    return (
+        (r"(?<!\d)" if name[0].isdecimal() else r"(?<![\p{L}\p{M}\p{N}])")
+        + regex.escape(name)
+        + ("" if any(ch.isdecimal() for ch in name) else r"(?![\p{L}\p{M}])")
+    )
 
 
 def _scale_word_pattern(word: str) -> str:

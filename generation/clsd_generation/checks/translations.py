@@ -71,6 +71,7 @@ LENGTH_BOUNDS = (1 / 3, 3.0)  # times the language's median ratio of lengths; th
 LENGTH_FROM = 20  # characters (without whitespace) of a source below which its length ratio is not measured
 MOST = 0.5  # more than this share of a language's translations refused or empty: the pivot configs are not built
 
+# The word patterns, compiled once (alike in shape only to numerals.py's number patterns: they read other text).
 _WORD = regex.compile(r"\w+")
 _PIVOT_LETTER = regex.compile(rf"\p{{Script={ENGLISH.script}}}")
 _PIVOT_WORD = regex.compile(rf"\p{{Script={ENGLISH.script}}}[\p{{Script={ENGLISH.script}}}\p{{M}}\d]+")

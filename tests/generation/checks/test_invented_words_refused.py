@@ -139,3 +139,26 @@ def test_an_ending_makes_a_word_only_after_a_stem_known_with_its_paradigm() -> N
         lexicon = CorpusLexicon.of(language, [original, *corpus])
         assert not listed(form, found, lexicon) and knows(form, found, lexicon), form
         assert kind(original, original.replace(old, form), language, corpus) is None, form
+
+
+TAGALOG = [  # "'y" (ay) and "'t" (at) written onto the word before, after many words of the corpus
+    "Ang bahay'y malaki at ang bukid'y malawak.",
+    "Ang tubig'y malamig, ang hangin'y malakas.",
+    "Sapagka't ang puso'y tapat, ang isip'y malinaw.",
+    "Ang bahay, ang bukid, ang tubig, ang hangin, ang isip.",
+]
+
+
+def test_a_real_word_no_web_list_holds_stays_a_word_where_a_dictionary_or_a_clitic_reads_it() -> None:
+    """Forms simplemma's dictionary holds whose lemma only the dictionary holds (a verb stem a web list lacks), and a
+    known word with a clitic written after an apostrophe: valid candidates of the per-language table that the paradigm
+    rule alone refused."""
+    for language, form in (("hu", "meghívandó"), ("tr", "denetlenmeyen"), ("ro", "detașabilă")):
+        assert wordfreq.zipf_frequency(form, language) == 0 and knows(form, support(language)), form
+    tagalog = CorpusLexicon.of("tl", TAGALOG)
+    assert "'y" in tagalog.clitics and knows("ngipin'y", support("tl"), tagalog)
+    assert not knows("ngipinyy", support("tl"), tagalog)  # no apostrophe: no clitic, a slip
+    original = "Ang bahay'y malaki ngayon."
+    assert kind(original, original.replace("bahay'y", "ngipin'y"), "tl", TAGALOG) is None
+    # the derivations stay refused
+    assert not knows("loiement", support("fr"), CorpusLexicon.of("fr", FRENCH))

@@ -164,12 +164,12 @@ def test_the_corpus_lexicon_reaches_the_reader_in_a_generate_run(tmp_path: Path,
     several of them; a short sentence with one refused as invented keeps no four distractors."""
     german = [
         "Die serpentinisierten Gneise verwittern langsam.",
-        "Die chloritisierten Sande bleiben hell.",
+        "Die albitisierten Sande bleiben hell.",
         "Die kaolinisierten Schiefer sind epidotisierten.",
         "Die schieferigen Platten brechen serpentinisierten.",
     ]
     monkeypatch.setenv("OPENAI_API_KEY", "test-key")
-    rare = ("serpentinisierten", "chloritisierten", "kaolinisierten", "epidotisierten")
+    rare = ("serpentinisierten", "albitisierten", "kaolinisierten", "epidotisierten")
     assert all(not knows(word, support("de")) for word in rare)
     french = ["Les géologues ont étudié ces roches anciennes pendant de longues années."] * len(german)
     corpus = write_parallel_csv(tmp_path / "pairs.csv", list(zip(german, french, strict=True)))

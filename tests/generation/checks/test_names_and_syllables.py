@@ -1,0 +1,63 @@
+"""Names in scripts without capitals and scrambled syllables in scripts cut by a segmenter.
+
+A transliterated name is read as a name where the script has no capitals: Chinese writes foreign names with characters
+its transliterations use (jieba's dictionary and the run's corpus show them), Arabic and Marathi write clitics and case
+endings onto a name that the input or T holds. Syllables shuffled into real one-syllable entries are refused by the
+segmenter's path cost against T's. Scrambled letters stay refused either way."""
+
+from __future__ import annotations
+
+from clsd_generation.checks.answers import INVENTED_WORDS, AnswerReader, unknown_words
+from clsd_generation.checks.candidates import reason_kind
+from clsd_generation.checks.lexicon import PATH_COST_GAPS, CorpusLexicon, path_cost, transliterates
+
+
+def kind(original: str, candidate: str, language: str, corpus: list[str] | None = None) -> str | None:
+    """The kind of refusal of ``candidate`` (None: kept), read with the corpus ``original`` + ``corpus`` where given."""
+    lexicon = CorpusLexicon.of(language, [original, *corpus]) if corpus is not None else None
+    reason = AnswerReader(language, corpus=lexicon).refusal(original, candidate)
+    return reason_kind(reason) if reason else None
+
+
+def test_a_chinese_transliteration_reads_as_a_name_of_t_or_by_the_characters_of_transliterated_names() -> None:
+    """ "朔尔茨" (Scholz) is cut into its characters: a name where T writes it elsewhere, joined. "默茨" (Merz) is read
+    as a name by the characters jieba's transliterated names start and end with; scrambled, no name starts with 茨,
+    and a scrambled common word stays refused."""
+    news = "德国总理朔尔茨昨天访问了巴黎，默克尔也去了。"
+    assert kind(news, news.replace("默克尔", "朔尔茨"), "zh") is None
+    chinese = "总统昨天访问了巴黎。"  # the president
+    assert transliterates(["默", "茨"], "jieba") and not transliterates(["茨", "默"], "jieba")
+    assert kind(chinese, chinese.replace("总统", "默茨"), "zh") is None
+    assert kind(chinese, chinese.replace("总统", "茨默"), "zh") == INVENTED_WORDS
+    government = "政府昨天访问了巴黎。"
+    assert kind(government, government.replace("政府", "府政"), "zh") == INVENTED_WORDS
+
+
+def test_a_name_with_a_clitic_or_a_case_ending_reads_as_the_name_of_the_input_or_of_t() -> None:
+    arabic = "التقى ميرتس الوزير أمس."  # T holds the name; "بميرتس": with Merz
+    assert kind(arabic, arabic.replace("الوزير", "بميرتس"), "ar") is None
+    assert kind(arabic, arabic.replace("الوزير", "بتسريم"), "ar") == INVENTED_WORDS
+    marathi = "मी काल पुण्याला गेलो होतो."  # "I went to Pune yesterday"
+    cities = ["नागपूर हे मोठे शहर आहे.", "दिल्ली, मुंबई आणि नाशिक मोठी शहरे आहेत.", "ते दिल्लीला, मुंबईला आणि नाशिकला गेले."]
+    assert "ला" in CorpusLexicon.of("mr", cities).name_endings
+    assert kind(marathi, marathi.replace("पुण्याला", "नागपूरला"), "mr", cities) is None  # to Nagpur
+    for wrong in ("लापूरनाग", "नागपूरलाा", "पूरनागला"):  # scrambled, a letter more, the name scrambled
+        assert kind(marathi, marathi.replace("पुण्याला", wrong), "mr", cities) == INVENTED_WORDS, wrong
+
+
+def test_syllables_scrambled_into_dictionary_entries_are_refused_by_the_segmenters_path_cost() -> None:
+    korean = "농부들은 올해 가을에 수확을 기뻐하며 잔치를 열었다."
+    for scrambled in (
+        "농부들은 해올 가을에 수확을 하뻐기며 잔치를 었열다.",
+        "부농들은 올해 가을에 확수을 기뻐하며 잔치를 었열다.",
+    ):
+        assert unknown_words(korean, scrambled, "ko")[0] == []  # every piece is an entry of mecab-ko-dic
+        assert path_cost(scrambled, "mecab-ko-dic") - path_cost(korean, "mecab-ko-dic") > PATH_COST_GAPS["mecab-ko-dic"]
+        assert kind(korean, scrambled, "ko") == INVENTED_WORDS, scrambled
+    for valid in ("농부들은 올해 가을에 소출을 기뻐하며 잔치를 열었다.", "농부들은 올해 봄에 수확을 기뻐하며 잔치를 열었다."):
+        assert kind(korean, valid, "ko") is None, valid
+    japanese = "わたしたちはあたらしいいえにひっこしました。"
+    scrambled = "したわたちはらたあしいいえにこっひしました。"
+    assert unknown_words(japanese, scrambled, "ja")[0] == [] and kind(japanese, scrambled, "ja") == INVENTED_WORDS
+    assert kind(japanese, "わたしたちはふるいいえにひっこしました。", "ja") is None
+    assert path_cost("政府", "jieba") is None  # jieba reports no path cost: Chinese keeps its lookups alone
