@@ -50,7 +50,7 @@ import difflib
 import functools
 import json
 import unicodedata
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
@@ -488,18 +488,13 @@ def _invented_off(found: LanguageSupport) -> list[str]:
     return [f"invented words: off for {found.name}: {why}; letters scrambled into non-words are not refused"]
 
 
-def _card(sentence: Callable[[Mapping[str, Any]], str], switch: str | None = None) -> Callable[[Mapping[str, Any]], str]:
-    """A check's sentence on the card from its stored settings, "" where the setting ``switch`` had it off."""
-    return lambda values: sentence(values) if switch is None or values[switch] else ""
-
-
 # The three checks clsd-mteb ships, registered as entry points of its pyproject.toml (group clsd_generation.answer_checks);
 # alike in shape only: each names its own refusal, settings and card, as every AnswerCheck declares them.
 LANGUAGE_CHECK = AnswerCheck(
     name="language",
     reason=WRONG_LANGUAGE,
     refuse=AnswerReader.wrong_language,
-    card=_card(lambda values: "in the target language (py3langid)", "language"),
+    card=lambda settings: "in the target language (py3langid)",
     off={"language": False},
     why_off=_language_off,
     order=10,
@@ -508,9 +503,7 @@ NEAR_COPY_CHECK = AnswerCheck(
     name="near-copy",
     reason=NEAR_COPY,
     refuse=AnswerReader.near_copy,
-    card=_card(
-        lambda v: f"not the original up to {v['near_copy_edits']} character edits with no new real word", "near_copy_edits"
-    ),
+    card=lambda settings: f"not the original up to {settings.near_copy_edits} character edits with no new real word",
     off={"near_copy_edits": 0},
     why_off=_near_copy_off,
     order=20,
@@ -519,15 +512,17 @@ INVENTED_WORDS_CHECK = AnswerCheck(
     name="invented-words",
     reason=INVENTED_WORDS,
     refuse=AnswerReader.invented,
-    card=_card(
-        lambda values: (
-            f"less than {values['max_unknown_share']} of its words and fewer than {values['max_unknown_lowercase']} "
+    card=(
+        lambda settings: (
+            f"less than {settings.max_unknown_share} of its words and fewer than {settings.max_unknown_lowercase} "
             "lower-case words unknown to every source of the language's words (its word list, the run's corpus, the "
             "segmenter's and inflection dictionaries, endings of the corpus's inflection, compounds of known words where the "
             "language writes them), and, cut by MeCab, no path cost far above the original's"
         )
     ),
     off={"max_unknown_share": 2.0, "max_unknown_lowercase": 0},
+    # on while either limit can refuse: a share above 1 and no lower-case limit refuse nothing
+    on=lambda settings: settings.max_unknown_share <= 1 or settings.max_unknown_lowercase > 0,
     why_off=_invented_off,
     order=30,
 )

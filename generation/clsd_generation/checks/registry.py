@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Collection, Mapping
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass, fields, replace
 from typing import Any
 
 from clsd_format.errors import CLSDError
@@ -44,9 +44,11 @@ class AnswerCheck:
 
     ``refuse(reader, original, candidate)``: the refusal (``reason`` and its detail in brackets) or None; the reader
     is the :class:`~clsd_generation.checks.answers.AnswerReader` of the target language (its ``checks``, ``support``,
-    ``corpus``, and :meth:`settings_of` for a check's own settings). ``card(values)``: the card's sentence for the
-    check's stored settings ("" when it was off). ``off``: the settings that switch it off. ``settings``: the
-    declared dataclass of a check from another package (None: its settings are fields of ``ReadingChecks``).
+    ``corpus``, and :meth:`settings_of` for a check's own settings). ``card(settings)``: the card's sentence, read from
+    the check's typed settings (its own dataclass, or ``ReadingChecks``), asked only where the check was on. ``off``:
+    the values that switch it off. ``on(settings)``: whether these settings have it on (default: a field differs from
+    its ``off`` value). ``settings``: the declared dataclass of a check from another package (None: its settings are
+    fields of ``ReadingChecks``).
     ``why_off(support)``: the ``check off:`` lines of a language it cannot run for. ``order``: where it is asked
     (the first refusal counts).
     """
@@ -54,11 +56,18 @@ class AnswerCheck:
     name: str
     reason: str
     refuse: Callable[[Any, str, str], str | None]
-    card: Callable[[Mapping[str, Any]], str]
+    card: Callable[[Any], str]
     off: Mapping[str, Any]
     settings: type | None = None
     why_off: Callable[[LanguageSupport], list[str]] = _runs_everywhere
     order: int = 100
+    on: Callable[[Any], bool] | None = None
+
+    def is_on(self, settings: Any) -> bool:
+        """Whether ``settings`` (the check's typed settings) have the check on."""
+        if self.on is not None:
+            return self.on(settings)
+        return any(getattr(settings, name) != value for name, value in self.off.items())
 
 
 def _guarded(check: AnswerCheck, read: Plugins[AnswerCheck]) -> AnswerCheck:
@@ -120,10 +129,26 @@ def with_checks(checks: ReadingChecks, on: Collection[str]) -> ReadingChecks:
     return replace(checks, plugins=tuple(plugins))
 
 
+def stored_settings(values: Mapping[str, Any], check: AnswerCheck) -> Any:
+    """A check's typed settings (its own dataclass, or ``ReadingChecks``) from the values a run's fingerprint stored:
+    the fields stored, lists back to tuples; what the run did not store keeps its default."""
+    cls = check.settings or ReadingChecks
+    kinds = {item.name: item for item in fields(cls) if item.name != "plugins"}
+    given = {name: tuple(value) if isinstance(value, list) else value for name, value in values.items() if name in kinds}
+    return cls(**given)
+
+
 def card_sentences(reading: Mapping[str, Any]) -> list[str]:
-    """The card's sentence of every check a run had on, from its stored settings."""
-    found = ((check, values_of(reading, check)) for check in answer_checks())
-    return [sentence for check, values in found if values is not None and (sentence := check.card(values))]
+    """The card's sentence of every check a run had on, read from its typed settings; a check off says nothing."""
+    sentences = []
+    for check in answer_checks():
+        values = values_of(reading, check)
+        if values is None:
+            continue
+        settings = stored_settings(values, check)
+        if check.is_on(settings) and (sentence := check.card(settings)):
+            sentences.append(sentence)
+    return sentences
 
 
 def checks_off(language: str) -> list[str]:

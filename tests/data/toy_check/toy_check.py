@@ -9,7 +9,6 @@ sentence on the dataset card and its line in ``scripts/measure_answer_checks.py`
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -41,11 +40,16 @@ def refuse(reader: Any, original: str, candidate: str) -> str | None:
     return f"{REASON} ({', '.join(shouted[:3])})" if len(shouted) > limit else None
 
 
-def card(values: Mapping[str, Any]) -> str:
-    limit = values["max_shouted_words"]
-    return f"no more than {limit} new words in capitals only" if limit >= 0 else ""
+def card(settings: ShoutingSettings) -> str:
+    return f"no more than {settings.max_shouted_words} new words in capitals only"
 
 
 CHECK = AnswerCheck(
-    name="toy-shouting", reason=REASON, refuse=refuse, card=card, off={"max_shouted_words": -1}, settings=ShoutingSettings
+    name="toy-shouting",
+    reason=REASON,
+    refuse=refuse,
+    card=card,
+    off={"max_shouted_words": -1},
+    settings=ShoutingSettings,
+    on=lambda settings: settings.max_shouted_words >= 0,
 )

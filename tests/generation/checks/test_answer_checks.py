@@ -222,3 +222,17 @@ def test_a_pivot_text_is_kept_only_in_english() -> None:
     assert refusal_of(german, source, "Die Gespräche zwischen Berlin und Paris gehen am Montag weiter.") == SOURCE_LANGUAGE
     for english in ("Negotiations between Berlin and Paris will resume on Monday.", "Merkel met Macron in Berlin on Tuesday."):
         assert refusal_of(german, source, english) is None
+
+
+def test_a_check_that_is_off_says_nothing_on_the_card_and_its_sentence_reads_its_typed_settings() -> None:
+    from dataclasses import asdict, replace
+
+    from clsd_generation.checks.registry import card_sentences, with_checks
+
+    assert card_sentences(asdict(with_checks(ReadingChecks(), ()))) == []  # every check off: no sentence
+    # the invented-word check is off only when neither of its limits can refuse
+    share_only = replace(ReadingChecks(), max_unknown_lowercase=0)
+    (invented,) = card_sentences(asdict(with_checks(share_only, {"invented-words"})))
+    assert invented.startswith("less than 0.15 of its words and fewer than 0 lower-case words")
+    near = card_sentences(asdict(replace(with_checks(ReadingChecks(), {"near-copy"}), near_copy_edits=4)))
+    assert near == ["not the original up to 4 character edits with no new real word"]
