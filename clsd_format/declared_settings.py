@@ -23,6 +23,7 @@ from clsd_format.errors import CLSDError
 SETTING_KEY = "clsd_setting"
 
 
+# A record of fields with defaults, shaped as other small frozen records of the packages are; no logic is repeated.
 @dataclass(frozen=True)
 class Declared:
     """How ``clsd`` offers one field: as an option (``--field-name`` unless ``flag`` names it) or an argument."""

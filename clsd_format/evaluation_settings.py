@@ -63,6 +63,7 @@ class ModelOptions(DeclaredSettings):
         ]
 
 
+# Declarations of settings, shaped alike as every declared field is (a default, help, panel, a check); none repeats another's logic.
 @dataclass(frozen=True)
 class DataChoice(DeclaredSettings):
     """Which tasks, from which data."""

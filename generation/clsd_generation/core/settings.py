@@ -220,6 +220,7 @@ class ValidationBounds(DeclaredSettings):
             raise CLSDError("at least one distractor per sentence is needed.")
 
 
+# Declarations of settings, shaped alike as every declared field is (a default, help, panel, a check); none repeats another's logic.
 @dataclass(frozen=True)
 class BatchSettings(DeclaredSettings):
     """The OpenAI Batch API mode of the LLM backend."""
@@ -252,6 +253,7 @@ class BatchSettings(DeclaredSettings):
             raise CLSDError("answers_per_transaction must be above 0.")
 
 
+# Declarations of settings, shaped alike as every declared field is (a default, help, panel, a check); none repeats another's logic.
 @dataclass(frozen=True)
 class RequestFiles:
     """The LLM backend through files, for any batch engine (vllm run-batch, a Ray Data job, a batch service).
@@ -282,6 +284,7 @@ TRANSLATION_BACKENDS = ("m2m", "llm")
 TRANSLATION = "Options"  # the one help panel of `clsd translate`
 
 
+# Declarations of settings, shaped alike as every declared field is (a default, help, panel, a check); none repeats another's logic.
 @dataclass(frozen=True)
 class TranslationSettings(DeclaredSettings):
     """The English pivot (``clsd translate``): an M2M-100 or NLLB model by Hub name or local folder, or (``backend``

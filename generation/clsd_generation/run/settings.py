@@ -80,6 +80,7 @@ class CorpusInput(DeclaredSettings):
         )
 
 
+# Declarations of settings, shaped alike as every declared field is (a default, help, panel, a check); none repeats another's logic.
 @dataclass(frozen=True)
 class RunChoices(DeclaredSettings):
     """Where the run is kept, which backend makes the distractors, how often a sentence is asked, how it reports."""
