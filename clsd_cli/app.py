@@ -24,6 +24,7 @@ import typer
 from typer.core import TyperGroup
 from typer.models import CommandInfo
 
+from clsd_cli.declared import NEEDS_EXTRA
 from clsd_format.console import run_cli
 from clsd_format.extras import require_extra
 
@@ -116,6 +117,7 @@ def _needing_extra(callback: Callable[..., Any], extra: str, command: str) -> Ca
         require_extra(extra, f"`clsd {command}`")
         return callback(*args, **kwargs)
 
+    setattr(run, NEEDS_EXTRA, (extra, f"`clsd {command}`"))  # checked first by a command with plug-in options too
     return run
 
 

@@ -23,8 +23,12 @@ import typer
 from clsd_cli.help_panels import PanelledCommand
 from clsd_format.declared_settings import DeclaredField, build, declared_fields
 from clsd_format.errors import CLSDError
+from clsd_format.extras import require_extra
 
 PLUGIN_SOURCE = "clsd_plugin_settings"  # the attribute of a command's function: how to read its plug-ins' settings
+# The attribute of a command's function naming the extra it needs and how to say the command: checked before the
+# plug-ins' settings objects are built, since building them may import what the extra installs.
+NEEDS_EXTRA = "clsd_needs_extra"
 PLUGIN_VALUES = "clsd plug-in settings"  # the key of the click context's meta: the plug-ins' settings objects
 CONTEXT = "plugin_context"  # the parameter of a command with plug-in settings that receives the click context
 
@@ -235,6 +239,9 @@ class PluginOptionsCommand(PanelledCommand):
     def invoke(self, ctx: Any) -> Any:
         """The plug-ins' values taken out of the parsed ones, made into their settings objects for the command."""
         made = self._plugins().command
+        needed = getattr(self.callback, NEEDS_EXTRA, None)
+        if needed is not None:
+            require_extra(*needed)
         if made is not None:
             values = {param.name: ctx.params.pop(param.name) for param in made.params if param.name in ctx.params}
             ctx.meta[PLUGIN_VALUES] = made.callback(**values)

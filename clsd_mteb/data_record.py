@@ -14,6 +14,7 @@ import os
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any
 
 from clsd_format.errors import DataError
 from clsd_format.files import new_temp_file, writing
@@ -48,7 +49,11 @@ def read_record(output: Path) -> dict[str, TaskData]:
     path = Path(output) / RECORD_FILE
     if not path.is_file():
         return {}
-    found = read_json(path, "data record")
+    return checked_record(read_json(path, "data record"), str(path))
+
+
+def checked_record(found: Any, path: str) -> dict[str, TaskData]:
+    """A record as JSON gave it (``path``: where it was read, for the error), each entry checked for what it claims."""
     if not isinstance(found, dict):
         raise DataError("must map task names to their data (an object)", file=str(path))
     out = {}
@@ -66,4 +71,4 @@ def origins_of(record: Mapping[str, TaskData], tasks: Sequence[str]) -> tuple[st
     return tuple(dict.fromkeys(record[name].origin for name in tasks if name in record))
 
 
-__all__ = ["RECORD_FILE", "TaskData", "origins_of", "read_record", "write_record"]
+__all__ = ["RECORD_FILE", "TaskData", "checked_record", "origins_of", "read_record", "write_record"]

@@ -4,8 +4,9 @@
 each job is a Ray task that runs that same call into a folder of its own on whichever node it lands on, and sends the
 files back; the driver writes them into the one results folder, which ``clsd analyze`` and ``clsd plan`` read as any
 other. Nothing is shared between nodes but what Ray sends, so the cluster needs no shared file system. Two jobs
-write different files, except each model's ``run_settings.jsonl`` (one line per task: the lines are gathered) and
-its ``model_meta.json`` (the same for every task of the model); a file two jobs write with other contents stops
+write different files, except each model's ``run_settings.jsonl`` (one line per task: the lines are gathered), its
+``model_meta.json`` (the same for every task of the model) and the record of the data each task read (gathered
+task by task); a file two jobs write with other contents stops
 the gathering with both named, rather than one silently replacing the other.
 
 Ray is imported only here and only when called: it is the ``ray`` extra.
@@ -13,6 +14,7 @@ Ray is imported only here and only when called: it is the ``ray`` extra.
 
 from __future__ import annotations
 
+import json
 import os
 import tempfile
 from collections.abc import Sequence
@@ -22,6 +24,7 @@ from typing import Any
 
 from clsd_format.errors import CLSDError
 from clsd_format.extras import require_extra
+from clsd_mteb.data_record import RECORD_FILE, TaskData, checked_record, write_record
 
 GATHERED_LINES = ".jsonl"  # files whose lines are gathered from every job (run_settings.jsonl)
 
@@ -64,12 +67,33 @@ def run_job(job: Job, data_dir: str | None, limit: int | None) -> dict[str, byte
         return {str(path.relative_to(root)): path.read_bytes() for path in sorted(root.rglob("*")) if path.is_file()}
 
 
+def _gather_records(outputs: Sequence[tuple[Job, dict[str, bytes]]], output: Path) -> None:
+    """Every job's record of the data its tasks read (:mod:`clsd_mteb.data_record`) into the folder's, by task; two
+    jobs that read one task from other data stop the gathering with both named."""
+    records: dict[str, TaskData] = {}
+    source: dict[str, Job] = {}
+    for job, files in outputs:
+        if RECORD_FILE not in files:
+            continue
+        found = checked_record(json.loads(files[RECORD_FILE].decode("utf-8")), f"{RECORD_FILE} of {job}")
+        for task, entry in found.items():
+            if task in records and records[task] != entry:
+                raise CLSDError(
+                    f"{task}: read from other data by the Ray tasks of {source[task]} and {job}; nothing was gathered."
+                )
+            records[task], source[task] = entry, job
+    if records:
+        write_record(output, records)
+
+
 def gather(outputs: Sequence[tuple[Job, dict[str, bytes]]], output: Path) -> int:
     """Write every job's files into ``output``; the number of files written."""
     merged: dict[str, bytes] = {}
     source: dict[str, Job] = {}
     for job, files in outputs:
         for relative, content in files.items():
+            if relative == RECORD_FILE:  # per task: gathered entry by entry
+                continue
             if relative not in merged or merged[relative] == content:
                 merged[relative], source[relative] = content, job
             elif relative.endswith(GATHERED_LINES):
@@ -91,7 +115,8 @@ def gather(outputs: Sequence[tuple[Job, dict[str, bytes]]], output: Path) -> int
             known = target.read_bytes().splitlines(keepends=True)
             content = target.read_bytes() + b"".join(line for line in content.splitlines(keepends=True) if line not in known)
         target.write_bytes(content)
-    return len(merged)
+    _gather_records(outputs, output)
+    return len(merged) + any(RECORD_FILE in files for _, files in outputs)
 
 
 def evaluate_on_ray(

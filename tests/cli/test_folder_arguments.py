@@ -17,7 +17,7 @@ import typer
 from clsd_cli.app import app, main
 
 # The path options that name a file, not a folder (a sheet, a prompt file, a request or answers file, a CSV).
-FILE_PARAMETERS = {"prompt_file", "requests_out", "answers", "against", "sheet", "alignment"}
+FILE_PARAMETERS = {"prompt_file", "requests_out", "requests", "answers", "against", "sheet", "alignment"}
 
 
 def _takes_path(annotation: Any) -> bool:

@@ -1,9 +1,9 @@
 """A local Ray cluster for the tests that run Ray (the ``ray`` extra): started once per module, logs under pytest's tmp.
 
-``ray.init`` on this machine, a few logical CPUs (Ray's count of what tasks may ask, not cores: two cores run them),
+``ray.init`` in the test's process, a few logical CPUs (Ray's count of what tasks may ask, not cores),
 no dashboard, its session folder (logs, sockets, spilled objects) under the test's temporary folder, token
 authentication off (a cluster of this process on 127.0.0.1: no token file written to the home folder). The address
-is exported as ``RAY_ADDRESS`` so that a ``python -m ...`` the test starts joins this cluster, as a cluster job does.
+is exported as ``RAY_ADDRESS`` so that a command the test starts joins this cluster, as a cluster job does.
 """
 
 from __future__ import annotations
