@@ -318,10 +318,11 @@ def _sources(tasks: Sequence[AbsTask]) -> list[DataSource]:
     return list(found.values())
 
 
-def _record_data(output: Path, tasks: Sequence[AbsTask], not_built: Mapping[str, str]) -> None:
-    """Each task's data line and left-out pivot in the folder's record (:mod:`clsd_mteb.data_record`), for load_run."""
+def _record_data(output: Path, tasks: Sequence[AbsTask], lines: Mapping[str, str], not_built: Mapping[str, str]) -> None:
+    """Each task's data line (``lines``: by data source, as the run's answer opens) and left-out pivot in the folder's
+    record (:mod:`clsd_mteb.data_record`), for load_run."""
     record = {
-        task.metadata.name: TaskData(origin_line(task.data_source), not_built.get(task.metadata.name, ""))
+        task.metadata.name: TaskData(lines[task.data_source.describe()], not_built.get(task.metadata.name, ""))
         for task in tasks
         if isinstance(task, AbsTaskCLSD)
     }
@@ -359,8 +360,9 @@ def run_evaluation(
         scores = score_model(loaded, selected, settings, progress, raise_error=raise_error)
         scored.append(replace(scores, untrained=untrained.get(str(loaded.mteb_model_meta.name), {})))
     not_built = {k: v for found in sources if found.card for k, v in hub.pivot_not_built(found.card, found.describe()).items()}
-    origins = tuple(origin_line(found) for found in sources)
-    _record_data(settings.output, selected, not_built)
+    lines = {found.describe(): origin_line(found) for found in sources}  # each source's data line, made once
+    origins = tuple(lines.values())
+    _record_data(settings.output, selected, lines, not_built)
     held = held_models(settings.output, selected, scored)
     if held and progress is not None:
         names = ", ".join(f"{model.name} ({model.revision})" for model in held)
