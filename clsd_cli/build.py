@@ -12,7 +12,7 @@ import typer
 
 from clsd_cli.declared import declared_command
 from clsd_cli.step_result import print_result
-from clsd_generation.run.options import BuildOptions
+from clsd_generation.dataset.options import BuildOptions
 
 app = typer.Typer()
 

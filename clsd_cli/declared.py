@@ -13,6 +13,7 @@ one broken plug-in end every command, ``clsd --help`` included.
 from __future__ import annotations
 
 import inspect
+import re
 import typing
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import MISSING, dataclass, field, replace
@@ -33,9 +34,31 @@ PLUGIN_VALUES = "clsd plug-in settings"  # the key of the click context's meta: 
 CONTEXT = "plugin_context"  # the parameter of a command with plug-in settings that receives the click context
 
 
-def option_info(item: DeclaredField) -> Any:
-    """The typer ``Option`` (or ``Argument``) of one declared field."""
-    declared = item.declared
+# In a help text, ``{--field}`` stands for the option that sets ``field`` in the same command: a help names another
+# option from its declaration, never by hand ("with {--backend} llm" reads "with --backend llm").
+OPTION_PLACEHOLDER = re.compile(r"\{--(\w+)\}")
+
+
+def help_text(text: str, options: Mapping[str, str]) -> str:
+    """``text`` with each ``{--field}`` replaced by ``options[field]``, the command's option for that field; naming a
+    field the command does not offer is a TypeError, at import, never a help that names a missing option."""
+
+    def option(match: re.Match[str]) -> str:
+        if match.group(1) not in options:
+            raise TypeError(f"a help text names {match.group(0)}, which the command does not offer")
+        return options[match.group(1)]
+
+    return OPTION_PLACEHOLDER.sub(option, text)
+
+
+def _options(found: Sequence[DeclaredField]) -> dict[str, str]:
+    return {item.path[-1]: item.declared.option_name(item.path[-1]) for item in found}
+
+
+def option_info(item: DeclaredField, options: Mapping[str, str] | None = None) -> Any:
+    """The typer ``Option`` (or ``Argument``) of one declared field; ``options``, the command's options by field, for
+    the ``{--field}`` its help names (none where not given)."""
+    declared = replace(item.declared, help=help_text(item.declared.help, options or {}))
     if declared.argument:
         return typer.Argument(
             help=declared.help, rich_help_panel=declared.panel, metavar=declared.metavar, callback=declared.check
@@ -57,7 +80,7 @@ def option_of(cls: type, field_name: str) -> Any:
     found = next((item for item in declared_fields(cls) if item.path[-1] == field_name), None)
     if found is None:
         raise TypeError(f"{cls.__name__} declares no option for {field_name!r}")
-    return option_info(found)
+    return option_info(found, _options(list(declared_fields(cls))))
 
 
 def _option_type(item: DeclaredField) -> Any:
@@ -126,6 +149,7 @@ def parameters(groups: Mapping[str, type | Group], panels: Sequence[str] = ()) -
     twice = sorted({name for name in names if names.count(name) > 1})
     if twice:
         raise TypeError(f"settings declare the option name(s) {twice} more than once")
+    options = _options(found)
     order = {panel: index for index, panel in enumerate(panels)}
     found.sort(key=lambda item: (not item.declared.argument, order.get(item.declared.panel, len(order))))
     return [
@@ -133,7 +157,7 @@ def parameters(groups: Mapping[str, type | Group], panels: Sequence[str] = ()) -
             item.name,
             inspect.Parameter.KEYWORD_ONLY,
             default=_option_default(item),
-            annotation=Annotated[_option_type(item), option_info(item)],
+            annotation=Annotated[_option_type(item), option_info(item, options)],
         )
         for item in found
     ]

@@ -18,6 +18,7 @@ import typer
 
 from clsd_cli.declared import declared_command
 from clsd_cli.folder_arguments import out_argument
+from clsd_format.declared_settings import option_name
 from clsd_format.evaluation_settings import DataChoice, EvaluationSettings, ModelOptions, TableChoice, TableFormat
 from clsd_format.folders import folder_callback
 from clsd_format.release import DATA_DIR_ENV, RELEASE_TASK_NAMES
@@ -34,7 +35,7 @@ def _task_list(names: Sequence[str], per_line: int = 2) -> str:
     """The release's task names for the end of ``--help``, in columns that click prints as they are."""
     width = max(map(len, names)) + 2
     rows = ["".join(name.ljust(width) for name in names[i : i + per_line]).rstrip() for i in range(0, len(names), per_line)]
-    return "Tasks of the release (for --tasks):\n\n\b\n" + "\n".join(rows)
+    return f"Tasks of the release (for {option_name(DataChoice, 'tasks')}):\n\n\b\n" + "\n".join(rows)
 
 
 @declared_command(app, epilog=_task_list(RELEASE_TASK_NAMES))

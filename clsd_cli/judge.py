@@ -10,8 +10,9 @@ import typer
 
 from clsd_cli.declared import Offered, declared_command
 from clsd_cli.step_result import print_result
+from clsd_generation.core.run_folder import OPTIONS, RunFolder
 from clsd_generation.llm.judge_settings import JudgeSettings
-from clsd_generation.run.options import OPTIONS, JudgeOptions, RunFolder
+from clsd_generation.run.options import JudgeOptions
 
 app = typer.Typer()
 # The judge's endpoint, listed with the command's options, its model and token limit said as a judge's.

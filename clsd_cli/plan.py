@@ -10,6 +10,8 @@ from typing import Annotated
 
 import typer
 
+from clsd_format.declared_settings import option_name
+from clsd_format.evaluation_settings import EvaluationSettings
 from clsd_format.folders import folder_callback
 
 app = typer.Typer(add_completion=False)
@@ -22,7 +24,8 @@ def plan(
         typer.Argument(
             metavar="RESULTS_DIR...",
             callback=folder_callback("results folder"),
-            help="Results folder(s) of `clsd evaluate --output` (several are read as one), with two or more models.",
+            help=f"Results folder(s) of `clsd evaluate {option_name(EvaluationSettings, 'output')}` (several are read as one), "
+            "with two or more models.",
         ),
     ],
     difference: Annotated[

@@ -11,7 +11,8 @@ from typing import Annotated
 import typer
 
 from clsd_format.authors_hub import DEFAULT_REVISION, REPO_ID
-from clsd_format.evaluation_settings import split_names
+from clsd_format.declared_settings import option_name
+from clsd_format.evaluation_settings import DataChoice, split_names
 from clsd_format.folders import folder_callback
 from clsd_format.release import DATA_DIR_ENV
 
@@ -27,7 +28,7 @@ def compare_sources_command(
         typer.Option(
             metavar="DIR",
             callback=folder_callback("data folder"),
-            help=f"The first source: a folder of the release CSVs (or any --data-dir of clsd evaluate). "
+            help=f"The first source: a folder of the release CSVs (or any {option_name(DataChoice, 'data_dir')} of clsd evaluate). "
             f"Default: ${DATA_DIR_ENV}, else the release fetched from GitHub.",
         ),
     ] = None,

@@ -12,12 +12,14 @@ from typing import Annotated
 import typer
 
 from clsd_cli.folder_arguments import WRITE_FOLDER, out_argument
+from clsd_format.declared_settings import option_name
+from clsd_format.evaluation_settings import DataChoice, EvaluationSettings
 from clsd_format.folders import folder_callback
 
 app = typer.Typer(add_completion=False)
 
 RESULTS_FOLDER = folder_callback("results folder")
-RESULTS_HELP = "The folder clsd evaluate --output (or mteb run --output-folder) wrote."
+RESULTS_HELP = f"The folder clsd evaluate {option_name(EvaluationSettings, 'output')} (or mteb run --output-folder) wrote."
 # The folder both commands read, declared once.
 ResultsDir = Annotated[Path, typer.Argument(metavar="RESULTS_DIR", callback=RESULTS_FOLDER, help=RESULTS_HELP)]
 
@@ -61,7 +63,8 @@ def push_results_command(
         str,
         typer.Option(
             metavar="REPO_ID@REVISION",
-            help="The Hub dataset the results were computed on, as given to clsd evaluate --hub-dataset "
+            help="The Hub dataset the results were computed on, as given to clsd evaluate "
+            f"{option_name(DataChoice, 'hub_dataset')} "
             "(Andrianos/clsd_wmt19_21 defaults to the revision mteb pinned).",
         ),
     ],

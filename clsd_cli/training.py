@@ -16,9 +16,11 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from clsd_cli.folder_arguments import out_argument
+from clsd_format.declared_settings import option_name
 from clsd_format.extras import require_extra
 from clsd_format.folders import folder_callback
 from clsd_format.release import RELEASED_TASKS
+from clsd_generation.run.settings import RunChoices
 
 if TYPE_CHECKING:
     from clsd_mteb.publishing.training_export import TrainingExport
@@ -47,7 +49,7 @@ DataArgument = Annotated[
         metavar="DATA",
         callback=folder_callback("data folder"),
         help="The release CSVs, a Hub-format export of them, a generated CLSD dataset folder, or a clsd generate "
-        "run folder (--run-dir; built as clsd build would, then exported).",
+        f"run folder ({option_name(RunChoices, 'run_dir')}; built as clsd build would, then exported).",
     ),
 ]
 OutArgument = Annotated[Path, out_argument("New (or empty) folder to write the training dataset into.")]

@@ -10,8 +10,8 @@ import typer
 
 from clsd_cli.declared import Offered, declared_command
 from clsd_cli.step_result import print_result
+from clsd_generation.core.run_folder import OPTIONS, RunFolder
 from clsd_generation.core.settings import LLMSettings, TranslationSettings
-from clsd_generation.run.options import OPTIONS, RunFolder
 
 app = typer.Typer()
 # The endpoint's settings; the model and its token limit are the translation's own (--model, --max-new-tokens).

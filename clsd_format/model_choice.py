@@ -48,7 +48,7 @@ class ServedSettings(DeclaredSettings):
     concurrency: int | None = served_setting(
         "--endpoint-concurrency",
         "N",
-        "Requests in flight at once to a served model (each one --batch-size texts or pairs). "
+        "Requests in flight at once to a served model (each one {--batch_size} texts or pairs). "
         f"Default: {defaults.ENDPOINT_CONCURRENCY}.",
         1,
     )

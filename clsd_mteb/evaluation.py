@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -379,17 +379,16 @@ def held_models(output: Path, tasks: Sequence[AbsTask], scored: Sequence[ModelSc
     revisions = {task.metadata.name: task.metadata.revision for task in tasks}
     if not (Path(output) / "results").is_dir():
         return []
+    ours = {(model.name, model.revision) for model in scored}  # just scored: their files are not read again
     try:
-        stored = load_run(output, tasks=list(revisions)).models
+        stored = _stored_models(Path(output), tasks=list(revisions), leave_out=ours)
     except CLSDError as exc:  # said in one line (stderr, the logging module's), and the run answers on its own models
         logger.warning("the models already in %s are left out of the comparison: %s", output, exc)
         return []
-    ours = {(model.name, model.revision) for model in scored}
     return [
         model
         for model in stored
-        if (model.name, model.revision) not in ours
-        and set(model.tasks) == set(revisions)
+        if set(model.tasks) == set(revisions)
         and all(score.hits for score in model.tasks.values())
         and all(
             result.dataset_revision == revisions[result.task_name] and evaluator_mismatch(result) is None
@@ -476,21 +475,40 @@ def load_run(output: str | Path, models: Sequence[str] | None = None, tasks: Seq
     """The run a results folder holds (every model and task, or those named), read strictly: each result file as
     mteb's ``TaskResult`` with possible scores only, each prediction file bound to its model, revision and task.
     No model is loaded and nothing is encoded, so a notebook that restarts gets the same numbers back."""
+    root = Path(output)
+    scored = _stored_models(root, models, tasks)
+    if not scored:
+        raise DataError("holds no CLSD result to rebuild a run from (results/<model>/<revision>/<task>.json)", file=str(root))
+    trials = {trial_of(result.scores) for model in scored for result in _results(model)}
+    limit = trials.pop() if len(trials) == 1 else None  # a trial's first rows, when every result is of the same trial
+    record = read_record(root)  # the data each task read, as the runs that wrote the folder recorded it
+    names = list(dict.fromkeys(name for model in scored for name in model.tasks))
+    not_built = {name: record[name].pivot_not_built for name in names if name in record and record[name].pivot_not_built}
+    origins = origins_of(record, names)
+    return CLSDRun(f"results folder {root}", root, scored, pivot_tests(hits_of(scored)), not_built, limit, origins)
+
+
+def _stored_models(
+    root: Path,
+    models: Sequence[str] | None = None,
+    tasks: Sequence[str] | None = None,
+    leave_out: Collection[tuple[str, str]] = (),
+) -> list[ModelScores]:
+    """The models a results folder holds (those named, on the tasks named; none of ``leave_out``'s (name, revision)),
+    each result file read once, strictly: its scores, hits and the languages its model declares no training in."""
     from mteb.results import ModelResult, TaskResult
 
-    from clsd_mteb.model_languages import untrained_in_results
+    from clsd_mteb.model_languages import score_languages, untrained_languages
 
-    root = Path(output)
-    folders = sorted(path.parent for path in (root / "results").glob(f"*/*/{MODEL_META_FILE}"))
-    untrained = untrained_in_results(root)
     scored = []
-    for folder in folders:
+    for folder in sorted(path.parent for path in (root / "results").glob(f"*/*/{MODEL_META_FILE}")):
         meta = read_model_meta(folder)
-        if models is not None and meta.name not in models:
+        if (models is not None and meta.name not in models) or (str(meta.name), str(meta.revision)) in leave_out:
             continue
         predictions = root / "predictions" / folder.parent.name / folder.name
         run = ModelRun(str(meta.name), str(meta.revision), predictions.name)
-        scores = {}
+        scores: dict[str, _Stored] = {}
+        untrained: dict[str, list[str]] = {}
         for path in sorted(folder.glob("*.json")):
             if path.name == MODEL_META_FILE or (tasks is not None and path.stem not in tasks):
                 continue
@@ -499,6 +517,7 @@ def load_run(output: str | Path, models: Sequence[str] | None = None, tasks: Seq
             except (OSError, ValueError) as exc:  # cut-short JSON, or not a task result (pydantic's errors are ValueErrors)
                 raise DataError(f"is not a readable mteb task result ({type(exc).__name__})", file=str(path)) from exc
             scores[path.stem] = _stored_score(stored, path, predictions, run)
+            untrained[path.stem] = untrained_languages(meta, score_languages(stored.scores))
         if scores:
             result = ModelResult(
                 model_name=str(meta.name), model_revision=meta.revision, task_results=[s.result for s in scores.values()]
@@ -509,19 +528,11 @@ def load_run(output: str | Path, models: Sequence[str] | None = None, tasks: Seq
                     str(meta.revision),
                     {k: s.score for k, s in scores.items()},
                     predictions,
-                    untrained={t: codes for t, codes in untrained.get(str(meta.name), {}).items() if t in scores},
+                    untrained={task: codes for task, codes in untrained.items() if codes},
                     result=result,
                 )
             )
-    if not scored:
-        raise DataError("holds no CLSD result to rebuild a run from (results/<model>/<revision>/<task>.json)", file=str(root))
-    trials = {trial_of(result.scores) for model in scored for result in _results(model)}
-    limit = trials.pop() if len(trials) == 1 else None  # a trial's first rows, when every result is of the same trial
-    record = read_record(root)  # the data each task read, as the runs that wrote the folder recorded it
-    names = list(dict.fromkeys(name for model in scored for name in model.tasks))
-    not_built = {name: record[name].pivot_not_built for name in names if name in record and record[name].pivot_not_built}
-    origins = origins_of(record, names)
-    return CLSDRun(f"results folder {root}", root, scored, pivot_tests(hits_of(scored)), not_built, limit, origins)
+    return scored
 
 
 def _results(model: ModelScores) -> list[TaskResult]:

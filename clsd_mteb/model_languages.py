@@ -170,18 +170,22 @@ def untrained_in_results(roots: Path | Iterable[Path]) -> dict[str, dict[str, li
     return found
 
 
+def score_languages(scores: object) -> list[str]:
+    """The languages mteb writes beside a result's scores (every split's entries), from its ``scores`` mapping."""
+    entries = (
+        [entry for split in scores.values() if isinstance(split, list) for entry in split] if isinstance(scores, dict) else []
+    )
+    return [
+        code for entry in entries if isinstance(entry, dict) for code in entry.get("languages") or [] if isinstance(code, str)
+    ]
+
+
 def _stored_languages(result_file: Path) -> tuple[str, list[str]] | None:
     """A result file's task name and the languages beside its scores (every split's), or None if it holds neither."""
     try:
         stored = read_json(result_file, "result file")
     except DataError:
         return None
-    scores = stored.get("scores") if isinstance(stored, dict) else None
-    entries = (
-        [entry for split in scores.values() if isinstance(split, list) for entry in split] if isinstance(scores, dict) else []
-    )
-    languages = [
-        code for entry in entries if isinstance(entry, dict) for code in entry.get("languages") or [] if isinstance(code, str)
-    ]
+    languages = score_languages(stored.get("scores") if isinstance(stored, dict) else None)
     name = stored.get("task_name") if isinstance(stored, dict) else None
     return (name, languages) if isinstance(name, str) and languages else None

@@ -12,7 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from clsd_format.declared_settings import setting
+from clsd_format.declared_settings import option_name, setting
+from clsd_format.evaluation_settings import EvaluationSettings
 from clsd_format.folders import folder_callback
 from clsd_format.release import DATA_DIR_ENV
 
@@ -24,7 +25,8 @@ class ReportSources:
     """The results read, the data their rows come from, where the report goes, and whom it is about."""
 
     results_dir: tuple[Path, ...] = setting(
-        help="Folder(s) written by `clsd evaluate --output` (each holds results/ and predictions/); several are read as one.",
+        help=f"Folder(s) written by `clsd evaluate {option_name(EvaluationSettings, 'output')}` (each holds results/ and "
+        "predictions/); several are read as one.",
         panel=OPTIONS,
         argument=True,
         check=folder_callback("results folder"),
@@ -50,7 +52,7 @@ class ReportSources:
         flag="--dataset",
         check=folder_callback("dataset folder"),
     )
-    overwrite: bool = setting(False, help="Replace an existing report in --out.", panel=OPTIONS, flag="--overwrite")
+    overwrite: bool = setting(False, help="Replace an existing report in {--out}.", panel=OPTIONS, flag="--overwrite")
     skip_failing_sections: bool = setting(
         False,
         help="Write the report without a section that fails (a package's that raises or cannot be loaded): its "

@@ -14,8 +14,9 @@ from clsd_cli.declared import declared_command, parameters
 from clsd_cli.generate import app as generate_app
 from clsd_format.declared_settings import declared_fields, setting
 from clsd_format.errors import CLSDError
+from clsd_generation.core.inputs import CorpusInput
 from clsd_generation.core.settings import GENERATE_PANELS, LLMSettings, ReadingChecks, TranslationSettings, ValidationBounds
-from clsd_generation.run.settings import CorpusInput, GenerationSettings, RunChoices
+from clsd_generation.run.settings import GenerationSettings, RunChoices
 from tests.helpers.cli_runner import invoke
 
 
@@ -61,6 +62,17 @@ def test_defaults_are_the_dataclasses_own() -> None:
     seen: list[Toy] = []
     assert CliRunner().invoke(_toy_app(seen), ["toy", "in.csv"]).exit_code == 0
     assert seen == [Toy("in.csv")]
+
+
+def test_a_help_names_another_option_of_its_command_from_the_declaration() -> None:
+    @dataclass(frozen=True)
+    class Pointing:
+        limit: int = setting(1, help="Per {--neighbours} given, and with {--mb}.", panel="Checks")
+
+    parameter = next(p for p in parameters({"toy": Toy, "pointing": Pointing}) if p.name == "limit")
+    assert parameter.annotation.__metadata__[0].help == "Per --neighbour given, and with --max-mb."
+    with pytest.raises(TypeError, match=r"\{--neighbours\}, which the command does not offer"):
+        parameters({"pointing": Pointing})
 
 
 def test_two_fields_that_would_make_one_option_are_refused() -> None:

@@ -194,6 +194,17 @@ def test_a_new_model_is_compared_with_what_the_folder_holds_for_the_same_data(sm
     assert trial.held == []
 
 
+def test_the_models_just_scored_are_not_read_back_from_the_folder(small_release: Path, tmp_path: Path) -> None:
+    from clsd_mteb.evaluation import held_models
+
+    tasks = small(TASKS, small_release)
+    clsd_mteb.evaluate(CHAR_NGRAM_NAME, tasks, cache=tmp_path, show_progress_bar=False)
+    run = clsd_mteb.evaluate("clsd-baselines/random", tasks, cache=tmp_path, show_progress_bar=False)
+    (ours,) = list((tmp_path / "results").glob("clsd-baselines__random/*/CLSD-WMT19-DE-FR.json"))
+    ours.write_text("{", encoding="utf-8")  # a file of the model just scored: its scores are in memory, not read again
+    assert [model.name for model in held_models(tmp_path, tasks, run.models)] == [CHAR_NGRAM_NAME]
+
+
 def test_clsd_evaluate_compares_every_model_named(small_release: Path, tmp_path: Path) -> None:
     from typer.testing import CliRunner
 

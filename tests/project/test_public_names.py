@@ -44,7 +44,7 @@ REPO_FILE = re.compile(r"(?<![\w./-])((?:tests|scripts|benchmarks)/[\w./-]+\.(?:
 COMMAND = re.compile(r"(?:^|[`\s$(])clsd ([a-z][a-z-]*)((?:[^`\n|]*))")
 READ_GROUPS = {ENTRY_POINT_GROUP, MODELS_GROUP, SECTIONS_GROUP, CHECKS_GROUP}  # the entry-point groups the code reads
 ENTRY_GROUP = re.compile(r'\[project\.entry-points\."([^"]+)"\]')
-OPTION = re.compile(r"(?<![\w-])(--[a-z][a-z0-9-]*)")
+OPTION = re.compile(r"(?<![\w{-])(--[a-z][a-z0-9-]*)")  # not a help's {--field}, which names a declared field
 CODE_FOLDERS = ["clsd_cli", "clsd_format", "clsd_mteb", *PACKAGE_FOLDERS.values()]
 # Options of other programs that the code's messages name, each with the program: not clsd's to offer.
 OTHER_PROGRAMS = {"--no-deps": "pip install", "--output-folder": "mteb run"}

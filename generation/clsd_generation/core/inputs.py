@@ -1,4 +1,5 @@
-"""Read parallel sentences from CSV, TSV, JSONL, parquet, a saved ``datasets`` folder or the Hub.
+"""Read parallel sentences from CSV, TSV, JSONL, parquet, a saved ``datasets`` folder or the Hub, as the declared
+:class:`CorpusInput` (the input, its columns and languages) asks.
 
 Strict, because every later step is paid for: an empty cell, a row with the wrong number of fields,
 a missing key or a repeated pair stops the run before the first request, naming the file, the row
@@ -17,8 +18,10 @@ from pathlib import Path
 from typing import Any
 
 from clsd_format.csv_reading import read_delimited
+from clsd_format.declared_settings import DeclaredSettings, option_name, setting
 from clsd_format.errors import CLSDError, DataError
-from clsd_format.languages import Language, script_name, script_share
+from clsd_format.languages import Language, parse_pair, script_name, script_share
+from clsd_generation.core.settings import INPUT
 
 MAX_PROBLEMS_LISTED = 10
 # A column mostly in another script than its language's is the wrong column or the wrong code: refused. One where a
@@ -176,7 +179,10 @@ def _folder_rows(path: Path, split: str) -> Iterator[Mapping[str, Any]]:
         loaded = datasets.load_from_disk(str(path))
         if isinstance(loaded, datasets.DatasetDict):
             if split not in loaded:
-                raise DataError(f"no split {split!r}; the folder holds {list(loaded)} (choose one with --split).", file=str(path))
+                choose = option_name(CorpusInput, "split")
+                raise DataError(
+                    f"no split {split!r}; the folder holds {list(loaded)} (choose one with {choose}).", file=str(path)
+                )
             loaded = loaded[split]
         yield from loaded
         return
@@ -338,3 +344,38 @@ def check_scripts(corpus: ParallelCorpus, languages: tuple[Language, Language]) 
             )
         warnings.append(f"warning: {said}.")
     return warnings
+
+
+@dataclass(frozen=True)
+class CorpusInput(DeclaredSettings):
+    """The parallel sentences and their two languages."""
+
+    input: str = setting(
+        help="Parallel sentences: a .csv/.tsv/.jsonl/.parquet file, a saved `datasets` folder, or a Hub dataset id (owner/name).",
+        panel=INPUT,
+        argument=True,
+    )
+    source_column: str = setting(help="Column holding the first language's sentences.", panel=INPUT)
+    target_column: str = setting(help="Column holding the second language's sentences.", panel=INPUT)
+    source_lang: str = setting(
+        help="First language: a code (de, fr, en, ...) or code:Name:mteb-code, e.g. 'gsw:Swiss German:gsw-Latn'.", panel=INPUT
+    )
+    target_lang: str = setting(help="Second language, as {--source_lang}.", panel=INPUT)
+    id_column: str | None = setting(
+        None, help="Column with a unique id per pair (default: row<N>, the data row number).", panel=INPUT
+    )
+    split: str = setting("train", help="Split of a datasets folder or Hub dataset.", panel=INPUT)
+    hub_config: str | None = setting(None, help="Config of a Hub dataset.", panel=INPUT)
+    limit: int | None = setting(
+        None, help="Use only the first N rows (a trial run; part of the input fingerprint).", panel=INPUT, minimum=1
+    )
+
+    def languages(self) -> tuple[Language, Language]:
+        """Both codes checked as they are read (two codes of one language refused), before the input or an endpoint."""
+        return parse_pair(self.source_lang, self.target_lang)
+
+    def read(self) -> ParallelCorpus:
+        columns = (self.source_column, self.target_column)
+        return read_parallel(
+            self.input, columns, id_column=self.id_column, split=self.split, hub_config=self.hub_config, limit=self.limit
+        )

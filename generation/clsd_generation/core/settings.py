@@ -89,8 +89,8 @@ class LLMSettings(DeclaredSettings):
     # records the model that answered it, and the card names them all.
     accepted_models: tuple[str, ...] = setting(
         (),
-        help="Read the answers that name the model NAME although --model asked for another (repeatable). Without it, an "
-        "answer naming another model than --model (or --model with a date or version added, or a vendor's prefix: "
+        help="Read the answers that name the model NAME although {--model} asked for another (repeatable). Without it, an "
+        "answer naming another model than {--model} (or {--model} with a date or version added, or a vendor's prefix: "
         "openai/gpt-4o) is refused and asked again, and a run whose first answers all do stops before sending more.",
         panel=ANSWER_CHECKS,
         flag="--accept-answering-model",
@@ -203,7 +203,7 @@ class ValidationBounds(DeclaredSettings):
     protocol: str = setting(  # PAPER: keep the first four parsed items, no bounds
         VALIDATED,
         help="'validated': the checks below, re-asked until four are valid. 'paper': the paper's prompt and sampling, "
-        "first four parsed items kept unchecked, re-asked only when unparseable (needs --backend llm).",
+        "first four parsed items kept unchecked, re-asked only when unparseable (needs {--backend} llm).",
         panel=BACKEND,
         choices=PROTOCOLS,
     )
@@ -273,7 +273,7 @@ class RequestFiles:
     answers: Path | None = setting(
         None,
         help="The engine's output file for the request file written before: its answers are judged as live ones "
-        "(with --requests-out, the next round's requests are written after).",
+        "(with {--requests_out}, the next round's requests are written after).",
         panel=LLM_BATCH,
         flag="--answers",
         metavar="FILE",
@@ -298,7 +298,7 @@ class TranslationSettings(DeclaredSettings):
     )
     model: str = setting(
         DEFAULT_TRANSLATION_MODEL,
-        help="M2M-100 or NLLB model: Hub name or local folder (paper: facebook/m2m100_1.2B); with --backend llm, the LLM.",
+        help="M2M-100 or NLLB model: Hub name or local folder (paper: facebook/m2m100_1.2B); with {--backend} llm, the LLM.",
         panel=TRANSLATION,
         fingerprint=True,
     )

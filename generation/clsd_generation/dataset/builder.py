@@ -47,8 +47,10 @@ from clsd_generation.core.checkpoint import (
 from clsd_generation.core.inputs import ParallelPair
 from clsd_generation.core.languages import languages_of
 from clsd_generation.core.lock import run_folder_lock
+from clsd_generation.core.run_folder import RunFolder
 from clsd_generation.dataset.card import CardInput, render_generated_card
 from clsd_generation.dataset.description import DatasetDescription, task_prefix
+from clsd_generation.dataset.options import BuildOptions
 from clsd_generation.dataset.pivot import texts_to_translate
 from clsd_generation.llm.judge import invalid_sentences, judge_card_section, judged_record
 from clsd_generation.rules.registry import RULE_BY_NAME
@@ -68,7 +70,8 @@ class BuildSummary:
         """Rows per config, the pivot configs left out and why, the folder written and the next step."""
         out = [f"{config}: {rows} rows" for config, rows in self.rows.items()]
         if self.pivot_not_built:
-            out.append(f"pivot configs not built: {self.pivot_not_built} (--keep-refused-translations builds them)")
+            keep = option_name(BuildOptions, "keep_refused_translations")
+            out.append(f"pivot configs not built: {self.pivot_not_built} ({keep} builds them)")
         return [*out, f"written: {self.folder}", f"next: clsd evaluate {option_name(DataChoice, 'data_dir')} {self.folder}"]
 
     def problem(self) -> str | None:
@@ -165,7 +168,7 @@ def _read_run(
         if unfinished and not allow_incomplete:
             raise CLSDError(
                 f"{unfinished} of {expected} sentences in {run_dir} are unfinished: run the same `clsd generate` command again to finish "
-                "them, or pass --allow-incomplete to build from what is there."
+                f"them, or pass {option_name(BuildOptions, 'allow_incomplete')} to build from what is there."
             )
         pivot_model = (checkpoint.get_meta(TRANSLATION_KEY) or {}).get("model")
         translations = _translations(checkpoint, run_dir) if pivot_model else {}
@@ -205,7 +208,8 @@ def _check_pivot(checkpoint: Checkpoint, card: CardInput, keep: bool) -> dict[st
 def _judged_invalid(checkpoint: Checkpoint, run_dir: Path) -> set[tuple[str, str]]:
     """The sentences ``--drop-invalid`` leaves out: those with a distractor the judge found invalid."""
     if not checkpoint.get_meta(JUDGE_KEY):
-        raise CLSDError(f"--drop-invalid needs the judge's verdicts: run `clsd judge --run-dir {run_dir}` first.")
+        drop, folder = option_name(BuildOptions, "drop_invalid"), option_name(RunFolder, "run_dir")
+        raise CLSDError(f"{drop} needs the judge's verdicts: run `clsd judge {folder} {run_dir}` first.")
     return invalid_sentences(checkpoint)
 
 
@@ -216,7 +220,8 @@ def _translations(checkpoint: Checkpoint, run_dir: Path) -> dict[str, dict[str, 
     missing = sum(1 for code, texts in wanted.items() for t in texts if t not in translations[code])
     if missing:
         raise CLSDError(
-            f"{missing} texts are not translated yet: run `clsd translate --run-dir {run_dir}` again to finish the pivot."
+            f"{missing} texts are not translated yet: run `clsd translate {option_name(RunFolder, 'run_dir')} {run_dir}` "
+            "again to finish the pivot."
         )
     return translations
 
@@ -308,7 +313,8 @@ def _checks_sentence(checks: dict[str, LanguageCheck], kept: bool, *, built: boo
         why = ", ".join(f"{reason} {n}" for reason, n in check.reasons().most_common())
         parts.append(f"{code}: {len(check.refused)} of {check.texts} refused" + (f" ({why})" if why else ""))
     if kept:
-        tail = ". The refused translations were kept in the pivot configs by choice (`--keep-refused-translations`)."
+        keep = option_name(BuildOptions, "keep_refused_translations")
+        tail = f". The refused translations were kept in the pivot configs by choice (`{keep}`)."
     else:
         tail = "; the rows holding a refused translation are left out." if built else "."
     return (

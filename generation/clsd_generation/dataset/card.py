@@ -33,6 +33,7 @@ from clsd_generation.checks.registry import card_sentences
 from clsd_generation.core.checkpoint import ModelAnswers, Result
 from clsd_generation.core.inputs import ParallelPair
 from clsd_generation.core.reading import model_shown
+from clsd_generation.dataset.options import BuildOptions
 from clsd_generation.dataset.statistics import SimilarityStats, similarity_stats
 from clsd_generation.rules.registry import ALL_RULES, RULE_BY_NAME
 
@@ -364,7 +365,8 @@ def difficulty_section(difficulty: Difficulty | None) -> str:
     """The section "Difficulty": each reference model's P@1 here, beside its P@1 on the release."""
     if difficulty is None:
         data_dir = option_name(DataChoice, "data_dir")
-        return f"## Difficulty\n\nNot measured (built with `--no-score`): `clsd evaluate {data_dir} <this folder>` scores it.\n"
+        no_score = option_name(BuildOptions, "no_score")
+        return f"## Difficulty\n\nNot measured (built with `{no_score}`): `clsd evaluate {data_dir} <this folder>` scores it.\n"
     rows = []
     for score in difficulty.scores:
         release = [r.precision_at_1 for r in difficulty.reference if r.model == score.model]

@@ -26,10 +26,10 @@ from dataclasses import MISSING, dataclass
 from pathlib import Path
 from typing import Any, Final
 
-from clsd_format.declared_settings import DeclaredSettings, same_as, setting
+from clsd_format.declared_settings import DeclaredSettings, option_name, same_as, setting
 from clsd_format.errors import CLSDError
 from clsd_format.extras import require_extra
-from clsd_generation.core.settings import LLMSettings
+from clsd_generation.core.settings import LLMSettings, RequestFiles
 
 ROUTE: Final = "/v1/chat/completions"  # the one route of every request line clsd writes (request_file.ENDPOINT)
 
@@ -41,8 +41,12 @@ OPTIONS = "Options"  # the one help panel of `clsd answer-requests`
 class RequestPair(DeclaredSettings):
     """The request file a round wrote and the answers file Ray Data writes for it."""
 
-    requests: Path = setting(help="A request file written by clsd generate --requests-out.", panel=OPTIONS, argument=True)
-    answers: Path = setting(help="The answers file to write, for clsd generate --answers.", panel=OPTIONS, argument=True)
+    requests: Path = setting(
+        help=f"A request file written by clsd generate {option_name(RequestFiles, 'requests_out')}.", panel=OPTIONS, argument=True
+    )
+    answers: Path = setting(
+        help=f"The answers file to write, for clsd generate {option_name(RequestFiles, 'answers')}.", panel=OPTIONS, argument=True
+    )
 
 
 @dataclass(frozen=True)

@@ -13,14 +13,14 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from clsd_format.declared_settings import DeclaredSettings, option_name, setting
+from clsd_format.declared_settings import DeclaredSettings, option_name, same_as, setting
 from clsd_format.errors import CLSDError
-from clsd_format.folders import folder_callback
+from clsd_generation.core.inputs import CorpusInput
+from clsd_generation.core.run_folder import RunFolder
 from clsd_generation.core.settings import (
     BACKEND,
     DEFAULT_MAX_ATTEMPTS,
     DEFAULT_RULES_SEED,
-    INPUT,
     LLM_BATCH,
     PAPER,
     RULES_PANEL,
@@ -35,49 +35,9 @@ from clsd_generation.rules.registry import ALL_RULES, DEFAULT_RULES, OPT_IN_RULE
 
 if TYPE_CHECKING:
     from clsd_format.languages import Language
-    from clsd_generation.core.inputs import ParallelCorpus
     from clsd_generation.jobs.backend import DistractorBackend
 
 BACKEND_NAMES = ("rules", "llm")
-
-
-@dataclass(frozen=True)
-class CorpusInput(DeclaredSettings):
-    """The parallel sentences and their two languages."""
-
-    input: str = setting(
-        help="Parallel sentences: a .csv/.tsv/.jsonl/.parquet file, a saved `datasets` folder, or a Hub dataset id (owner/name).",
-        panel=INPUT,
-        argument=True,
-    )
-    source_column: str = setting(help="Column holding the first language's sentences.", panel=INPUT)
-    target_column: str = setting(help="Column holding the second language's sentences.", panel=INPUT)
-    source_lang: str = setting(
-        help="First language: a code (de, fr, en, ...) or code:Name:mteb-code, e.g. 'gsw:Swiss German:gsw-Latn'.", panel=INPUT
-    )
-    target_lang: str = setting(help="Second language, as --source-lang.", panel=INPUT)
-    id_column: str | None = setting(
-        None, help="Column with a unique id per pair (default: row<N>, the data row number).", panel=INPUT
-    )
-    split: str = setting("train", help="Split of a datasets folder or Hub dataset.", panel=INPUT)
-    hub_config: str | None = setting(None, help="Config of a Hub dataset.", panel=INPUT)
-    limit: int | None = setting(
-        None, help="Use only the first N rows (a trial run; part of the input fingerprint).", panel=INPUT, minimum=1
-    )
-
-    def languages(self) -> tuple[Language, Language]:
-        """Both codes checked as they are read (two codes of one language refused), before the input or an endpoint."""
-        from clsd_format.languages import parse_pair  # here, not at the top: `clsd --help` stays fast
-
-        return parse_pair(self.source_lang, self.target_lang)
-
-    def read(self) -> ParallelCorpus:
-        from clsd_generation.core.inputs import read_parallel
-
-        columns = (self.source_column, self.target_column)
-        return read_parallel(
-            self.input, columns, id_column=self.id_column, split=self.split, hub_config=self.hub_config, limit=self.limit
-        )
 
 
 # Declarations of settings, shaped alike as every declared field is (a default, help, panel, a check); none repeats another's logic.
@@ -85,12 +45,7 @@ class CorpusInput(DeclaredSettings):
 class RunChoices(DeclaredSettings):
     """Where the run is kept, which backend makes the distractors, how often a sentence is asked, how it reports."""
 
-    run_dir: Path = setting(
-        help="Folder holding the run's checkpoint (created if absent). Repeat a command with the same folder to resume.",
-        panel=RUN,
-        flag="--run-dir",
-        check=folder_callback("run folder", may_be_missing=True),
-    )
+    run_dir: Path = same_as(RunFolder, "run_dir", panel=RUN)
     backend: str = setting(
         "rules",
         help="'rules': no LLM, no network; edits checked with offline taggers (de, fr, en). 'llm': any OpenAI-compatible endpoint.",
@@ -109,7 +64,7 @@ class RunChoices(DeclaredSettings):
         panel=LLM_BATCH,
         flag="--batch",
     )
-    quiet: bool = setting(False, help="No progress bars.", panel=RUN, flag="--quiet")
+    quiet: bool = same_as(RunFolder, "quiet", panel=RUN)
 
 
 @dataclass(frozen=True)
@@ -236,4 +191,4 @@ class GenerationSettings(DeclaredSettings):
         return LLMBackend(llm, prompts, self.batch if self.run.batch else None, self.files if wants_files else None)
 
 
-__all__ = ["BACKEND_NAMES", "CorpusInput", "GenerationSettings", "RuleChoices", "RunChoices"]
+__all__ = ["BACKEND_NAMES", "GenerationSettings", "RuleChoices", "RunChoices"]

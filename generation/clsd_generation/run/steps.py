@@ -17,14 +17,16 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from clsd_format.declared_settings import option_name
+from clsd_generation.core.run_folder import RunFolder
 from clsd_generation.core.settings import LLMSettings, RequestFiles, TranslationSettings
 from clsd_generation.core.summary import RunReport
 from clsd_generation.dataset.builder import BuildSummary, FileWriter, Scorer
 from clsd_generation.dataset.description import DatasetDescription
 from clsd_generation.dataset.judge_calibration import Agreement
+from clsd_generation.dataset.options import BuildOptions
 from clsd_generation.llm.judge import JudgedShare
 from clsd_generation.llm.judge_settings import JudgeSettings
-from clsd_generation.run.options import BuildOptions, JudgeOptions, RunFolder
+from clsd_generation.run.options import JudgeOptions
 from clsd_generation.run.settings import GenerationSettings
 
 LOGGER = logging.getLogger("clsd_generation")

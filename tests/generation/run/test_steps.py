@@ -10,9 +10,12 @@ import pytest
 
 from clsd_format import hub
 from clsd_format.errors import CLSDError
+from clsd_generation.core.inputs import CorpusInput
+from clsd_generation.core.run_folder import RunFolder
 from clsd_generation.core.settings import LLMSettings, TranslationSettings
 from clsd_generation.dataset.builder import BuildSummary
 from clsd_generation.dataset.description import DatasetDescription
+from clsd_generation.dataset.options import BuildOptions
 from clsd_generation.llm.judge_settings import JudgeSettings
 from clsd_generation.run import (
     GenerationResult,
@@ -23,8 +26,8 @@ from clsd_generation.run import (
     judge,
     translate,
 )
-from clsd_generation.run.options import BuildOptions, JudgeOptions, RunFolder
-from clsd_generation.run.settings import CorpusInput, GenerationSettings, RunChoices
+from clsd_generation.run.options import JudgeOptions
+from clsd_generation.run.settings import GenerationSettings, RunChoices
 from tests.helpers.cli_runner import invoke
 from tests.helpers.corpora import DE_FR_OPTIONS, write_parallel_csv
 from tests.helpers.fake_openai import FakeOpenAI
