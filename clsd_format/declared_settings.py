@@ -48,13 +48,17 @@ class Declared:
             return field_name
         return self.flag.split(",")[0].split("/")[0].lstrip("-").replace("-", "_")
 
-    def option_name(self, field_name: str) -> str:
-        """The option as a user types it (``--max-tokens``), for messages: read from the declaration, never written out."""
+    def option_name(self, field_name: str, *, off: bool = False) -> str:
+        """The option as a user types it (``--max-tokens``), for messages: read from the declaration, never written out;
+        ``off``: the form that turns a switch off (``--no-pos-shift`` of ``--pos-shift/--no-pos-shift``)."""
         if self.argument:
             return field_name.upper()
         if self.flag is None:
             return "--" + field_name.replace("_", "-")
-        return self.flag.split(",")[0].split("/")[0]
+        names = self.flag.split(",")[0].split("/")
+        if off and len(names) < 2:
+            raise TypeError(f"the option of {field_name!r} has no form that turns it off")
+        return names[-1] if off else names[0]
 
 
 class DeclaredSettings:
@@ -75,13 +79,14 @@ class DeclaredSettings:
         """What ties fields together (both dates or neither, ...); raise a CLSDError naming the options."""
 
 
-def option_name(cls: type, field_name: str) -> str:
-    """The option that sets ``cls``'s field ``field_name``, as a user types it, for a message that names it."""
+def option_name(cls: type, field_name: str, *, off: bool = False) -> str:
+    """The option that sets ``cls``'s field ``field_name``, as a user types it, for a message that names it (``off``:
+    the form that turns a switch off)."""
     item = next((item for item in dataclasses.fields(cls) if item.name == field_name), None)
     if item is None or SETTING_KEY not in item.metadata:
         raise TypeError(f"{cls.__name__} declares no setting {field_name!r}")
     declared: Declared = item.metadata[SETTING_KEY]
-    return declared.option_name(field_name)
+    return declared.option_name(field_name, off=off)
 
 
 def fingerprint_of(settings: Any) -> dict[str, Any]:

@@ -13,7 +13,8 @@ from pathlib import Path
 from typing import Literal
 
 from clsd_format import authors_hub, defaults
-from clsd_format.declared_settings import DeclaredSettings, setting
+from clsd_format.declared_settings import DeclaredSettings, option_name, setting
+from clsd_format.errors import CLSDError
 from clsd_format.folders import folder_callback
 from clsd_format.model_choice import ModelChoice, ServedSettings
 from clsd_format.release import DATA_DIR_ENV
@@ -23,6 +24,7 @@ TableFormat = Literal["markdown", "latex", "csv"]
 OPTIONS = "Options"  # the one help panel of `clsd evaluate`
 
 
+# Declarations of settings, shaped alike as every declared field is (a default, help, panel, a check); none repeats another's logic.
 @dataclass(frozen=True)
 class ModelOptions(DeclaredSettings):
     """The model as ``clsd evaluate`` names it: ``--model``, or an embeddings endpoint by URL and name, with the settings
@@ -43,14 +45,21 @@ class ModelOptions(DeclaredSettings):
     )
     endpoint_url: str | None = setting(
         None,
-        help="An OpenAI-compatible embeddings endpoint to evaluate instead of --model, e.g. http://127.0.0.1:8000/v1.",
+        help="An OpenAI-compatible embeddings endpoint to evaluate instead of {--model}, e.g. http://127.0.0.1:8000/v1.",
         panel=OPTIONS,
         metavar="URL",
     )
     endpoint_model: str | None = setting(
-        None, help="The model name the endpoint serves (needed with --endpoint-url).", panel=OPTIONS, metavar="NAME"
+        None, help="The model name the endpoint serves (needed with {--endpoint_url}).", panel=OPTIONS, metavar="NAME"
     )
     served: ServedSettings = ServedSettings()  # its fields are options of their own (--endpoint-key-env, ...)
+
+    def check(self) -> None:
+        """An endpoint given apart is named by its URL and its model together, and instead of a model by name."""
+        url, served = self.endpoint_url, self.endpoint_model
+        if (url or served) and (self.model or not (url and served)):
+            named = [option_name(ModelOptions, name) for name in ("endpoint_url", "endpoint_model", "model")]
+            raise CLSDError("an endpoint needs both {} and {}, and no {}".format(*named))
 
     def choices(self) -> list[ModelChoice]:
         """Each model resolved once, in the order given (none: the default); a served-model setting given for another
@@ -141,7 +150,7 @@ class TableChoice:
     table_format: TableFormat | None = setting(
         None,
         help="How Table 1 is printed. Default: a table drawn for the terminal, Markdown when the output is not a "
-        "terminal. With --format only the table goes to stdout; the progress lines go to stderr.",
+        "terminal. With {--table_format} only the table goes to stdout; the progress lines go to stderr.",
         panel=OPTIONS,
         flag="--format",
         metavar="markdown|latex|csv",

@@ -109,7 +109,7 @@ class ModelChoice:
             option = option_name(ServedSettings, name)
             if self.kind == LOCAL:
                 raise CLSDError(
-                    f"{option} applies to served models (endpoint:MODEL@URL, rerank:MODEL@URL, --endpoint-url); "
+                    f"{option} applies to served models (endpoint:MODEL@URL, rerank:MODEL@URL, or an endpoint by URL and model); "
                     f"{self.spec or 'the default model'} runs in this process"
                 )
             if self.kind == RERANK and name in EMBEDDING_ONLY:
@@ -125,9 +125,8 @@ class ModelChoice:
         served: ServedSettings | None = None,
         device: str | None = None,
     ) -> ModelChoice:
-        """The choice ``clsd evaluate`` reads: ``--model``, or ``--endpoint-url`` with ``--endpoint-model``."""
-        if (endpoint_url or endpoint_model) and (model or not (endpoint_url and endpoint_model)):
-            raise CLSDError("an endpoint needs both --endpoint-url and --endpoint-model, and no --model")
+        """The choice ``clsd evaluate`` reads: ``--model``, or ``--endpoint-url`` with ``--endpoint-model`` (which
+        :class:`~clsd_format.evaluation_settings.ModelOptions` checks are given together, and instead of a model)."""
         served = served or ServedSettings()
         if endpoint_url and endpoint_model:
             return cls(f"{ENDPOINT_PREFIX}{endpoint_model}", endpoint_url, served, device)

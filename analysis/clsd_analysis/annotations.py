@@ -23,7 +23,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from clsd_format.errors import DataError
-from clsd_format.text_measures import word_set
 
 # target language (ISO 639-1 prefix of the distractor column) -> file in the release folder
 ANNOTATION_FILES: dict[str, str] = {
@@ -155,6 +154,8 @@ def release_annotations(data_dir: str | Path) -> dict[tuple[str, str, int], Anno
 
 def one_word_replaced(original: str, changed: str) -> bool:
     """Exactly one word of the original gone and exactly one new word in its place (the paper's words)."""
+    from clsd_format.text_measures import word_set  # rapidfuzz, not needed to name the selections (clsd analyze --help)
+
     before, after = word_set(original), word_set(changed)
     return len(before - after) == 1 and len(after - before) == 1
 

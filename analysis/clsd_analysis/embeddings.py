@@ -28,7 +28,12 @@ logger = logging.getLogger(__name__)
 
 
 class ModelUnavailable(CLSDError):
-    """A model in the results cannot be loaded here, so its embeddings cannot be computed."""
+    """A model in the results cannot be loaded here, so its embeddings cannot be computed; ``model``, its name, for
+    the caller that says which of its options map it to a local copy."""
+
+    def __init__(self, message: str, model: str) -> None:
+        super().__init__(message)
+        self.model = model
 
 
 def load_encoder(run: ModelRun, model_paths: Mapping[str, str] | None = None) -> tuple[EncoderProtocol, str | None]:
@@ -51,10 +56,7 @@ def load_encoder(run: ModelRun, model_paths: Mapping[str, str] | None = None) ->
     try:
         encoder = models.load_embedding_model(run.name)
     except CLSDError as exc:
-        raise ModelUnavailable(
-            f"cannot load {run.name} to compute its embeddings ({exc}). Map the name to a local copy with "
-            f"--model {run.name}=/path/to/model, or leave the shift analysis out with --no-pos-shift."
-        ) from exc
+        raise ModelUnavailable(f"cannot load {run.name} to compute its embeddings ({exc}).", run.name) from exc
     revision = getattr(getattr(encoder, "mteb_model_meta", None), "revision", None)
     if revision is not None and revision != run.revision:
         warning = f"{run.name}: loaded revision {revision} but results are filed under revision {run.revision}."

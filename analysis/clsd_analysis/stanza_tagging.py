@@ -41,15 +41,10 @@ class StanzaModelMissing(CLSDError):
 
 
 def how_to_get(languages: Sequence[str], model_dir: Path | None) -> str:
-    """The one command that fetches every missing model, and the options that avoid the need."""
+    """The one command that fetches every missing model (the report section says which of its options avoid it)."""
     target = f", model_dir='{model_dir}'" if model_dir else ""
-    flag = f" --stanza-dir {model_dir}" if model_dir else ""
     fetch = "; ".join(f"stanza.download('{language}'{target}, processors='{PROCESSORS}')" for language in languages)
-    return (
-        f'Fetch {"it" if len(languages) == 1 else "them"} once (needs network): python -c "import stanza; {fetch}", '
-        f"then rerun `clsd analyze`{flag}; or rerun with --stanza-download. "
-        "Or leave the part-of-speech analysis out for this dataset with --no-pos-shift."
-    )
+    return f'Fetch {"it" if len(languages) == 1 else "them"} once (needs network): python -c "import stanza; {fetch}"'
 
 
 class StanzaTagger:

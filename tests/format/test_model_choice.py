@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from clsd_format.errors import CLSDError
+from clsd_format.evaluation_settings import ModelOptions
 from clsd_format.model_choice import ModelChoice, ServedSettings, kind_of
 
 
@@ -35,3 +36,17 @@ def test_a_setting_another_kind_takes_is_refused_with_its_option() -> None:
         ModelChoice("rerank:m@http://h", served=ServedSettings(prefix="query: "))
     with pytest.raises(CLSDError, match="--endpoint-concurrency must be at least 1"):
         ServedSettings(concurrency=0)
+
+
+@pytest.mark.parametrize(
+    "given",
+    [
+        {"endpoint_url": "http://127.0.0.1:1/v1"},
+        {"endpoint_model": "m"},
+        {"endpoint_url": "http://h", "endpoint_model": "m", "model": ("x",)},
+    ],
+)
+def test_an_endpoint_given_apart_needs_its_url_and_model_and_no_other_model(given: dict[str, object]) -> None:
+    with pytest.raises(CLSDError, match="an endpoint needs both --endpoint-url and --endpoint-model, and no --model"):
+        ModelOptions(**given)  # type: ignore[arg-type]
+    assert ModelOptions(endpoint_url="http://h", endpoint_model="m").choices()[0].kind == "endpoint"

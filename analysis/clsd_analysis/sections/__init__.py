@@ -89,7 +89,10 @@ def _origin(section: Section) -> PluginOrigin | None:
 
 
 def write_section(section: Section, report: ReportContext) -> None:
-    """``section.write(report)``; a package's section that raises is one line naming its entry point and distribution."""
+    """The section's declared ``intro``, then ``section.write(report)``; a package's section that raises is one line
+    naming its entry point and distribution."""
+    if section.intro:
+        report.writer.add(section.intro)
     origin = _origin(section)
     if origin is None:
         section.write(report)

@@ -61,7 +61,7 @@ class Comparison(Section):
         flag="--alignment",
     )
 
-    def __post_init__(self) -> None:
+    def check(self) -> None:
         _ = self.marks  # a file that cannot be read stops the report before anything is written
 
     @cached_property

@@ -34,22 +34,22 @@ def bins_wide(bins: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame.from_dict(wide, orient="index")
 
 
-# Shaped as every section is (a title, a place, a write that introduces and tables its own measure): the measures differ.
+# Declared as every section is (a title, a place, an intro) before a write that tables its own measure.
 @dataclass(frozen=True)
 class EditSimilarity(Section):
     title = "Successful distractors by edit similarity"
     order = 30
+    intro = (
+        "Similarity of a distractor to the true translation: python-Levenshtein's `ratio` (normalised indel similarity), "
+        "the paper's measure, in the paper's bins (0.9-1.0 includes 1.0; a 0.0-0.3 bin only when some distractor falls "
+        "there). |D_bin| counts all distractors of each target language in the bin, over the direct tasks.\n"
+    )
 
     def write(self, report: ReportContext) -> None:
         from clsd_analysis import figures, render
         from clsd_analysis.edit_distance import bin_summary, bin_totals
 
         writer = report.writer
-        writer.add(
-            "Similarity of a distractor to the true translation: python-Levenshtein's `ratio` (normalised indel similarity), "
-            "the paper's measure, in the paper's bins (0.9-1.0 includes 1.0; a 0.0-0.3 bin only when some distractor falls "
-            "there). |D_bin| counts all distractors of each target language in the bin, over the direct tasks.\n"
-        )
         totals = bin_totals(report.results.task_names, report.catalog)
         if not totals.empty:
             writer.table(

@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from clsd_analysis.report_context import ReportContext
     from clsd_analysis.typing_agreement import Agreement
 
-INTRODUCTION = (
+_INTRODUCTION = (
     "Each distractor's edit type, one vocabulary for every source: a rule-made dataset declares it (the type of the "
     "rule that made the distractor); any other distractor is typed from its difference to T with the offline taggers: "
     "**word order** (T's words only, reordered or re-punctuated), **rewritten** (under half of T's words stay in place), "
@@ -104,6 +104,7 @@ def _focus_pos_table(report: ReportContext, typed: pd.DataFrame) -> None:
 class EditTypes(Section):
     title = "What fooled the model: edit types"
     order = 70
+    intro = _INTRODUCTION
 
     def write(self, report: ReportContext) -> None:
         import pandas as pd
@@ -113,7 +114,6 @@ class EditTypes(Section):
         from clsd_mteb.naming import pivot_base
 
         writer, found = report.writer, report.edit_types
-        writer.add(INTRODUCTION)
         if found.frame.empty:
             writer.add("No task texts available.\n")
             return

@@ -7,8 +7,7 @@ from typing import TYPE_CHECKING
 
 from clsd_analysis.sections.base import OPTIONS, Section
 from clsd_analysis.success_rules import SUCCESS_RULES, TOP
-from clsd_format.declared_settings import option_name, setting
-from clsd_format.errors import CLSDError
+from clsd_format.declared_settings import setting
 
 if TYPE_CHECKING:
     from clsd_analysis.report_context import ReportContext
@@ -25,11 +24,8 @@ class Examples(Section):
         help="Successful distractors in the examples: 'top' (the paper's) or 'ties-or-beats'.",
         panel=OPTIONS,
         flag="--success-rule",
+        choices=tuple(SUCCESS_RULES),
     )
-
-    def __post_init__(self) -> None:
-        if self.rule not in SUCCESS_RULES:
-            raise CLSDError(f"{option_name(Examples, 'rule')} is one of {', '.join(SUCCESS_RULES)}, not {self.rule!r}.")
 
     def write(self, report: ReportContext) -> None:
         from clsd_analysis.examples import successful_examples

@@ -7,6 +7,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from clsd_analysis.annotations import SELECTIONS
 from clsd_analysis.sections.base import OPTIONS, Section
 from clsd_format.declared_settings import option_name, setting
 from clsd_format.errors import CLSDError
@@ -18,6 +19,7 @@ if TYPE_CHECKING:
     from clsd_analysis.annotations import SelectionRule
     from clsd_analysis.pos_shift import ShiftAnalysis
     from clsd_analysis.report_context import ReportContext
+    from clsd_analysis.stanza_tagging import StanzaModelMissing
 
 
 def default_cache_dir() -> Path:
@@ -89,21 +91,29 @@ class PosShift(Section):
         help="Annotated one-word pairs used: 'paper' (closest to the paper's counts), 'swaps' or 'all'.",
         panel=OPTIONS,
         flag="--pos-selection",
+        choices=tuple(SELECTIONS),
     )
 
-    def __post_init__(self) -> None:
-        from clsd_analysis.annotations import SELECTIONS
-
-        if self.selection not in SELECTIONS:
-            raise CLSDError(f"{option_name(PosShift, 'selection')} is one of {', '.join(SELECTIONS)}, not {self.selection!r}.")
+    def check(self) -> None:
         _ = self.model_paths  # a malformed --model stops the report before anything is written
 
     @property
     def rule(self) -> SelectionRule:
         """Which annotated pairs of the release are analysed."""
-        from clsd_analysis.annotations import SELECTIONS
-
         return SELECTIONS[self.selection]
+
+    @property
+    def _off(self) -> str:
+        """The option that leaves this section out, as the messages that offer it name it."""
+        return option_name(PosShift, "enabled", off=True)
+
+    def stanza_missing(self, missing: StanzaModelMissing) -> str:
+        """What the tagger says is missing, and how to fetch it, with this section's options that avoid the need."""
+        folder = f" {option_name(PosShift, 'stanza_dir')} {missing.model_dir}" if missing.model_dir else ""
+        return (
+            f"{missing}, then rerun `clsd analyze`{folder}; or rerun with {option_name(PosShift, 'stanza_download')}. "
+            f"Or leave the part-of-speech analysis out for this dataset with {self._off}."
+        )
 
     @cached_property
     def model_paths(self) -> dict[str, str]:
@@ -124,7 +134,7 @@ class PosShift(Section):
         from clsd_analysis.stanza_tagging import StanzaModelMissing, StanzaTagger
 
         if not self.enabled:
-            report.writer.add("Left out (`--no-pos-shift`).\n")
+            report.writer.add(f"Left out (`{self._off}`).\n")
             return
         store = EmbeddingStore(self.cache_dir or default_cache_dir(), self.model_paths, self.batch_size)
         tagger = StanzaTagger(self.stanza_dir, download=self.stanza_download)
@@ -138,12 +148,16 @@ class PosShift(Section):
                 selection=self.rule,
             )
         except ModelUnavailable as exc:
-            raise CLSDError(str(exc)) from exc
+            local = f"{option_name(PosShift, 'models')} {exc.model}=/path/to/model"
+            raise CLSDError(
+                f"{exc} Map the name to a local copy with {local}, or leave the shift analysis out with {self._off}."
+            ) from exc
         except StanzaModelMissing as exc:
-            if not tagger.offline_fallback:
-                raise  # a model folder the user named, or a download asked for: their mistake is worth an error
+            said = self.stanza_missing(exc)
+            if not tagger.offline_fallback:  # a model folder the user named, or a download asked for: worth an error
+                raise CLSDError(said) from exc
             # No tagger here for a language of these results: the section is left out and says so, the report is written.
-            report.writer.add(f"Left out: {exc}\n")
+            report.writer.add(f"Left out: {said}\n")
             report.notes.append(
                 "One-word changes by part of speech: left out, no part-of-speech tagger for a language (section 6)."
             )

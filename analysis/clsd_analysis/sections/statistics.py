@@ -11,23 +11,23 @@ if TYPE_CHECKING:
     from clsd_analysis.report_context import ReportContext
 
 
-# Shaped as every section is (a title, a place, a write that introduces and tables its own measure): the measures differ.
+# Declared as every section is (a title, a place, an intro) before a write that tables its own measure.
 @dataclass(frozen=True)
 class Statistics(Section):
     title = "Distractor statistics"
     order = 50
+    intro = (
+        "Word-level Jaccard with the paper's words (lower-cased, two or more word characters), per distractor: "
+        "**intra-distractor** = mean Jaccard to the other distractors of the same row (what the paper reports as "
+        '"0.47, sd 0.17"; 0.471 / 0.172 on the release), and **original-distractor** = Jaccard to the true '
+        "translation (0.516 / 0.190 on the release); then distractor/original length ratios.\n"
+    )
 
     def write(self, report: ReportContext) -> None:
         from clsd_analysis import render
         from clsd_analysis.distractor_stats import POOLED, distractor_statistics
 
         writer = report.writer
-        writer.add(
-            "Word-level Jaccard with the paper's words (lower-cased, two or more word characters), per distractor: "
-            "**intra-distractor** = mean Jaccard to the other distractors of the same row (what the paper reports as "
-            '"0.47, sd 0.17"; 0.471 / 0.172 on the release), and **original-distractor** = Jaccard to the true '
-            "translation (0.516 / 0.190 on the release); then distractor/original length ratios.\n"
-        )
         stats = distractor_statistics(report.results.task_names, report.catalog)
         if stats.empty:
             writer.add("No task texts available.\n")

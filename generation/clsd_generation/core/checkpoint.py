@@ -29,11 +29,13 @@ from dataclasses import astuple, dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from clsd_format.declared_settings import option_name
 from clsd_format.errors import CLSDError
 from clsd_format.redaction import redact
 from clsd_generation.core.inputs import ParallelCorpus, ParallelPair
 from clsd_generation.core.outcomes import Settled, Status
 from clsd_generation.core.reading import OTHER_MODEL, storable
+from clsd_generation.core.run_folder import RunFolder
 
 CHECKPOINT_FILE = "checkpoint.sqlite"
 # 2: the rule behind each candidate and distractor; 3: each answer's finish reason and the rejections it caused, and the
@@ -77,15 +79,28 @@ CREATE TABLE IF NOT EXISTS judgments (
     verdict TEXT NOT NULL, answer TEXT NOT NULL, asked INTEGER NOT NULL, created TEXT NOT NULL,
     PRIMARY KEY (lang, source, target, distractor, question));
 """
-# A table of strings, alike in shape only to the table of texts in scripts/measure_script_shares.py.
-_ADDED_COLUMNS = (  # (table, column, declaration) added since schema version 1
-    ("attempts", "candidate_rules", "TEXT NOT NULL DEFAULT '[]'"),
-    ("results", "distractor_rules", "TEXT NOT NULL DEFAULT '[]'"),
-    ("attempts", "finish_reason", "TEXT"),
-    ("attempts", "rejections", "TEXT NOT NULL DEFAULT '[]'"),
-    ("attempts", "asked_model", "TEXT"),
-    ("attempts", "answered_model", "TEXT"),
-)
+
+
+def _missing_columns(db: sqlite3.Connection) -> list[tuple[str, str, str]]:
+    """(table, column, declaration) of each column the schema declares that ``db``'s tables lack (a file of an older
+    version), in the schema's order: read from the schema itself, so that a column is declared once, in ``_SCHEMA``.
+
+    A column added to a table that exists must take NULL or have a default (SQLite's ``ADD COLUMN``), as every column
+    added since version 1 does."""
+    declared = sqlite3.connect(":memory:")
+    try:
+        declared.executescript(_SCHEMA)
+        tables = [row[0] for row in declared.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY rowid")]
+        missing = []
+        for table in tables:
+            present = {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
+            for _, column, kind, not_null, default, _ in declared.execute(f"PRAGMA table_info({table})"):
+                if column not in present:
+                    declaration = kind + " NOT NULL" * not_null + ("" if default is None else f" DEFAULT {default}")
+                    missing.append((table, column, declaration))
+        return missing
+    finally:
+        declared.close()
 
 
 # SQLite's result codes of a write the file system refused: no space left, or the disk (a file-size limit, a quota, a
@@ -258,10 +273,9 @@ class Checkpoint:
         asked = generation.get("model") if isinstance(generation, dict) and generation.get("backend") == "llm" else None
         with self.transaction() as db:
             added = set()
-            for table, column, declaration in _ADDED_COLUMNS:
-                if column not in {row[1] for row in db.execute(f"PRAGMA table_info({table})")}:
-                    db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {declaration}")
-                    added.add(column)
+            for table, column, declaration in _missing_columns(db):
+                db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {declaration}")
+                added.add(column)
             if "answered_model" in added:
                 db.execute("UPDATE attempts SET asked_model = ? WHERE origin != 'rules'", (asked,))
                 db.execute(
@@ -277,7 +291,8 @@ class Checkpoint:
     def existing(cls, run_dir: Path) -> Checkpoint:
         path = Path(run_dir) / CHECKPOINT_FILE
         if not path.is_file():
-            raise CLSDError(f"{run_dir} holds no {CHECKPOINT_FILE}; run `clsd generate` with --run-dir {run_dir} first.")
+            folder = option_name(RunFolder, "run_dir")
+            raise CLSDError(f"{run_dir} holds no {CHECKPOINT_FILE}; run `clsd generate` with {folder} {run_dir} first.")
         return cls(path)
 
     def close(self) -> None:
@@ -326,7 +341,7 @@ class Checkpoint:
             shown = "".join(f"\n  {line}" for key in differing for line in _differences(key, stored.get(key), settings.get(key)))
             raise CLSDError(
                 f"checkpoint {self.path} was made with different settings; results would be mixed:{shown}\n"
-                "Use another --run-dir for the new settings, or repeat the original command to resume."
+                f"Use another {option_name(RunFolder, 'run_dir')} for the new settings, or repeat the original command to resume."
             )
         if grown:
             self.set_meta(key, {**stored, **{k: settings[k] for k in grown}})

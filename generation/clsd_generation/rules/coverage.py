@@ -23,12 +23,14 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from clsd_format.declared_settings import option_name
 from clsd_format.languages import Language
 from clsd_generation.core.outcomes import Status
 from clsd_generation.core.settings import ValidationBounds
 from clsd_generation.jobs.backend import NothingToMake
 from clsd_generation.jobs.state import JobState
 from clsd_generation.rules import RuleGenerator, rule_plan
+from clsd_generation.rules.choices import RuleChoices
 from clsd_generation.rules.registry import RULE_BY_NAME
 
 SAMPLE = 200  # sentences of each language the estimate draws for: a few seconds, and a share within a few points
@@ -154,7 +156,7 @@ def refuse_barren(samples: Sequence[Sample], made_before: Mapping[str, int], nee
     raise NothingToMake(
         f"nothing was generated: the rules would give no {' and no '.join(names)} sentence its {needed} distractors "
         f"(measured on the first sentences still to do), and a dataset needs them in both languages. {reasons} "
-        "Use --backend llm, or add --run-anyway to run the rules on every sentence all the same."
+        f"Use --backend llm, or add {option_name(RuleChoices, 'run_anyway')} to run the rules on every sentence all the same."
     )
 
 

@@ -31,6 +31,30 @@ def _never(sentence: TaggedSentence, index: int, replacement: str) -> bool:
     return False
 
 
+@dataclass(frozen=True)
+class TwoWayNegation:
+    """A :data:`Negator` that removes a negation from a negated sentence and adds one to any other, never a second one:
+    the language gives its words and its two edits, and the same steps run for every language built with it.
+
+    A sentence with a contrast word ("aber", "mais") is left alone: the contrast turns on the polarity of both halves,
+    so negating one half says something else. The edits come in a random order (``rng``), as every rule's do."""
+
+    negatives: frozenset[str]  # words (case-folded) that make a sentence negated ("nicht", "ne", "n'")
+    remove: Callable[[TaggedSentence], list[Edit]]  # the edits that take a negated sentence's negation out
+    add: Callable[[TaggedSentence], list[Edit]]  # the edits that negate any other sentence
+    negative_prefixes: tuple[str, ...] = ()  # a word that starts with one makes a sentence negated too ("kein")
+    contrasts: frozenset[str] = frozenset()  # words (case-folded) that leave the sentence as it is
+
+    def __call__(self, sentence: TaggedSentence, rng: random.Random) -> list[Edit]:
+        words = frozenset(t.text.casefold() for t in sentence.tokens)
+        if words & self.contrasts:
+            return []
+        negated = bool(words & self.negatives) or any(w.startswith(self.negative_prefixes) for w in words)
+        edits = self.remove(sentence) if negated else self.add(sentence)
+        rng.shuffle(edits)
+        return edits
+
+
 def phrases(*texts: str) -> tuple[tuple[str, ...], ...]:
     """Each text's words, split on spaces ("vor allem" -> ("vor", "allem")): a language module writes its fixed
     phrases one text each, and every module reads them the same way."""

@@ -5,13 +5,20 @@ Months and weekdays come from CLDR (``LanguageRules.months``); the names the nam
 
 from __future__ import annotations
 
-import random
 from itertools import pairwise
 from pathlib import Path
 
 from clsd_format.tagging import TaggedSentence, Token
 from clsd_generation.rules.any_language import in_name, match_case, tokens_text
-from clsd_generation.rules.lexicon import Edit, LanguageRules, NumberWords, PersonWords, phrases, word_pairs
+from clsd_generation.rules.lexicon import (
+    Edit,
+    LanguageRules,
+    NumberWords,
+    PersonWords,
+    TwoWayNegation,
+    phrases,
+    word_pairs,
+)
 from clsd_generation.rules.name_kinds import read_names
 
 _INDEFINITE = ("ein", "eine", "einen", "einem", "einer", "eines")
@@ -166,18 +173,14 @@ def _insertions(sentence: TaggedSentence) -> list[Edit]:
     return edits
 
 
-_CONTRASTS = frozenset("aber sondern doch jedoch dennoch trotzdem allerdings zwar".split())
-
-
-def negate(sentence: TaggedSentence, rng: random.Random) -> list[Edit]:
-    """Remove a negation where there is one; else add one (never a second one to a negated sentence)."""
-    words = {t.text.casefold() for t in sentence.tokens}
-    if words & _CONTRASTS:  # "will X nicht ändern, aber auch Y": a contrast turns on the polarity of both halves
-        return []
-    negated = bool(words & set(_NEGATIVE)) or any(w.startswith("kein") for w in words)
-    edits = _removals(sentence) if negated else _insertions(sentence)
-    rng.shuffle(edits)
-    return edits
+# "nicht" or "kein" taken out where there is one, else put in; "will X nicht ändern, aber auch Y" is left alone.
+negate = TwoWayNegation(
+    negatives=frozenset(_NEGATIVE),
+    negative_prefixes=("kein",),
+    remove=_removals,
+    add=_insertions,
+    contrasts=frozenset("aber sondern doch jedoch dennoch trotzdem allerdings zwar".split()),
+)
 
 
 # Opposites that flip the meaning in every common use in news text, each pair the same part of speech,

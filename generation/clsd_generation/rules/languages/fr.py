@@ -2,14 +2,21 @@
 
 from __future__ import annotations
 
-import random
 import re
 from pathlib import Path
 
 from clsd_format.tagging import TaggedSentence
 from clsd_generation.rules.any_language import match_case, starts_with_vowel, tokens_text
 from clsd_generation.rules.elision import adjust_edit, faults
-from clsd_generation.rules.lexicon import Edit, LanguageRules, NumberWords, PersonWords, phrases, word_pairs
+from clsd_generation.rules.lexicon import (
+    Edit,
+    LanguageRules,
+    NumberWords,
+    PersonWords,
+    TwoWayNegation,
+    phrases,
+    word_pairs,
+)
 from clsd_generation.rules.name_kinds import read_names
 
 APOSTROPHES = ("'", "\u2019")  # typed and typographic
@@ -204,18 +211,14 @@ def _insert(sentence: TaggedSentence) -> list[Edit]:
     return edits
 
 
-_CONTRASTS = frozenset("mais pourtant cependant néanmoins toutefois".split())
-
-
-# Two-way as German's negate (de.py) and laid out alike, but the words and the grammar are each language's own.
-def negate(sentence: TaggedSentence, rng: random.Random) -> list[Edit]:
-    """Remove "ne ... pas/plus/jamais" where there is one; else negate a finite verb."""
-    if any(t.text.casefold() in _CONTRASTS for t in sentence.tokens):  # "ne vont pas voter, mais ...": both halves turn
-        return []
-    negated = any(t.text.casefold() in _NE for t in sentence.tokens)
-    edits = _remove(sentence) if negated else _insert(sentence)
-    rng.shuffle(edits)
-    return edits
+# "ne ... pas/plus/jamais" taken out where there is one, else a finite verb negated; "ne vont pas voter, mais ..." is
+# left alone. The steps are TwoWayNegation's, as German's are; each module declares its own words and tables after them.
+negate = TwoWayNegation(
+    negatives=frozenset(_NE),
+    remove=_remove,
+    add=_insert,
+    contrasts=frozenset("mais pourtant cependant néanmoins toutefois".split()),
+)
 
 
 # Opposites that flip the meaning in every common use in news text, each pair the same part of speech, gender
