@@ -15,8 +15,11 @@ misspellings that reads as slips, on pairs the checks never chose:
   one it refuses a misspelling (of a word it accepts).
 
 Each language weighs the same; the gap chosen is the smallest that reads at most 5% of the real words as slips.
+``--rearranged`` measures the same gap on the words' letters rearranged instead (two letters with their marks swapped
+that are not side by side: side by side is one edit above), which ``slip_of`` reads as slips too.
 
     python scripts/measure_slip_gap.py
+    python scripts/measure_slip_gap.py --rearranged
 """
 
 from __future__ import annotations
@@ -38,14 +41,27 @@ GAPS = [g / 4 for g in range(0, 25)]  # 0.0, 0.25, ..., 6.0 (Zipf)
 REAL_READ_AS_SLIPS = 0.05
 
 
-def language_pairs(language: str, words: Iterable[str]) -> list[tuple[str, str, float, bool]]:
+def swaps(word: str) -> set[str]:
+    """``word`` with two of its letters (with their marks) swapped that are not side by side."""
+    letters = regex.findall(r"\X", word)
+    made = set()
+    for i in range(len(letters)):
+        for j in range(i + 2, len(letters)):
+            swapped = [*letters]
+            swapped[i], swapped[j] = letters[j], letters[i]
+            made.add("".join(swapped))
+    return made - {word}
+
+
+def language_pairs(language: str, words: Iterable[str], rearranged: bool = False) -> list[tuple[str, str, float, bool]]:
     """(word, neighbour, Zipf gap, the neighbour is a real word) for every neighbour the word list holds of a word
-    Hunspell accepts and the word list knows."""
+    Hunspell accepts and the word list knows (``rearranged``: every swap of :func:`swaps` instead)."""
     zipf = spelling_judge.word_list(language)
     letters = spelling_judge.alphabet(language)
     words = {w for w in words if w.casefold() in zipf}
     words -= spelling_judge.misspelt(words, language)
-    found = {(w, n) for w in words for n in spelling_judge.neighbours(w, letters) if n.casefold() in zipf}
+    near = swaps if rearranged else lambda word: spelling_judge.neighbours(word, letters)
+    found = {(w, n) for w in words for n in near(w) if n.casefold() in zipf}
     wrong = spelling_judge.misspelt({n for _, n in found}, language)
     return [(w, n, zipf[w.casefold()] - zipf[n.casefold()], n not in wrong) for w, n in sorted(found)]
 
@@ -55,6 +71,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--per-language", type=int, default=200, help="test verses per language (the tune sample)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--language", action="append", help="only this language (repeat for more)")
+    parser.add_argument("--rearranged", action="store_true", help="letters swapped that are not side by side instead")
     args = parser.parse_args(argv)
     from clsd_generation.checks.coverage import support
 
@@ -71,7 +88,7 @@ def main(argv: list[str] | None = None) -> None:
     pairs: dict[str, list[tuple[str, str, float, bool]]] = defaultdict(list)
     for code, letter in chosen:
         pairs[code] = language_pairs(
-            support(code).lexicon or code, {w for text in texts[letter].values() for w in _WORD.findall(text)}
+            support(code).lexicon or code, {w for text in texts[letter].values() for w in _WORD.findall(text)}, args.rearranged
         )
         real = sum(p[3] for p in pairs[code])
         print(

@@ -26,8 +26,11 @@ distractors. A reader also asks:
   case ending, a Chinese transliteration). A candidate is refused when such words make
   ``max_unknown_share`` of its words, or when ``max_unknown_lowercase`` of them start lower-case (names and rare
   compounds are unknown too, but a name rarely starts lower-case). Both bounds are measured on the release
-  (docs/generation.md). Cut by MeCab (Japanese, Korean), shuffled syllables are real one-syllable entries: a candidate
-  whose reading costs MeCab far more than the original's is refused too (:func:`clsd_generation.checks.lexicon.costs_more`).
+  (docs/generation.md). A word that is the letters of a word of the original rearranged, into a word no source knows
+  or one far rarer than it, is scrambled letters and refuses the candidate on its own (:func:`scrambled_words`):
+  cut by a segmenter, shuffled syllables are real one-syllable entries ("제사장" -> "장" + "제사"), so the changed
+  run is read joined. Cut by MeCab (Japanese, Korean), a candidate whose reading costs MeCab far more than the
+  original's is refused too (:func:`clsd_generation.checks.lexicon.costs_more`).
 * **Decoration**: a leading label ("German:", "Satz 2 –", "1)") the original does not start with is
   stripped, and so is a trailing remark after a dash, in brackets or as a last sentence that is not in the
   target language (" - This sentence is structurally similar ...", "(The Law)", ". Note: one word was replaced.").
@@ -71,6 +74,7 @@ from clsd_generation.checks.lexicon import (
     knows,
     letter_words,
     listed,
+    rearranged,
     segment_words,
     slip_of,
     transliterates,
@@ -245,10 +249,17 @@ def unknown_words(original: str, candidate: str, language: str, corpus: CorpusLe
     inflection_language(found.code)  # its dictionary loads with the first candidate, not at the first unknown word
     if found.segmented:
         return _unknown_segments(original, candidate, found, corpus)
-    words = letter_words(unicodedata.normalize("NFC", candidate), found.code)
-    in_original = {word.casefold() for word in letter_words(unicodedata.normalize("NFC", original), found.code)}
+    words = list(_letter_words(candidate, found.code))
+    in_original = {word.casefold() for word in _letter_words(original, found.code)}
     new = [word for word in words if word.casefold() not in in_original]
     return [word for word in new if not _known_or_name(word, found, corpus, in_original)], len(words)
+
+
+@functools.lru_cache(maxsize=4096)
+def _letter_words(text: str, code: str) -> tuple[str, ...]:
+    """:func:`clsd_generation.checks.lexicon.letter_words` of ``text`` composed (NFC), read once for the checks that
+    ask (an original is read with each of its candidates)."""
+    return tuple(letter_words(unicodedata.normalize("NFC", text), code))
 
 
 def _known_or_name(word: str, found: LanguageSupport, corpus: CorpusLexicon | None, names: set[str]) -> bool:
@@ -282,6 +293,42 @@ def _unknown_segments(
         ):
             unknown += run
     return unknown, len(segments)
+
+
+def scrambled_words(
+    original: str, candidate: str, found: LanguageSupport, corpus: CorpusLexicon | None = None
+) -> list[tuple[str, str]]:
+    """(word of the original, the candidate's word in its place) where the candidate's word is the original's letters
+    rearranged (:func:`clsd_generation.checks.lexicon.rearranged`) into a word no source knows, or one far rarer than
+    the word it replaced (:func:`clsd_generation.checks.lexicon.slip_of`): scrambled letters, whatever list holds the
+    result or the pieces a segmenter cuts it into. A real word of comparable frequency ("사회" for "회사") is a word
+    replaced.
+
+    Written with spaces, each new word is compared with each word the candidate lacks. Cut by a segmenter, a word's
+    letters shuffled are cut into other pieces ("제사장" into "장" and "제사"), so each changed run of segments is read
+    joined against the run it replaced, as one word; the same segments in another order are words moved, not letters."""
+    if found.segmented:
+        own, new = (
+            [w.casefold() for w in find_words(unicodedata.normalize("NFC", text), found.code) if regex.search(r"[^\W\d_]", w)]
+            for text in (original, candidate)
+        )
+        names = segment_words(own)
+        matcher = difflib.SequenceMatcher(a=own, b=new, autojunk=False)
+        pairs = [
+            ("".join(own[i1:i2]), "".join(new[j1:j2]))
+            for tag, i1, i2, j1, j2 in matcher.get_opcodes()
+            if tag == "replace" and sorted(own[i1:i2]) != sorted(new[j1:j2])
+        ]
+    else:
+        own, new = ([w.casefold() for w in _letter_words(text, found.code)] for text in (original, candidate))
+        names, written = set(own), set(new)
+        removed = [old for old in own if old not in written]
+        pairs = [(old, word) for word in new if word not in names for old in removed if len(old) == len(word)]
+    return [
+        (old, word)
+        for old, word in pairs
+        if rearranged(word, old) and (not _known_or_name(word, found, corpus, names) or slip_of(word, old, found, corpus))
+    ]
 
 
 def _single_characters_known(run: list[str], found: LanguageSupport, corpus: CorpusLexicon | None, names: set[str]) -> bool:
@@ -388,8 +435,9 @@ class AnswerReader:
         return None
 
     def invented(self, original: str, candidate: str) -> str | None:
-        """The invented-words check, where any source knows words of the language."""
-        return self._invented(original, candidate) if self.has_lexicon else None
+        """The invented-words check, where any source knows words of the language and the run has it on (its letters
+        rearranged and path cost refuse nothing either where its bounds are off)."""
+        return self._invented(original, candidate) if self.has_lexicon and INVENTED_WORDS_CHECK.is_on(self.checks) else None
 
     def _foreign_script_words(self, original: str, candidate: str) -> list[str]:
         """Latin-script words of a candidate in a language of another script that the original lacks: English commentary
@@ -406,6 +454,10 @@ class AnswerReader:
         lower = [word for word in unknown if word[0].islower() or not word[0].isupper()]
         if share >= self.checks.max_unknown_share or 0 < self.checks.max_unknown_lowercase <= len(lower):
             return f"{INVENTED_WORDS} ({len(unknown)} of {count} words unknown: {', '.join(unknown[:3])})"
+        scrambled = scrambled_words(original, candidate, self.support, self.corpus)
+        if scrambled:
+            shown = ", ".join(f"{word} for {old}" for old, word in scrambled[:3])
+            return f"{INVENTED_WORDS} (letters of a word of the original rearranged: {shown})"
         if self.support.segmented and (gap := costs_more(original, candidate, self.support.reading.method)) is not None:
             return f"{INVENTED_WORDS} (its segmenter reads it at a path cost {gap} above the original's: scrambled syllables)"
         return None
@@ -517,7 +569,8 @@ INVENTED_WORDS_CHECK = AnswerCheck(
             f"less than {settings.max_unknown_share} of its words and fewer than {settings.max_unknown_lowercase} "
             "lower-case words unknown to every source of the language's words (its word list, the run's corpus, the "
             "segmenter's and inflection dictionaries, endings of the corpus's inflection, compounds of known words where the "
-            "language writes them), and, cut by MeCab, no path cost far above the original's"
+            "language writes them), no word of the original with its letters rearranged into a word no source knows or "
+            "one far rarer, and, cut by MeCab, no path cost far above the original's"
         )
     ),
     off={"max_unknown_share": 2.0, "max_unknown_lowercase": 0},

@@ -1,7 +1,8 @@
 """Which words are real words of a language: every source that knows words, asked together.
 
 The invented-word check and the near-copy check's "no new real word" (:mod:`clsd_generation.checks.answers`) know a
-word when any of these knows it (a rare neighbour of a common word is a slip of it all the same: :func:`slip_of`):
+word when any of these knows it (a rare neighbour of a common word, or its letters rearranged, is a slip of it all the
+same: :func:`slip_of`):
 
 * the language's **word list**: :mod:`wordfreq`'s (for Thai, which it lacks, PyThaiNLP's dictionary);
 * the **user's own corpus** (:class:`CorpusLexicon`): a word of any sentence of that language in the run's input is a
@@ -86,10 +87,11 @@ MIN_PART_ZIPF = 2.5
 # (:func:`prefixes`; "auto-" before 263 French words, "micro-" 158, "maison" 10, Italian "casa" 71, "porta" 99).
 PREFIX_WORDS = 300_000
 MIN_PREFIX_WORDS = 100
-# A word one edit from a word it replaces (a letter with its marks substituted, inserted, dropped, or two swapped) that
-# the word list holds at least this much rarer (Zipf), and the corpus no more often in that proportion, is a slip of
-# it whatever list holds it ("hopsital", 1.2, for "hospital", 5.1); a word of comparable frequency ("horse" for
-# "house") is another word. Measured: scripts/measure_slip_gap.py (docs/generation.md).
+# A word one edit from a word it replaces (a letter with its marks substituted, inserted, dropped, or two swapped), or
+# its letters rearranged, that the word list holds at least this much rarer (Zipf), and the corpus no more often in
+# that proportion, is a slip of it whatever list holds it ("hopsital", 1.2, for "hospital", 5.1); a word of comparable
+# frequency ("horse" for "house", Korean "사회" for "회사") is another word. Measured: scripts/measure_slip_gap.py,
+# the same gap on letters rearranged with --rearranged (docs/generation.md).
 SLIP_ZIPF_GAP = 3.75
 
 
@@ -222,7 +224,9 @@ def _mecab_entry(word: str, dictionary: str) -> bool:
 # ("제사장" -> "장제사"), which no dictionary lookup refuses, but their reading costs the segmenter more than a word
 # replaced. The gap is the smallest that keeps 96% of the valid candidates of the per-language measurement's tune sample
 # (a point over the 95% every cell is held to, for the spread between samples; scripts/measure_path_cost_gap.py,
-# docs/generation.md); a segmenter without a path cost (jieba's, PyThaiNLP's) has none.
+# docs/generation.md); a segmenter without a path cost (jieba's, PyThaiNLP's) has none. Most scrambled syllables are
+# refused before it, as letters of a word of T rearranged (checks.answers.scrambled_words); the script prints what the
+# other checks keep and refuse without it too.
 PATH_COST_GAPS = {"mecab-ipadic": 24934, "mecab-ko-dic": 8082}
 
 
@@ -561,11 +565,19 @@ def zipf(word: str, lexicon: str) -> float:
     return float(wordfreq.zipf_frequency(word, lexicon))
 
 
+def rearranged(new: str, old: str) -> bool:
+    """Whether ``new`` is ``old``'s letters with their marks (graphemes) in another order, case folded ("장제사" for
+    "제사장", "hsopital" for "hospital"): letters scrambled, or a real word that happens to share them ("사회", "회사")."""
+    a, b = unicodedata.normalize("NFC", new).casefold(), unicodedata.normalize("NFC", old).casefold()
+    return a != b and sorted(_GRAPHEME.findall(a)) == sorted(_GRAPHEME.findall(b))
+
+
 def slip_of(new: str, old: str, found: LanguageSupport, corpus: CorpusLexicon | None = None) -> bool:
     """Whether ``new``, written in place of ``old``, is a slip of it, whatever list holds it: one edit apart in letters
-    with their marks (one substituted, inserted or dropped, or two swapped), at least :data:`SLIP_ZIPF_GAP` rarer in
-    the word list, and no more common in the corpus than that proportion of ``old``'s count there ("hopsital" for
-    "hospital"; never "horse" for "house"). Without frequencies (no word list, or PyThaiNLP's dictionary) never."""
+    with their marks (one substituted, inserted or dropped, or two swapped) or ``old``'s letters rearranged
+    (:func:`rearranged`), at least :data:`SLIP_ZIPF_GAP` rarer in the word list, and no more common in the corpus than
+    that proportion of ``old``'s count there ("hopsital" for "hospital"; never "horse" for "house", nor "사회" for
+    "회사"). Without frequencies (no word list, or PyThaiNLP's dictionary) never."""
     lexicon = found.lexicon
     if lexicon is None or lexicon == THAI_DICTIONARY or zipf(old, lexicon) - zipf(new, lexicon) < SLIP_ZIPF_GAP:
         return False
@@ -575,7 +587,8 @@ def slip_of(new: str, old: str, found: LanguageSupport, corpus: CorpusLexicon | 
             return False
     from rapidfuzz.distance import OSA
 
-    return int(OSA.distance(_GRAPHEME.findall(new.casefold()), _GRAPHEME.findall(old.casefold()))) == 1
+    edits = int(OSA.distance(_GRAPHEME.findall(new.casefold()), _GRAPHEME.findall(old.casefold())))
+    return edits == 1 or rearranged(new, old)
 
 
 def has_source(found: LanguageSupport, corpus: CorpusLexicon | None = None) -> bool:

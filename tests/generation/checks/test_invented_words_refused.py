@@ -1,5 +1,5 @@
 """Invented words are refused in every language: two known words glued where the language writes no compounds, a rare
-neighbour of a common word (a misspelling a web word list holds), letters the corpus writes after other words put
+neighbour of a common word or its letters rearranged (a misspelling a web word list holds), letters the corpus writes after other words put
 after a stem of another kind; real compounds, real words one letter apart and inflected forms stay kept."""
 
 from __future__ import annotations
@@ -72,6 +72,17 @@ def test_a_rare_neighbour_of_a_common_word_is_a_slip_whatever_list_holds_it_a_co
     for language, original, word, other in OTHER_WORDS:
         assert not slip_of(other.casefold(), word.casefold(), support(language)), other
         assert kind(original, original.replace(word, other), language) is None, other
+
+
+def test_a_rare_word_that_rearranges_the_letters_of_a_common_word_is_a_slip_whatever_list_holds_it() -> None:
+    """ "theer" (Zipf 1.1) is "three" (5.8) with its letters rearranged, two edits apart: the web list holds it, yet it is
+    no other word, alone (the original up to a slip) or beside a real word replaced (letters scrambled)."""
+    found = support("en")
+    assert listed("theer", found) and slip_of("theer", "three", found)
+    original = "They walked three miles to the old village yesterday."
+    assert kind(original, original.replace("three", "theer"), "en", []) == NEAR_COPY
+    changed = original.replace("three", "theer").replace("village", "harbour")
+    assert kind(original, changed, "en", []) == INVENTED_WORDS
 
 
 def test_a_neighbour_the_corpus_writes_as_often_as_its_word_is_a_word_of_the_domain() -> None:

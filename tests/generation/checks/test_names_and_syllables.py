@@ -3,13 +3,15 @@
 A transliterated name is read as a name where the script has no capitals: Chinese writes foreign names with characters
 its transliterations use (jieba's dictionary and the run's corpus show them), Arabic and Marathi write clitics and case
 endings onto a name that the input or T holds. Syllables shuffled into real one-syllable entries are refused by the
-segmenter's path cost against T's. Scrambled letters stay refused either way."""
+segmenter's path cost against T's, and, in every script, a word of T with its letters rearranged into no word or a far
+rarer one is refused on its own. Scrambled letters stay refused either way."""
 
 from __future__ import annotations
 
-from clsd_generation.checks.answers import INVENTED_WORDS, AnswerReader, unknown_words
+from clsd_generation.checks.answers import INVENTED_WORDS, AnswerReader, scrambled_words, unknown_words
 from clsd_generation.checks.candidates import reason_kind
-from clsd_generation.checks.lexicon import PATH_COST_GAPS, CorpusLexicon, path_cost, transliterates
+from clsd_generation.checks.coverage import support
+from clsd_generation.checks.lexicon import PATH_COST_GAPS, CorpusLexicon, costs_more, path_cost, transliterates
 
 
 def kind(original: str, candidate: str, language: str, corpus: list[str] | None = None) -> str | None:
@@ -61,3 +63,37 @@ def test_syllables_scrambled_into_dictionary_entries_are_refused_by_the_segmente
     assert unknown_words(japanese, scrambled, "ja")[0] == [] and kind(japanese, scrambled, "ja") == INVENTED_WORDS
     assert kind(japanese, "わたしたちはふるいいえにひっこしました。", "ja") is None
     assert path_cost("政府", "jieba") is None  # jieba reports no path cost: Chinese keeps its lookups alone
+
+
+def test_a_word_of_t_with_its_letters_rearranged_is_refused_where_every_piece_is_a_word_and_costs_little() -> None:
+    """Shuffled syllables that MeCab cuts into dictionary entries at a path cost no higher than a rare noun's
+    ("제사장", a priest, into "장" + "제사") are no lookup's unknown word, nor one word in a long sentence the bounds
+    refuse: the changed run, read joined, is T's word with its letters rearranged into no word."""
+    korean = "제사장이 성전에 들어가서 여호와께 제물을 드렸다."
+    japanese = "わたしたちはあたらしいいえにひっこしました。"
+    english = "The old hospital was closed in the winter."
+    for language, original, word, scrambled in (
+        ("ko", korean, "제사장", "장제사"),
+        ("ko", korean, "들어가서", "가들어서"),
+        ("ja", japanese, "ひっこし", "こっひし"),
+        ("en", english, "hospital", "hsoptial"),
+    ):
+        candidate = original.replace(word, scrambled)
+        method = support(language).reading.method
+        assert unknown_words(original, candidate, language)[0] in ([], [scrambled]), scrambled  # under the bounds
+        assert costs_more(original, candidate, method) is None, scrambled  # no path cost far above, or none
+        assert scrambled_words(original, candidate, support(language)), scrambled
+        assert kind(original, candidate, language) == INVENTED_WORDS, scrambled
+
+
+def test_a_real_word_that_rearranges_the_letters_of_a_word_of_comparable_frequency_is_a_word_replaced() -> None:
+    """Korean "사회" (society) for "회사" (company), Japanese "社会" for "会社", English "silent" for "listen": the same
+    letters, another word as common."""
+    for language, original, word, other in (
+        ("ko", "그 회사가 새 건물을 지었다.", "회사", "사회"),
+        ("ja", "会社の社長は明日東京へ行きます。", "会社", "社会"),
+        ("en", "They listen to the old radio every evening.", "listen", "silent"),
+    ):
+        candidate = original.replace(word, other)
+        assert scrambled_words(original, candidate, support(language)) == [], other
+        assert kind(original, candidate, language) is None, other
