@@ -65,12 +65,15 @@ def pivot_pairs(source: DataSource, out: Path, limit: int | None) -> Any:
     """(a)'s rows: anchor, positive, negative_1..4 of the two WMT19 pivot tasks (first ``limit`` of each), WMT21 held out."""
     from datasets import concatenate_datasets, load_dataset
 
+    from clsd_format.publishing_settings import TrainingExportSettings
     from clsd_mteb.publishing.training_export import export_training
 
     parts = []
     for task in TRAIN_TASKS:
         folder = out / task
-        export = export_training(source, folder, tasks=[task], eval_tasks=list(EVAL_TASKS), split_by="corpus")
+        export = export_training(
+            source, TrainingExportSettings(folder, tasks=(task,), eval_tasks=tuple(EVAL_TASKS), split_by="corpus")
+        )
         rows = load_dataset(str(folder), split="train")
         print(
             f"{task}: {export.rows['train']} training rows, {export.negatives} negatives each, "

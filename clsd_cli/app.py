@@ -25,7 +25,7 @@ from typer.core import TyperGroup
 from typer.models import CommandInfo
 
 from clsd_cli.declared import NEEDS_EXTRA
-from clsd_format.console import run_cli
+from clsd_format.console import DEBUG_ENV, DEBUG_FLAG, run_cli
 from clsd_format.extras import require_extra
 
 
@@ -66,7 +66,7 @@ class GroupedHelp(TyperGroup):
 app = typer.Typer(
     cls=GroupedHelp,
     help="Cross-Lingual Semantic Discrimination (CLSD) for MTEB: evaluate models, build datasets, analyse results. "
-    "Add --debug (or set CLSD_DEBUG=1) to any command to see tracebacks and library warnings.",
+    f"Add {DEBUG_FLAG} (or set {DEBUG_ENV}=1) to any command to see tracebacks and library warnings.",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
     add_completion=False,

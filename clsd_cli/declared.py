@@ -71,6 +71,7 @@ def option_info(item: DeclaredField, options: Mapping[str, str] | None = None) -
         metavar=declared.metavar,
         callback=declared.check,
         min=declared.minimum,
+        max=declared.maximum,
         envvar=declared.envvar,
     )
 

@@ -11,17 +11,15 @@ answers at once).
 from __future__ import annotations
 
 import sys
-from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING
 
 import typer
 
 from clsd_cli.declared import declared_command
-from clsd_cli.folder_arguments import out_argument
 from clsd_format.declared_settings import option_name
 from clsd_format.evaluation_settings import DataChoice, EvaluationSettings, ModelOptions, TableChoice, TableFormat
-from clsd_format.folders import folder_callback
-from clsd_format.release import DATA_DIR_ENV, RELEASE_TASK_NAMES
+from clsd_format.publishing_settings import ReleaseExportSettings
+from clsd_format.release import RELEASE_TASK_NAMES
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -101,23 +99,13 @@ def _print_table(table: Table1, table_format: TableFormat | None, *, drawn: bool
             typer.echo("\n" + table1_render.INTERVAL_LEGEND)
 
 
-@app.command("export-release")
-def export_release_command(
-    out: Annotated[Path, out_argument("New folder to write the Hub-format dataset into.")],
-    data_dir: Annotated[
-        Path | None,
-        typer.Option(
-            metavar="DIR",
-            callback=folder_callback("data folder"),
-            help=f"Where the release CSVs are (default: ${DATA_DIR_ENV}, else fetched).",
-        ),
-    ] = None,
-) -> None:
+@declared_command(app, name="export-release")
+def export_release_command(settings: ReleaseExportSettings) -> None:
     """Write the release as one Hub-format dataset.
 
     Eight configs, one per released task, and a dataset card that names the files read and their SHA-256.
     """
     from clsd_mteb.publishing.release_export import export_release
 
-    folder = export_release(out, data_dir=data_dir)
+    folder = export_release(settings)
     typer.echo(f"Wrote {folder}")

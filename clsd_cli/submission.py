@@ -1,34 +1,23 @@
 """``clsd export-results`` and ``clsd push-results``: CLSD results for the MTEB results repository, or for the Hub.
 
-Only typer and the light ``clsd_format`` are imported at module level; mteb loads inside the command (see
+Their options are the declared fields of :class:`clsd_format.publishing_settings.ResultsExportSettings` and
+:class:`~clsd_format.publishing_settings.ResultsPushSettings`, the objects the exporters take. Only typer and
+those light declarations are imported at module level; mteb loads inside the command (see
 ``tests/cli/test_cli_startup.py``).
 """
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import Annotated
-
 import typer
 
-from clsd_cli.folder_arguments import WRITE_FOLDER, out_argument
-from clsd_format.declared_settings import option_name
-from clsd_format.evaluation_settings import DataChoice, EvaluationSettings
-from clsd_format.folders import folder_callback
+from clsd_cli.declared import declared_command
+from clsd_format.publishing_settings import ResultsExportSettings, ResultsPushSettings
 
 app = typer.Typer(add_completion=False)
 
-RESULTS_FOLDER = folder_callback("results folder")
-RESULTS_HELP = f"The folder clsd evaluate {option_name(EvaluationSettings, 'output')} (or mteb run --output-folder) wrote."
-# The folder both commands read, declared once.
-ResultsDir = Annotated[Path, typer.Argument(metavar="RESULTS_DIR", callback=RESULTS_FOLDER, help=RESULTS_HELP)]
 
-
-@app.command("export-results")
-def export_results_command(
-    results_dir: ResultsDir,
-    out: Annotated[Path, out_argument("New (or empty) folder to write the submission into.")],
-) -> None:
+@declared_command(app, name="export-results")
+def export_results_command(settings: ResultsExportSettings) -> None:
     """Copy results ready for the MTEB results repository.
 
     Into OUT, in that repository's layout: OUT/results/<org>__<model>/<revision>/ gets each task's result JSON as mteb wrote it, model_meta.json and
@@ -39,7 +28,7 @@ def export_results_command(
     """
     from clsd_mteb.publishing.results_export import export_results
 
-    export = export_results(results_dir, out)
+    export = export_results(settings)
     models = sorted({(item.model, item.revision) for item in export.exported})
     typer.echo(f"Wrote {export.folder}: {len(export.exported)} results of {len(models)} model revision(s)")
     for model, revision in models:
@@ -56,36 +45,8 @@ def export_results_command(
     typer.echo(f"Next: read {export.folder / 'README.md'}, then copy results/ into a clone of the results repository.")
 
 
-@app.command("push-results")
-def push_results_command(
-    results_dir: ResultsDir,
-    hub_dataset: Annotated[
-        str,
-        typer.Option(
-            metavar="REPO_ID@REVISION",
-            help="The Hub dataset the results were computed on, as given to clsd evaluate "
-            f"{option_name(DataChoice, 'hub_dataset')} "
-            "(Andrianos/clsd_wmt19_21 defaults to the revision mteb pinned).",
-        ),
-    ],
-    model: Annotated[
-        str | None, typer.Option(metavar="NAME[@REVISION]", help="Whose results, when the folder holds several models'.")
-    ] = None,
-    user: Annotated[
-        str | None, typer.Option(metavar="NAME", help="Hub user or organisation shown as the results' source (mteb's `user`).")
-    ] = None,
-    create_pr: Annotated[
-        bool, typer.Option("--create-pr", help="Open a pull request on the model repository instead of committing.")
-    ] = False,
-    dry_run: Annotated[
-        Path | None,
-        typer.Option(
-            metavar="OUT",
-            callback=WRITE_FOLDER,
-            help="Write the files that would be uploaded into OUT instead.",
-        ),
-    ] = None,
-) -> None:
+@declared_command(app, name="push-results")
+def push_results_command(settings: ResultsPushSettings) -> None:
     """Publish a model's CLSD results on the Hugging Face Hub.
 
     For the Hub's leaderboards, mteb's own push (ModelMeta.push_eval_results) writes one file per task into the
@@ -96,16 +57,16 @@ def push_results_command(
     """
     from clsd_mteb.publishing.hub_results import plan_results_push, push_results, write_dry_run
 
-    plan = plan_results_push(results_dir, hub_dataset, model)
+    plan = plan_results_push(settings)
     scores = ", ".join(f"{task} {score:.2f}" for task, score in plan.scores.items())
     typer.echo(f"{plan.model.name} ({plan.model.revision}) on {plan.dataset}: {scores}")
     for path, reason in plan.skipped:
         typer.echo(f"  left out {path}: {reason}")
-    if dry_run is not None:
-        written = write_dry_run(plan, dry_run, user)
-        typer.echo(f"dry run: {len(written)} files of the model repository {plan.repo_id} written to {dry_run}")
+    if settings.dry_run is not None:
+        written = write_dry_run(plan, settings.dry_run, settings.user)
+        typer.echo(f"dry run: {len(written)} files of the model repository {plan.repo_id} written to {settings.dry_run}")
         return
-    push_results(plan, user, create_pr=create_pr)
+    push_results(plan, settings.user, create_pr=settings.create_pr)
     typer.echo(
         f"uploaded to {plan.repo_id}/.eval_results/; the Hub lists them on {plan.source.location}'s leaderboard "
         "where that repository's eval.yaml declares these tasks."

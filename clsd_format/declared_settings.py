@@ -34,6 +34,7 @@ class Declared:
     flag: str | None = None
     metavar: str | None = None
     minimum: float | None = None  # the smallest value the field takes (checked as it is parsed and as it is built)
+    maximum: float | None = None  # the largest, likewise
     choices: tuple[str, ...] | None = None  # the values the field takes (checked as the settings object is built)
     fingerprint: bool = False  # part of what a run binds: other values on resume are refused (fingerprint_of)
     envvar: str | None = None  # an environment variable that gives the value when the option is not
@@ -107,6 +108,8 @@ def _check_declared(declared: Declared, field_name: str, value: Any) -> None:
     option = declared.option_name(field_name)
     if declared.minimum is not None and value is not None and value < declared.minimum:
         raise CLSDError(f"{option} must be at least {declared.minimum:g} (got {value!r}).")
+    if declared.maximum is not None and value is not None and value > declared.maximum:
+        raise CLSDError(f"{option} must be at most {declared.maximum:g} (got {value!r}).")
     if declared.choices is not None and value not in declared.choices:
         raise CLSDError(f"{option} {value!r} is unknown; use one of {', '.join(declared.choices)}.")
 

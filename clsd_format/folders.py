@@ -110,4 +110,8 @@ def folder_callback(what: str, *, may_be_missing: bool = False) -> Callable[[Any
     return check
 
 
-__all__ = ["NotAFolderError", "check_folder", "folder_callback", "folder_problem"]
+# The check of every new folder a command writes (a dataset, an export, a dry run's files): one wording for all.
+WRITE_FOLDER = folder_callback("folder to write into", may_be_missing=True)
+
+
+__all__ = ["WRITE_FOLDER", "NotAFolderError", "check_folder", "folder_callback", "folder_problem"]

@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from importlib.metadata import EntryPoint, PackageNotFoundError, distribution, entry_points
 from typing import Generic, ParamSpec, TypeVar
 
+from clsd_format.console import DEBUG_FLAG
 from clsd_format.errors import CLSDError
 
 DISTRIBUTION = "clsd-mteb"  # the distribution whose own entries are the built-in ones
@@ -211,7 +212,7 @@ def running(origin: PluginOrigin) -> Iterator[None]:
     except Exception as exc:
         if origin.built_in:
             raise
-        raise PluginError(f"{origin} raised {_first_line(exc)}; {origin.remedy()} (--debug shows the traceback).") from exc
+        raise PluginError(f"{origin} raised {_first_line(exc)}; {origin.remedy()} ({DEBUG_FLAG} shows the traceback).") from exc
 
 
 def run_plugin(origin: PluginOrigin, call: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:

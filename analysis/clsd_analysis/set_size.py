@@ -16,8 +16,8 @@ from __future__ import annotations
 import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 
+from clsd_analysis.plan_settings import PlanSettings
 from clsd_analysis.result_hits import data_of, hits_of
 from clsd_format.errors import CLSDError
 from clsd_mteb.comparisons import Hits, ResultsData, result_data, why_unpaired
@@ -100,15 +100,14 @@ def plan_lines(plans: Sequence[SetSize], alpha: float = ALPHA, power: float = PO
     return [head, *lines] if lines else []
 
 
-def plan_for_folders(
-    folders: Sequence[Path], differences: Sequence[float], alpha: float = ALPHA, power: float = POWER
-) -> list[str]:
+def plan_for_folders(settings: PlanSettings) -> list[str]:
     """``clsd plan``: the plan's sentences from one results folder or several read as one; refused when nothing can be measured."""
     from clsd_analysis.results import load_results
 
+    folders, alpha, power = settings.results_dir, settings.alpha, settings.power
     results = load_results(folders)
     hits = hits_of(results)
-    plans = plan_set_size(hits, differences, alpha, power, data_of(results))
+    plans = plan_set_size(hits, settings.differences(), alpha, power, data_of(results))
     if not any(plan.rows for plan in plans):
         where = ", ".join(map(str, folders))
         why = "; ".join(line for line in plan_lines(plans, alpha, power)[1:])

@@ -17,15 +17,16 @@ would upload, made by the same mteb calls.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from clsd_format.data_source import DataSource, resolve_data_source
+from clsd_format.declared_settings import option_name
 from clsd_format.errors import CLSDError, DataError
 from clsd_format.hub import check_repo_id, hub_token
+from clsd_format.publishing_settings import ResultsPushSettings
 from clsd_mteb.abstask import AbsTaskCLSD
 from clsd_mteb.publishing.results_export import result_files
 from clsd_mteb.result_checks import MODEL_META_FILE, ResultCheck, read_model_meta
@@ -78,13 +79,14 @@ def _matches(meta: ModelMeta, model: str | None) -> bool:
     return meta.name == name and (not revision or meta.revision == revision)
 
 
-def plan_results_push(results_dir: str | os.PathLike[str], hub_dataset: str, model: str | None = None) -> ResultsPush:
-    """Choose what goes: the results in ``results_dir`` computed on ``hub_dataset`` (``REPO_ID@REVISION``), of one model.
+def plan_results_push(settings: ResultsPushSettings) -> ResultsPush:
+    """Choose what goes: the results in ``settings.results_dir`` computed on ``settings.hub_dataset``
+    (``REPO_ID@REVISION``), of one model.
 
     Raises :class:`DataError` when none qualifies (naming each file and why) and :class:`CLSDError` when
-    several models' results do and ``model`` does not choose one.
+    several models' results do and ``settings.model`` does not choose one.
     """
-    results_dir = Path(results_dir)
+    results_dir, hub_dataset, model = Path(settings.results_dir), settings.hub_dataset, settings.model
     source = resolve_data_source(hub_dataset=hub_dataset)
     tasks = {cls.metadata.name: cls for cls, _ in hub_task_classes(source)}
     check = ResultCheck({name: cls() for name, cls in tasks.items()}, f"a task of {source.location}", _on_source(source))
@@ -111,7 +113,9 @@ def plan_results_push(results_dir: str | os.PathLike[str], hub_dataset: str, mod
         raise DataError(f"no result can go to the Hub as computed on {hub_dataset} ({why}).", file=str(results_dir))
     if len(accepted) > 1:
         found = ", ".join(f"{metas[folder].name}@{metas[folder].revision}" for folder in sorted(accepted))
-        raise CLSDError(f"results of several models qualify ({found}); choose one with --model NAME or NAME@REVISION.")
+        raise CLSDError(
+            f"results of several models qualify ({found}); choose one with {option_name(ResultsPushSettings, 'model')} NAME or NAME@REVISION."
+        )
     ((folder, found_scores),) = accepted.items()
     check_repo_id(str(metas[folder].name), what="the model name")  # mteb uploads to the repository of that name
     names = sorted(found_scores)

@@ -13,15 +13,17 @@ from clsd_format import hub
 from clsd_format.cards import card_template
 from clsd_format.data_source import resolve_data_source
 from clsd_format.errors import DataError
+from clsd_format.publishing_settings import ReleaseExportSettings
 from clsd_format.release import COMMIT, FILES, RELEASE_DATASETS, REPOSITORY
 from clsd_mteb import release_fetch
 from clsd_mteb.publishing.hub_eval import write_eval_config
 from clsd_mteb.tasks import AGPL_URL, CITATION, PAPER_URL, RELEASE_TASKS, release_direction_specs
 
 
-def export_release(out: Path, data_dir: str | Path | None = None) -> Path:
-    """Write the eight released tasks to ``out`` in the Hub format; ``out`` must not exist yet."""
-    out = Path(out)
+def export_release(settings: ReleaseExportSettings) -> Path:
+    """Write the eight released tasks to ``settings.out`` in the Hub format, read from ``settings.data_dir`` (None:
+    ``$CLSD_DATA_DIR``, else the release fetched); ``settings.out`` must not exist yet."""
+    out, data_dir = Path(settings.out), settings.data_dir
     if out.exists() and any(out.iterdir()):
         raise DataError("exists and is not empty; refusing to overwrite (choose a new folder).", file=str(out))
     specs = {spec.task_name: spec for spec in release_direction_specs()}

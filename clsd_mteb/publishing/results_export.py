@@ -23,7 +23,6 @@ ship; see docs/submitting.md) and ``tasks.json``, the full ``TaskMetadata`` of e
 from __future__ import annotations
 
 import json
-import os
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,6 +33,7 @@ from clsd_format.errors import DataError
 from clsd_format.evaluation_settings import EvaluationSettings
 from clsd_format.files import staged_folder
 from clsd_format.json_files import read_json_lines
+from clsd_format.publishing_settings import ResultsExportSettings
 from clsd_mteb.evaluator import EVALUATOR_VERSION
 from clsd_mteb.models import MODELS
 from clsd_mteb.result_checks import MODEL_META_FILE, ResultCheck, read_model_meta
@@ -191,10 +191,10 @@ def _readme(export: ResultsExport, tasks: dict[str, AbsTask]) -> str:
     return "\n".join(lines)
 
 
-def export_results(results_dir: str | os.PathLike[str], out: str | os.PathLike[str]) -> ResultsExport:
-    """Copy the submittable CLSD results of ``results_dir`` to ``out`` in the results repository's layout.
+def export_results(settings: ResultsExportSettings) -> ResultsExport:
+    """Copy the submittable CLSD results of ``settings.results_dir`` to ``settings.out`` in the results repository's layout.
 
-    ``out`` must not exist or be empty: finished work is never overwritten. The folder appears whole or
+    ``settings.out`` must not exist or be empty: finished work is never overwritten. The folder appears whole or
     not at all (written beside ``out``, then renamed). Raises :class:`DataError` when no result qualifies,
     naming each file and why.
     """
@@ -202,7 +202,7 @@ def export_results(results_dir: str | os.PathLike[str], out: str | os.PathLike[s
 
     import clsd_mteb  # noqa: F401  # registers the CLSD tasks with mteb
 
-    results_dir, out = Path(results_dir), Path(out)
+    results_dir, out = Path(settings.results_dir), Path(settings.out)
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
         raise DataError("exists and is not empty; refusing to overwrite (choose a new folder).", file=str(out))
     export = ResultsExport(folder=out)

@@ -30,14 +30,13 @@ from clsd_format import authors_hub, hub, schema
 from clsd_format.data_source import DataSource, resolve_data_source
 from clsd_format.errors import DataError
 from clsd_format.files import staged_folder
-from clsd_format.release import COMMIT, RELEASED_TASKS, REPOSITORY
+from clsd_format.publishing_settings import DIRECT_RELEASE_TASKS, TrainingExportSettings
+from clsd_format.release import COMMIT, REPOSITORY
 from clsd_mteb.abstask import AbsTaskCLSD
 from clsd_mteb.tasks import PAPER_URL, get_tasks
 
-SPLIT_BY: tuple[str, ...] = ("corpus", "id")  # what the eval split keeps out of train (module docstring)
 ANCHOR, POSITIVE = "anchor", "positive"
 TRAIN_SPLIT, EVAL_SPLIT = "train", "eval"
-DIRECT_RELEASE_TASKS: tuple[str, ...] = tuple(task.name for task in RELEASED_TASKS if not task.pivot)
 RELEASE_LICENSE = "agpl-3.0"
 
 
@@ -96,38 +95,38 @@ def _rows(task: AbsTaskCLSD) -> list[dict[str, Any]]:
 
 def export_training(
     data: str | os.PathLike[str] | DataSource | None,
-    out: str | os.PathLike[str],
+    settings: TrainingExportSettings,
     *,
-    tasks: Sequence[str] | None = None,
-    eval_tasks: Sequence[str] = (),
-    split_by: str = "corpus",
-    negatives: int | None = None,
     hub_dataset: str | None = None,
     described_as: str | None = None,
 ) -> TrainingExport:
-    """Write the rows of ``tasks`` (default: the release's four direct tasks, else every task of the source) for training.
+    """Write the rows of ``settings.tasks`` (default: the release's four direct tasks, else every task of the source)
+    for training, into ``settings.out``.
 
     ``data``: the release CSVs, a Hub-format folder (an export of the release or a generated
     dataset), ``None`` for ``$CLSD_DATA_DIR`` or the fetched release, or a source already resolved
     (:func:`clsd_format.data_source.resolve_data_source`); ``hub_dataset``: ``REPO@REVISION``.
-    ``eval_tasks`` and ``split_by``: the held-out ``eval`` split (module docstring). ``negatives``: k,
-    rows with fewer distractors left out (default: the fewest any row has, no row left out).
+    ``settings.eval_tasks`` and ``settings.split_by``: the held-out ``eval`` split (module docstring).
+    ``settings.negatives``: k, rows with fewer distractors left out (default: the fewest any row has, no row left out).
     ``described_as``: how the card names the source (default: the data source itself), for a folder that is
     only a step on the way, such as the dataset ``clsd export-training`` builds from a generation run.
-    ``out`` must not exist or be empty: finished work is never overwritten.
+    ``settings.out`` must not exist or be empty: finished work is never overwritten.
     """
-    out = Path(out)
-    _check_choices(out, split_by, negatives)
+    out, split_by = Path(settings.out), settings.split_by
+    if out.exists() and (not out.is_dir() or any(out.iterdir())):  # before any data is read
+        raise DataError("exists and is not empty; refusing to overwrite (choose a new folder).", file=str(out))
     if isinstance(data, DataSource):
         if hub_dataset is not None:
             raise ValueError("give the data as a resolved source or as hub_dataset, not both")
         source = data
     else:
         source = resolve_data_source(data, hub_dataset)
+    tasks = settings.train_tasks()
     if tasks is None:
-        tasks = DIRECT_RELEASE_TASKS if source.holds_release else None
+        tasks = list(DIRECT_RELEASE_TASKS) if source.holds_release else None
     train_tasks = get_tasks(tasks, source=source)
-    held_tasks = get_tasks(list(eval_tasks), source=source) if eval_tasks else []
+    eval_tasks = settings.eval_task_names()
+    held_tasks = get_tasks(eval_tasks, source=source) if eval_tasks else []
     held = {task.metadata.name: _rows(task) for task in held_tasks}
     held_groups = {_group(t, row, split_by) for t in held_tasks for row in held[t.metadata.name]}
     splits: dict[str, list[dict[str, Any]]] = {TRAIN_SPLIT: [], EVAL_SPLIT: []}
@@ -142,23 +141,13 @@ def export_training(
         splits[EVAL_SPLIT].extend(held[task.metadata.name])
     if not splits[TRAIN_SPLIT]:
         raise DataError(f"no training row is left: the evaluation tasks hold the {split_by} of every training row.")
-    _keep_rows_with_k_negatives(splits, negatives, export)
+    _keep_rows_with_k_negatives(splits, settings.negatives, export)
     export.tasks = {TRAIN_SPLIT: [t.metadata.name for t in train_tasks], EVAL_SPLIT: [t.metadata.name for t in held_tasks]}
     export.rows = {name: len(rows) for name, rows in splits.items() if rows}
     origins = {t.metadata.name: _negatives_origin(t, source) for t in [*train_tasks, *held_tasks]}
     described = described_as or source.describe()
     _write(out, {n: rows for n, rows in splits.items() if rows}, export, split_by, origins, source, described)
     return export
-
-
-def _check_choices(out: Path, split_by: str, negatives: int | None) -> None:
-    """Stop before any data is read: an ``out`` holding work already, or a choice that cannot be met."""
-    if out.exists() and (not out.is_dir() or any(out.iterdir())):
-        raise DataError("exists and is not empty; refusing to overwrite (choose a new folder).", file=str(out))
-    if split_by not in SPLIT_BY:
-        raise ValueError(f"split_by must be one of {SPLIT_BY}, got {split_by!r}")
-    if negatives is not None and negatives < 1:
-        raise ValueError(f"negatives must be at least 1, got {negatives}")
 
 
 def _keep_rows_with_k_negatives(splits: dict[str, list[dict[str, Any]]], negatives: int | None, export: TrainingExport) -> None:

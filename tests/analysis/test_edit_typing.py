@@ -15,6 +15,7 @@ from clsd_analysis.edit_typing import TypedEdit, offline_tagger, type_edit, type
 from clsd_analysis.task_data import TaskCatalog
 from clsd_analysis.typing_agreement import reference_type, typing_agreement
 from clsd_format import edit_types, hub, schema
+from clsd_format.publishing_settings import ReleaseExportSettings
 from clsd_format.tagging import Name, TaggedSentence, Token
 from clsd_mteb.publishing.release_export import export_release
 
@@ -121,7 +122,7 @@ def test_the_annotation_gives_each_pair_a_reference_type() -> None:
 def declared_hub_folder(small_release: Path, folder: Path, task: str = "CLSD-WMT19-DE-FR") -> Path:
     """The fixture data as a Hub-format folder in which ``task`` declares each distractor's rule and type, as
     ``clsd build`` writes rule-made data (every distractor by the ``names`` rule)."""
-    export_release(folder, small_release)
+    export_release(ReleaseExportSettings(folder, small_release))
     spec = next(s for s in hub.read_manifest(folder) if s.task_name == task)
     rows = hub.read_config(folder, spec.config)
     for row in rows:

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from clsd_analysis.plan_settings import PlanSettings
 from clsd_analysis.set_size import discordance, plan_for_folders, plan_set_size
 from clsd_format.errors import CLSDError
 from clsd_mteb.confidence import mcnemar_sample_size
@@ -64,12 +65,12 @@ def test_the_plan_measures_only_results_on_the_same_rows_of_the_same_data(tmp_pa
     write_result(tmp_path, "org/a", TASK, GOOD)
     write_result(tmp_path, "org/b", TASK, CLOSE, dataset_revision="other-rev")  # another dataset of the same name
     with pytest.raises(CLSDError, match="no two models have results on the same rows of the same data") as raised:
-        plan_for_folders([tmp_path], [1.0])
+        plan_for_folders(PlanSettings((tmp_path,), (1.0,)))
     assert "Left out: CLSD-WMT19-DE-FR, other data (dataset revisions data-rev and other-rev)." in str(raised.value)
     write_result(tmp_path, "org/a", OTHER_TASK, GOOD)
     write_result(tmp_path, "org/b", OTHER_TASK, CLOSE[:10], trial=10)  # a trial is not the full run's rows
     write_result(tmp_path, "org/c", OTHER_TASK, CLOSE)
-    lines = plan_for_folders([tmp_path], [1.0])
+    lines = plan_for_folders(PlanSettings((tmp_path,), (1.0,)))
     assert lines[1].startswith("org/a vs org/b: not measured") and "Left out: CLSD-WMT21-DE-FR, other data" in lines[1]
     assert lines[2].startswith("org/a vs org/c: 5.3% of 19 rows discordant")  # on the one task they share
 
@@ -80,11 +81,11 @@ def test_predictions_of_unknown_data_are_not_measured_even_with_the_same_row_ids
     write_predictions(tmp_path / "set-1", "org/a", TASK, "1111111100")
     write_predictions(tmp_path / "set-2", "org/b", TASK, "1111110001")
     with pytest.raises(CLSDError, match="no two models have results on the same rows of the same data") as raised:
-        plan_for_folders([tmp_path / "set-1", tmp_path / "set-2"], [1.0])
+        plan_for_folders(PlanSettings((tmp_path / "set-1", tmp_path / "set-2"), (1.0,)))
     assert "Left out: CLSD-WMT19-DE-FR, unknown data (dataset revisions unknown and unknown" in str(raised.value)
     write_result(tmp_path / "set-2", "org/c", TASK, CLOSE[:10])  # a known revision beside an unknown one: no better
     with pytest.raises(CLSDError, match="unknown data \\(dataset revisions unknown and data-rev"):
-        plan_for_folders([tmp_path / "set-1", tmp_path / "set-2"], [1.0])
+        plan_for_folders(PlanSettings((tmp_path / "set-1", tmp_path / "set-2"), (1.0,)))
 
 
 def test_clsd_plan_reads_several_folders_as_one(tmp_path: Path):
@@ -104,3 +105,21 @@ def test_a_difference_that_is_no_positive_finite_number_of_points_below_100_is_r
         main(["plan", str(tmp_path), "-d", "2", "-d", points])
     (line,) = capsys.readouterr().err.strip().splitlines()
     assert done.value.code == 2 and "a difference in P@1 is a number of points above 0 and below 100" in line
+
+
+@pytest.mark.parametrize(
+    ("values", "option"), [({"alpha": 0.6}, "--alpha"), ({"power": 0.4}, "--power"), ({"difference": (2.0, 0.0)}, "--difference")]
+)
+def test_the_plan_settings_refuse_from_python_as_from_the_command_line(tmp_path, values, option):
+    """A script builds the settings object the command builds, and is refused alike, the refusal naming the option."""
+    with pytest.raises(CLSDError, match=f"^{option} "):
+        PlanSettings((tmp_path,), **values)
+
+
+def test_an_alpha_above_half_is_refused_by_the_command(tmp_path, capsys):
+    from clsd_cli.app import main
+
+    with pytest.raises(SystemExit) as done:
+        main(["plan", str(tmp_path), "--alpha", "0.6"])
+    said = capsys.readouterr().err
+    assert done.value.code == 2 and "--alpha" in said and "0.5" in said  # the declared maximum, checked as it is parsed

@@ -21,6 +21,7 @@ from clsd_generation.core.inputs import read_parallel
 from clsd_generation.core.lock import PID_FILE, run_folder_lock
 from clsd_generation.core.settings import ValidationBounds
 from clsd_generation.dataset.human_check import CRITERIA, export_sample, import_sample
+from clsd_generation.dataset.human_check_settings import FilledSheet, SampleSettings
 from clsd_generation.llm.client import retry_after_seconds
 from clsd_generation.llm.prompts import PAPER_PROMPT, PromptSettings, load_prompt_settings
 from clsd_generation.rules import ALL_RULES, RuleGenerator, rules_for
@@ -298,7 +299,7 @@ def test_human_check_round_trip(tmp_path: Path) -> None:
     lines = ["de,fr"] + [f"Am Montag kam Merkel {i} nach Berlin,Lundi Merkel {i} est venue à Berlin" for i in range(10, 20)]
     corpus = read_parallel(write(tmp_path / "p.csv", "\n".join(lines) + "\n"), ("de", "fr"))
     generate_distractors(corpus, (DE, FR), tmp_path / "run", RuleBackend(), options=RunOptions(progress=False))
-    summary = export_sample(tmp_path / "run", tmp_path / "sheet.csv", per_language=5, seed=3)
+    summary = export_sample(SampleSettings(tmp_path / "run", tmp_path / "sheet.csv", per_language=5, seed=3))
     assert summary.counts == {"de": 5, "fr": 5}
     assert all(summary.passing[code] == 5 for code in ("de", "fr"))  # every kept rule distractor passed the checks
     rows = list(csv.DictReader((tmp_path / "sheet.csv").open(encoding="utf-8")))
@@ -309,7 +310,7 @@ def test_human_check_round_trip(tmp_path: Path) -> None:
         writer = csv.DictWriter(handle, list(rows[0]))
         writer.writeheader()
         writer.writerows(rows)
-    report = import_sample(tmp_path / "filled.csv")
+    report = import_sample(FilledSheet(tmp_path / "filled.csv"))
     assert report.judged == {"de": 5, "fr": 5}
     assert report.share() == pytest.approx(0.9)
     rows[1][CRITERIA[0]] = ""
@@ -318,10 +319,10 @@ def test_human_check_round_trip(tmp_path: Path) -> None:
         writer.writeheader()
         writer.writerows(rows)
     with pytest.raises(DataError, match="expected yes or no") as caught:
-        import_sample(tmp_path / "blank.csv")
+        import_sample(FilledSheet(tmp_path / "blank.csv"))
     assert caught.value.row == 2 and caught.value.column == CRITERIA[0]
     with pytest.raises(DataError, match="refusing to overwrite"):
-        export_sample(tmp_path / "run", tmp_path / "sheet.csv")
+        export_sample(SampleSettings(tmp_path / "run", tmp_path / "sheet.csv"))
 
 
 # --- run-folder lock --------------------------------------------------------------------------

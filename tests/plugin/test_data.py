@@ -28,6 +28,7 @@ import clsd_mteb
 from clsd_format import hub, schema
 from clsd_format.data_source import resolve_data_source
 from clsd_format.errors import DataError, DataSourceUnavailable
+from clsd_format.publishing_settings import ReleaseExportSettings
 from clsd_mteb import release_fetch
 from clsd_mteb.publishing.hub_eval import read_eval_config
 from clsd_mteb.publishing.release_export import export_release
@@ -313,7 +314,7 @@ def test_no_network_and_no_local_source_explains_how_to_set_one(hub_online, monk
 
 @pytest.fixture(scope="module")
 def exported(small_release, tmp_path_factory):
-    return export_release(tmp_path_factory.mktemp("export") / "clsd", data_dir=small_release)
+    return export_release(ReleaseExportSettings(tmp_path_factory.mktemp("export") / "clsd", data_dir=small_release))
 
 
 def test_the_export_holds_eight_configs_with_the_same_rows(exported, small_release):
@@ -348,7 +349,7 @@ def test_the_export_declares_its_tasks_for_the_hub_with_mteb_s_ids(exported):
 
 def test_the_export_never_overwrites(exported, small_release):
     with pytest.raises(DataError, match="refusing to overwrite"):
-        export_release(exported, data_dir=small_release)
+        export_release(ReleaseExportSettings(exported, data_dir=small_release))
 
 
 def test_a_bad_hub_row_is_named(exported, tmp_path):

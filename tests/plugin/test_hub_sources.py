@@ -22,6 +22,7 @@ import pytest
 from clsd_format import authors_hub
 from clsd_format.data_source import resolve_data_source
 from clsd_format.errors import DataError
+from clsd_format.publishing_settings import ReleaseExportSettings
 from clsd_format.release import RELEASED_TASKS, ReleasedTask
 from clsd_mteb.compare import compare_rows
 from clsd_mteb.publishing.release_export import export_release
@@ -112,6 +113,7 @@ def test_rows_are_compared_in_order_on_the_texts() -> None:
 
 def test_results_not_computed_on_the_hub_dataset_cannot_go_to_its_leaderboard(small_release: Path, tmp_path: Path) -> None:
     import clsd_mteb
+    from clsd_format.publishing_settings import ResultsPushSettings
     from clsd_mteb.baselines import CHAR_NGRAM_NAME
     from clsd_mteb.models import load_model
     from clsd_mteb.publishing.hub_results import plan_results_push
@@ -120,7 +122,7 @@ def test_results_not_computed_on_the_hub_dataset_cannot_go_to_its_leaderboard(sm
     tasks = clsd_mteb.get_tasks(["CLSD-WMT21-FR-DE"], data_dir=small_release)  # the fixture CSVs: a local revision
     evaluate_tasks(load_model(CHAR_NGRAM_NAME), tasks, tmp_path / "run", show_progress_bar=False)
     with pytest.raises(DataError) as raised:
-        plan_results_push(tmp_path / "run", authors_hub.REPO_ID)
+        plan_results_push(ResultsPushSettings(tmp_path / "run", authors_hub.REPO_ID))
     message = str(raised.value)
     assert "no result can go to the Hub as computed on Andrianos/clsd_wmt19_21" in message
     assert "CLSD-WMT21-FR-DE.json: computed on other data (dataset revision local-sha256-" in message
@@ -144,7 +146,7 @@ def hub(small_release: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterat
     (authors / "wmt19.fr.de" / "test-00000-of-00001.parquet").write_text("<!DOCTYPE html><html>Bad gateway</html>\n")
     commits["authors-html"] = hub_mirror.commit(authors, "an error page where a parquet file should be")
     export = root / "mirrors" / "datasets" / EXPORT_REPO
-    shutil.copytree(export_release(root / "export", data_dir=small_release), export)
+    shutil.copytree(export_release(ReleaseExportSettings(root / "export", data_dir=small_release)), export)
     commits["export"] = hub_mirror.commit(export)
     with hub_mirror.serve(root / "mirrors", root, ready_repository=authors_hub.REPO_ID) as url:
         yield {"url": url, "home": str(root / "hf-home"), **commits}

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 import clsd_mteb
+from clsd_format.publishing_settings import TrainingExportSettings
 from clsd_mteb.confidence import mcnemar_exact, paired_counts
 from clsd_mteb.metrics import distractor_wins
 from clsd_mteb.publishing.training_export import export_training
@@ -56,7 +57,7 @@ def test_the_evaluator_gives_clsd_evaluates_numbers_ties_included(small_release,
 def test_a_few_steps_of_fine_tuning_on_export_training_rows_with_the_evaluator_in_the_loop(small_release, tmp_path):
     from datasets import load_dataset
 
-    exported = export_training(small_release, tmp_path / "export", tasks=list(TRAIN_TASKS), negatives=3)
+    exported = export_training(small_release, TrainingExportSettings(tmp_path / "export", tasks=tuple(TRAIN_TASKS), negatives=3))
     rows = load_dataset(str(exported.folder), split="train")
     assert rows.column_names == ["anchor", "positive", "negative_1", "negative_2", "negative_3"]
     evaluator = CLSDCrossEncoderEvaluator.from_task(TASK, data_dir=small_release)

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from clsd_format import hub
 from clsd_format.errors import CLSDError, DataError
+from clsd_generation.dataset.push_settings import DatasetPush
 
 
 @dataclass(frozen=True)
@@ -21,9 +22,9 @@ class PushPlan:
     files: list[str]  # relative paths, the repository's content
 
 
-def plan_push(folder: Path, repo_id: str) -> PushPlan:
+def plan_push(settings: DatasetPush) -> PushPlan:
     """Check the folder is a complete CLSD dataset and list what goes into the repository."""
-    folder = Path(folder)
+    folder, repo_id = Path(settings.folder), settings.repo_id
     hub.check_repo_id(repo_id)
     header = hub.read_front_matter(folder)
     specs = hub.read_manifest_from_header(header, where=str(folder / hub.CARD_FILE))
@@ -35,10 +36,12 @@ def plan_push(folder: Path, repo_id: str) -> PushPlan:
     return PushPlan(repo_id, files)
 
 
-def dry_run(folder: Path, repo_id: str, target: Path) -> PushPlan:
-    """Write the exact repository folder to ``target`` instead of uploading."""
-    plan = plan_push(folder, repo_id)
-    target = Path(target)
+def dry_run(settings: DatasetPush) -> PushPlan:
+    """Write the exact repository folder to ``settings.dry_run`` instead of uploading."""
+    if settings.dry_run is None:
+        raise ValueError("a dry run writes into the folder settings.dry_run names; it names none")
+    plan = plan_push(settings)
+    folder, target = Path(settings.folder), Path(settings.dry_run)
     if target.exists() and any(target.iterdir()):
         raise DataError("already exists and is not empty; refusing to overwrite (choose another folder).", file=str(target))
     for relative in plan.files:
@@ -48,15 +51,16 @@ def dry_run(folder: Path, repo_id: str, target: Path) -> PushPlan:
     return plan
 
 
-def push(folder: Path, repo_id: str, *, private: bool = False) -> str:
+def push(settings: DatasetPush) -> str:
     """Upload; returns the commit hash to cite (a Hub task needs an exact revision)."""
-    plan = plan_push(folder, repo_id)
+    plan = plan_push(settings)
+    folder, repo_id = settings.folder, settings.repo_id
     token = hub.hub_token(f"an upload to {repo_id}")
     from huggingface_hub import HfApi
 
     api = HfApi(token=token)
     try:
-        api.create_repo(repo_id, repo_type="dataset", private=private, exist_ok=True)
+        api.create_repo(repo_id, repo_type="dataset", private=settings.private, exist_ok=True)
         commit = api.upload_folder(
             repo_id=repo_id,
             repo_type="dataset",

@@ -19,6 +19,7 @@ from pathlib import Path
 from clsd_format.errors import DataError
 from clsd_generation.core.checkpoint import GENERATION_KEY, Checkpoint
 from clsd_generation.core.languages import languages_of
+from clsd_generation.dataset.human_check_settings import FilledSheet, SampleSettings
 
 CRITERIA = ("structurally_similar", "lexically_similar", "different_meaning")
 SHEET_COLUMNS = ("sample_id", "language", "pair_id", "original", "distractor", "rule", "automatic_checks", *CRITERIA, "comment")
@@ -62,9 +63,9 @@ def _checks(code: str, items: list[tuple[str, str, str, str | None]]) -> list[tu
     return [(rule, reason or "pass") for rule, reason in verdicts]
 
 
-def export_sample(run_dir: Path, sheet: Path, *, per_language: int = 200, seed: int = 0) -> SampleSummary:
+def export_sample(settings: SampleSettings) -> SampleSummary:
     """Write the sheet; returns how many distractors were sampled per language (and, for rule runs, their checks)."""
-    sheet = Path(sheet)
+    run_dir, sheet, per_language, seed = settings.run_dir, Path(settings.sheet), settings.per_language, settings.seed
     if sheet.exists():
         raise DataError("already exists; refusing to overwrite a sheet that may hold annotations.", file=str(sheet))
     with Checkpoint.existing(run_dir) as checkpoint:
@@ -170,8 +171,9 @@ def _refuse_repeats(sheet: Path, rows: list[SheetRow]) -> None:
         )
 
 
-def import_sample(sheet: Path) -> CheckReport:
+def import_sample(settings: FilledSheet) -> CheckReport:
     """Read a filled sheet: per language, how many distractors were judged and how many meet all criteria."""
+    sheet = settings.sheet
     judged: dict[str, int] = {}
     meeting: dict[str, int] = {}
     for row in read_sheet(sheet):

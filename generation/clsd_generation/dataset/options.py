@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from clsd_format.declared_settings import DeclaredSettings, same_as, setting
-from clsd_format.folders import folder_callback
+from clsd_format.folders import WRITE_FOLDER
 from clsd_generation.core.run_folder import OPTIONS, RunFolder
 from clsd_generation.dataset.description import DatasetDescription
 
@@ -26,7 +26,7 @@ class BuildOptions(DeclaredSettings):
     out: Path = setting(
         help="New folder for the Hub-format dataset (must not exist or be empty).",
         panel=OPTIONS,
-        check=folder_callback("folder to write into", may_be_missing=True),
+        check=WRITE_FOLDER,
     )
     allow_incomplete: bool = setting(
         False, help="Build although some sentences are unfinished.", panel=OPTIONS, flag="--allow-incomplete"

