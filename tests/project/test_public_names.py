@@ -182,6 +182,69 @@ def f(n):
     assert _options_not_offered(source, _commands()) == ["line 4: --max-tokenz", "line 4: clsd translate --max-tokens"]
 
 
+# Options a message writes out by hand, each where the field that declares it sits in a layer the message's module may
+# not import (tests/project/test_import_layers.py); every other message names an option through `option_name` or a
+# help's `{--field}`, read from the declaration.
+HAND_WRITTEN = {
+    ("clsd_mteb/answer.py", "--run-dir"): "the generator's commands, in a package the plugin does not import",
+    ("clsd_mteb/answer.py", "--out"): "the generator's commands, in a package the plugin does not import",
+    ("clsd_mteb/answer.py", "--name"): "the generator's commands, in a package the plugin does not import",
+    ("clsd_mteb/source_record.py", "--dataset"): "clsd analyze's, in the analysis, above the plugin",
+    ("clsd_format/hub.py", "--dry-run"): "the push commands' settings, which import this module through the data source",
+    ("generation/clsd_generation/llm/translate.py", "--keep-refused-translations"): "the build's, a layer above",
+    ("generation/clsd_generation/rules/coverage.py", "--backend"): "the run's settings, a layer above the rules",
+}
+
+
+def _hand_written_options(source: str, declared: set[str]) -> list[tuple[int, str]]:
+    """The declared options ``source``'s strings write out (by line), but where a string declares one: a ``flag=``,
+    a served setting's flag, a ``*_FLAG`` constant."""
+    tree = ast.parse(source)
+    skipped = {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+    }
+    for node in ast.walk(tree):
+        if isinstance(node, ast.keyword) and node.arg == "flag":
+            skipped |= {id(inner) for inner in ast.walk(node.value)}
+        elif isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id.endswith("_FLAG") for t in node.targets):
+            skipped |= {id(inner) for inner in ast.walk(node.value)}
+        elif isinstance(node, ast.Call) and getattr(node.func, "id", None) == "served_setting" and node.args:
+            skipped.add(id(node.args[0]))
+    return [
+        (node.lineno, option)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in skipped
+        for option in OPTION.findall(node.value)
+        if option in declared
+    ]
+
+
+def test_no_message_writes_out_a_declared_option() -> None:
+    commands = _commands()
+    declared = set().union(*(_options_of(command) for command in commands.values())) - {"--help", "--debug"}
+    declared |= {name for cls in section_classes() for name in _declared_options(cls)}
+    wrong = []
+    for folder in CODE_FOLDERS:
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            relative = path.relative_to(ROOT).as_posix()
+            found = _hand_written_options(path.read_text(encoding="utf-8"), declared)
+            wrong += [f"{relative} line {line}: {option}" for line, option in found if (relative, option) not in HAND_WRITTEN]
+    assert not wrong, f"options written out by hand, not read from their declaration (option_name, {{--field}}): {wrong}"
+
+
+def test_an_option_written_out_by_hand_is_seen() -> None:
+    source = """
+BATCH = setting(8, help="With {--model}, per batch.", panel="x", flag="--batch-size")
+def f(n):
+    raise CLSDError(f"{n} is too large; lower --batch-size")
+"""
+    assert _hand_written_options(source, {"--batch-size", "--model"}) == [(4, "--batch-size")]
+
+
 def test_every_entry_point_group_a_doc_declares_is_read() -> None:
     groups = {group for doc in DOCS for group in ENTRY_GROUP.findall(_public_text(doc))}
     for module in ("generation/clsd_generation/rules/languages/__init__.py", "analysis/clsd_analysis/sections/__init__.py"):

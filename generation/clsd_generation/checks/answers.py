@@ -29,8 +29,7 @@ distractors. A reader also asks:
   (docs/generation.md). A word that is the letters of a word of the original rearranged, into a word no source knows
   or one far rarer than it, is scrambled letters and refuses the candidate on its own (:func:`scrambled_words`):
   cut by a segmenter, shuffled syllables are real one-syllable entries ("제사장" -> "장" + "제사"), so the changed
-  run is read joined. Cut by MeCab (Japanese, Korean), a candidate whose reading costs MeCab far more than the
-  original's is refused too (:func:`clsd_generation.checks.lexicon.costs_more`).
+  run is read joined.
 * **Decoration**: a leading label ("German:", "Satz 2 –", "1)") the original does not start with is
   stripped, and so is a trailing remark after a dash, in brackets or as a last sentence that is not in the
   target language (" - This sentence is structurally similar ...", "(The Law)", ". Note: one word was replaced.").
@@ -60,6 +59,7 @@ from typing import Any
 
 import regex
 
+from clsd_format.declared_settings import option_name
 from clsd_format.errors import CLSDError
 from clsd_format.invisible import comparable
 from clsd_format.languages import parse_language
@@ -68,7 +68,6 @@ from clsd_generation.checks.coverage import LanguageSupport, identifier, support
 from clsd_generation.checks.lexicon import (
     LETTER_WORD,
     CorpusLexicon,
-    costs_more,
     has_source,
     inflection_language,
     knows,
@@ -216,9 +215,10 @@ def accepted_neighbour(spec: str, languages: Sequence[str]) -> str:
     """``--accept-neighbour TARGET:NEIGHBOUR`` as the identifier's codes ("ru:bg", "sr:hr" for ``sr-Latn:hrv``);
     ``languages`` are the run's codes. One line naming what is wrong: the form, a language the identifier does not
     know (it never names it, so there is nothing to accept), or a target that is not a language of the run."""
+    option = option_name(ReadingChecks, "accepted_neighbours")
     target, sep, neighbour = spec.partition(":")
     if not sep or not target.strip() or not neighbour.strip():
-        raise CLSDError(f"--accept-neighbour {spec!r}: write TARGET:NEIGHBOUR, two language codes (e.g. ru:bg).")
+        raise CLSDError(f"{option} {spec!r}: write TARGET:NEIGHBOUR, two language codes (e.g. ru:bg).")
     codes = []
     for part in (target.strip(), neighbour.strip()):
         try:
@@ -226,10 +226,10 @@ def accepted_neighbour(spec: str, languages: Sequence[str]) -> str:
         except CLSDError:  # a code no library knows: the identifier does not know it either
             code = None
         if code is None:
-            raise CLSDError(f"--accept-neighbour {spec!r}: the language identifier (py3langid) does not know {part!r}.")
+            raise CLSDError(f"{option} {spec!r}: the language identifier (py3langid) does not know {part!r}.")
         codes.append(code)
     if codes[0] not in {support(language).identifier for language in languages}:
-        raise CLSDError(f"--accept-neighbour {spec!r}: {target.strip()} is not a language of this run ({', '.join(languages)}).")
+        raise CLSDError(f"{option} {spec!r}: {target.strip()} is not a language of this run ({', '.join(languages)}).")
     return f"{codes[0]}:{codes[1]}"
 
 
@@ -436,7 +436,7 @@ class AnswerReader:
 
     def invented(self, original: str, candidate: str) -> str | None:
         """The invented-words check, where any source knows words of the language and the run has it on (its letters
-        rearranged and path cost refuse nothing either where its bounds are off)."""
+        rearranged refuse nothing either where its bounds are off)."""
         return self._invented(original, candidate) if self.has_lexicon and INVENTED_WORDS_CHECK.is_on(self.checks) else None
 
     def _foreign_script_words(self, original: str, candidate: str) -> list[str]:
@@ -458,8 +458,6 @@ class AnswerReader:
         if scrambled:
             shown = ", ".join(f"{word} for {old}" for old, word in scrambled[:3])
             return f"{INVENTED_WORDS} (letters of a word of the original rearranged: {shown})"
-        if self.support.segmented and (gap := costs_more(original, candidate, self.support.reading.method)) is not None:
-            return f"{INVENTED_WORDS} (its segmenter reads it at a path cost {gap} above the original's: scrambled syllables)"
         return None
 
     def _near_copy(self, original: str, candidate: str) -> bool:
@@ -570,7 +568,7 @@ INVENTED_WORDS_CHECK = AnswerCheck(
             "lower-case words unknown to every source of the language's words (its word list, the run's corpus, the "
             "segmenter's and inflection dictionaries, endings of the corpus's inflection, compounds of known words where the "
             "language writes them), no word of the original with its letters rearranged into a word no source knows or "
-            "one far rarer, and, cut by MeCab, no path cost far above the original's"
+            "one far rarer"
         )
     ),
     off={"max_unknown_share": 2.0, "max_unknown_lowercase": 0},

@@ -219,38 +219,6 @@ def _mecab_entry(word: str, dictionary: str) -> bool:
     return entries == [(word, MeCab.MECAB_NOR_NODE)]
 
 
-# How far MeCab's cost of its best reading of a candidate may exceed its cost of the original (in the dictionary's own
-# cost units) before the candidate reads as scrambled text: shuffled syllables are cut into real one-syllable entries
-# ("제사장" -> "장제사"), which no dictionary lookup refuses, but their reading costs the segmenter more than a word
-# replaced. The gap is the smallest that keeps 96% of the valid candidates of the per-language measurement's tune sample
-# (a point over the 95% every cell is held to, for the spread between samples; scripts/measure_path_cost_gap.py,
-# docs/generation.md); a segmenter without a path cost (jieba's, PyThaiNLP's) has none. Most scrambled syllables are
-# refused before it, as letters of a word of T rearranged (checks.answers.scrambled_words); the script prints what the
-# other checks keep and refuse without it too.
-PATH_COST_GAPS = {"mecab-ipadic": 24934, "mecab-ko-dic": 8082}
-
-
-def path_cost(text: str, method: str) -> int | None:
-    """MeCab's cost of its best reading of ``text`` with the dictionary of ``method``; None for another segmenter."""
-    if method not in PATH_COST_GAPS:
-        return None
-    node = _mecab_tagger(SEGMENTER_MODULES[method][1]).parseToNode(text)  # type: ignore[attr-defined]
-    cost = 0
-    while node:
-        cost = int(node.cost)  # the cost of the best path up to this node: the last node's is the whole reading's
-        node = node.next
-    return cost
-
-
-def costs_more(original: str, candidate: str, method: str) -> int | None:
-    """How far the segmenter's path cost of ``candidate`` exceeds :data:`PATH_COST_GAPS` over the original's (None where
-    it does not, or the segmenter has no path cost)."""
-    before, after = path_cost(original, method), path_cost(candidate, method)
-    if before is None or after is None or after - before <= PATH_COST_GAPS[method]:
-        return None
-    return after - before
-
-
 @functools.lru_cache(maxsize=200_000)
 def segmenter_knows(word: str, method: str) -> bool:
     """Whether the dictionary of the segmenter ``method`` (:data:`clsd_format.words.SEGMENTER_MODULES`) holds ``word``."""

@@ -2,16 +2,16 @@
 
 A transliterated name is read as a name where the script has no capitals: Chinese writes foreign names with characters
 its transliterations use (jieba's dictionary and the run's corpus show them), Arabic and Marathi write clitics and case
-endings onto a name that the input or T holds. Syllables shuffled into real one-syllable entries are refused by the
-segmenter's path cost against T's, and, in every script, a word of T with its letters rearranged into no word or a far
-rarer one is refused on its own. Scrambled letters stay refused either way."""
+endings onto a name that the input or T holds. Syllables shuffled into real one-syllable entries are read joined: in
+every script, a word of T with its letters rearranged into no word or a far rarer one is refused on its own, so
+scrambled letters stay refused where every piece is a word."""
 
 from __future__ import annotations
 
 from clsd_generation.checks.answers import INVENTED_WORDS, AnswerReader, scrambled_words, unknown_words
 from clsd_generation.checks.candidates import reason_kind
 from clsd_generation.checks.coverage import support
-from clsd_generation.checks.lexicon import PATH_COST_GAPS, CorpusLexicon, costs_more, path_cost, transliterates
+from clsd_generation.checks.lexicon import CorpusLexicon, transliterates
 
 
 def kind(original: str, candidate: str, language: str, corpus: list[str] | None = None) -> str | None:
@@ -47,14 +47,14 @@ def test_a_name_with_a_clitic_or_a_case_ending_reads_as_the_name_of_the_input_or
         assert kind(marathi, marathi.replace("पुण्याला", wrong), "mr", cities) == INVENTED_WORDS, wrong
 
 
-def test_syllables_scrambled_into_dictionary_entries_are_refused_by_the_segmenters_path_cost() -> None:
+def test_syllables_scrambled_into_dictionary_entries_are_refused_as_letters_of_t_rearranged() -> None:
     korean = "농부들은 올해 가을에 수확을 기뻐하며 잔치를 열었다."
     for scrambled in (
         "농부들은 해올 가을에 수확을 하뻐기며 잔치를 었열다.",
         "부농들은 올해 가을에 확수을 기뻐하며 잔치를 었열다.",
     ):
         assert unknown_words(korean, scrambled, "ko")[0] == []  # every piece is an entry of mecab-ko-dic
-        assert path_cost(scrambled, "mecab-ko-dic") - path_cost(korean, "mecab-ko-dic") > PATH_COST_GAPS["mecab-ko-dic"]
+        assert scrambled_words(korean, scrambled, support("ko")), scrambled
         assert kind(korean, scrambled, "ko") == INVENTED_WORDS, scrambled
     for valid in ("농부들은 올해 가을에 소출을 기뻐하며 잔치를 열었다.", "농부들은 올해 봄에 수확을 기뻐하며 잔치를 열었다."):
         assert kind(korean, valid, "ko") is None, valid
@@ -62,13 +62,12 @@ def test_syllables_scrambled_into_dictionary_entries_are_refused_by_the_segmente
     scrambled = "したわたちはらたあしいいえにこっひしました。"
     assert unknown_words(japanese, scrambled, "ja")[0] == [] and kind(japanese, scrambled, "ja") == INVENTED_WORDS
     assert kind(japanese, "わたしたちはふるいいえにひっこしました。", "ja") is None
-    assert path_cost("政府", "jieba") is None  # jieba reports no path cost: Chinese keeps its lookups alone
 
 
-def test_a_word_of_t_with_its_letters_rearranged_is_refused_where_every_piece_is_a_word_and_costs_little() -> None:
-    """Shuffled syllables that MeCab cuts into dictionary entries at a path cost no higher than a rare noun's
-    ("제사장", a priest, into "장" + "제사") are no lookup's unknown word, nor one word in a long sentence the bounds
-    refuse: the changed run, read joined, is T's word with its letters rearranged into no word."""
+def test_a_word_of_t_with_its_letters_rearranged_is_refused_where_every_piece_is_a_word() -> None:
+    """Shuffled syllables that MeCab cuts into dictionary entries ("제사장", a priest, into "장" + "제사") are no
+    lookup's unknown word, nor one word in a long sentence the bounds refuse: the changed run, read joined, is T's word
+    with its letters rearranged into no word."""
     korean = "제사장이 성전에 들어가서 여호와께 제물을 드렸다."
     japanese = "わたしたちはあたらしいいえにひっこしました。"
     english = "The old hospital was closed in the winter."
@@ -79,9 +78,7 @@ def test_a_word_of_t_with_its_letters_rearranged_is_refused_where_every_piece_is
         ("en", english, "hospital", "hsoptial"),
     ):
         candidate = original.replace(word, scrambled)
-        method = support(language).reading.method
         assert unknown_words(original, candidate, language)[0] in ([], [scrambled]), scrambled  # under the bounds
-        assert costs_more(original, candidate, method) is None, scrambled  # no path cost far above, or none
         assert scrambled_words(original, candidate, support(language)), scrambled
         assert kind(original, candidate, language) == INVENTED_WORDS, scrambled
 

