@@ -83,16 +83,21 @@ def _file_exists(relative: str) -> bool:
     return (ROOT / relative).is_file() or (folder is not None and (ROOT / folder).parent.joinpath(relative).is_file())
 
 
-def _code_strings(source: str) -> list[tuple[int, str]]:
-    """The strings of a module's code but its docstrings, by line: an f-string with each value as "{}"."""
-    tree = ast.parse(source)
-    docstrings = {
+def _docstrings(tree: ast.Module) -> set[int]:
+    """The ids of a module's docstring nodes (its own, its classes' and functions')."""
+    return {
         id(node.body[0].value)
         for node in ast.walk(tree)
         if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
         and node.body
         and isinstance(node.body[0], ast.Expr)
     }
+
+
+def _code_strings(source: str) -> list[tuple[int, str]]:
+    """The strings of a module's code but its docstrings, by line: an f-string with each value as "{}"."""
+    tree = ast.parse(source)
+    docstrings = _docstrings(tree)
     parts = {id(value) for node in ast.walk(tree) if isinstance(node, ast.JoinedStr) for value in node.values}
     strings = []
     for node in ast.walk(tree):
@@ -200,13 +205,7 @@ def _hand_written_options(source: str, declared: set[str]) -> list[tuple[int, st
     """The declared options ``source``'s strings write out (by line), but where a string declares one: a ``flag=``,
     a served setting's flag, a ``*_FLAG`` constant."""
     tree = ast.parse(source)
-    skipped = {
-        id(node.body[0].value)
-        for node in ast.walk(tree)
-        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
-        and node.body
-        and isinstance(node.body[0], ast.Expr)
-    }
+    skipped = _docstrings(tree)
     for node in ast.walk(tree):
         if isinstance(node, ast.keyword) and node.arg == "flag":
             skipped |= {id(inner) for inner in ast.walk(node.value)}
