@@ -52,7 +52,7 @@ import difflib
 import functools
 import json
 import unicodedata
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
@@ -111,13 +111,26 @@ _SENTENCE_TAIL = regex.compile(r"(?<=[.!?。！？])\s+(?P<tail>[^.!?。！？]+
 _BRACKET_TAIL = regex.compile(r"\s*[(（](?P<tail>[^()（）]+)[)）]\s*[.!?。！？]?\s*$")
 
 
+@functools.lru_cache(maxsize=4096)
 def fold(text: str) -> str:
     """Case and punctuation folded away, whitespace collapsed, read as compared (NFKC, no invisible characters:
     :func:`clsd_format.invisible.comparable`). Accents stay: "könnten" and "konnten" differ in meaning. The modifier
     letter apostrophe (U+02BC) folds as the apostrophe it stands for: "подвірʼя" is "подвір'я" retyped, not a new word."""
     folded = unicodedata.normalize("NFC", comparable(text).casefold())
-    kept = "".join(" " if ch == _MODIFIER_APOSTROPHE or unicodedata.category(ch)[0] in "PS" else ch for ch in folded)
-    return " ".join(kept.split())
+    return " ".join(folded.translate(_FOLDED_CHARACTERS).split())
+
+
+class _FoldedCharacters(dict[int, str]):
+    """What :func:`fold` writes for each character, decided once per character (a space for punctuation, a symbol and
+    the modifier letter apostrophe; the character itself else): ``str.translate`` reads it character by character."""
+
+    def __missing__(self, code: int) -> str:
+        ch = chr(code)
+        self[code] = kept = " " if ch == _MODIFIER_APOSTROPHE or unicodedata.category(ch)[0] in "PS" else ch
+        return kept
+
+
+_FOLDED_CHARACTERS = _FoldedCharacters()
 
 
 @functools.lru_cache(maxsize=4096)
@@ -249,8 +262,8 @@ def unknown_words(original: str, candidate: str, language: str, corpus: CorpusLe
     inflection_language(found.code)  # its dictionary loads with the first candidate, not at the first unknown word
     if found.segmented:
         return _unknown_segments(original, candidate, found, corpus)
-    words = list(_letter_words(candidate, found.code))
-    in_original = {word.casefold() for word in _letter_words(original, found.code)}
+    words = _letter_words(candidate, found.code)
+    in_original = _folded_word_set(original, found.code)
     new = [word for word in words if word.casefold() not in in_original]
     return [word for word in new if not _known_or_name(word, found, corpus, in_original)], len(words)
 
@@ -262,7 +275,19 @@ def _letter_words(text: str, code: str) -> tuple[str, ...]:
     return tuple(letter_words(unicodedata.normalize("NFC", text), code))
 
 
-def _known_or_name(word: str, found: LanguageSupport, corpus: CorpusLexicon | None, names: set[str]) -> bool:
+@functools.lru_cache(maxsize=4096)
+def _folded_words(text: str, code: str) -> tuple[str, ...]:
+    """:func:`_letter_words` case-folded, read once per text (an original's, with each of its candidates)."""
+    return tuple(word.casefold() for word in _letter_words(text, code))
+
+
+@functools.lru_cache(maxsize=4096)
+def _folded_word_set(text: str, code: str) -> frozenset[str]:
+    """The set of :func:`_folded_words`: the words an original has, asked of each of its candidates."""
+    return frozenset(_folded_words(text, code))
+
+
+def _known_or_name(word: str, found: LanguageSupport, corpus: CorpusLexicon | None, names: Collection[str]) -> bool:
     """Known to a source, or a name of the input or of T (``names``: T's words) with letters written onto it."""
     if knows(word, found, corpus):
         return True
@@ -307,6 +332,7 @@ def scrambled_words(
     Written with spaces, each new word is compared with each word the candidate lacks. Cut by a segmenter, a word's
     letters shuffled are cut into other pieces ("제사장" into "장" and "제사"), so each changed run of segments is read
     joined against the run it replaced, as one word; the same segments in another order are words moved, not letters."""
+    names: Collection[str]  # T's words (and, cut by a segmenter, its runs of characters joined)
     if found.segmented:
         own, new = (
             [w.casefold() for w in find_words(unicodedata.normalize("NFC", text), found.code) if regex.search(r"[^\W\d_]", w)]
@@ -320,10 +346,10 @@ def scrambled_words(
             if tag == "replace" and sorted(own[i1:i2]) != sorted(new[j1:j2])
         ]
     else:
-        own, new = ([w.casefold() for w in _letter_words(text, found.code)] for text in (original, candidate))
-        names, written = set(own), set(new)
-        removed = [old for old in own if old not in written]
-        pairs = [(old, word) for word in new if word not in names for old in removed if len(old) == len(word)]
+        written = _folded_words(candidate, found.code)
+        names, new_words = _folded_word_set(original, found.code), set(written)
+        removed = [old for old in _folded_words(original, found.code) if old not in new_words]
+        pairs = [(old, word) for word in written if word not in names for old in removed if len(old) == len(word)]
     return [
         (old, word)
         for old, word in pairs
@@ -331,7 +357,9 @@ def scrambled_words(
     ]
 
 
-def _single_characters_known(run: list[str], found: LanguageSupport, corpus: CorpusLexicon | None, names: set[str]) -> bool:
+def _single_characters_known(
+    run: list[str], found: LanguageSupport, corpus: CorpusLexicon | None, names: Collection[str]
+) -> bool:
     """A run of one-character segments is a word joined, or a transliterated name (:func:`transliterates`)."""
     return _known_or_name("".join(run), found, corpus, names) or transliterates(run, found.reading.method)
 

@@ -116,14 +116,21 @@ def _thai_words() -> frozenset[str]:
 
 
 @functools.lru_cache(maxsize=200_000)
+def word_zipf(word: str, lexicon: str) -> float:
+    """The word list's Zipf frequency of ``word`` (wordfreq's code ``lexicon``), looked up once per word: a word's part
+    is asked at two thresholds (:data:`MIN_PART_ZIPF` and any), and a slip compares the frequencies of both words."""
+    import wordfreq
+
+    return float(wordfreq.zipf_frequency(word, lexicon))
+
+
+@functools.lru_cache(maxsize=200_000)
 def known_word(word: str, language: str, zipf: float = 0.0) -> bool:
     """Whether the word list of ``language`` (wordfreq's code, or THAI_DICTIONARY) has seen ``word`` at all (at a Zipf
     frequency above ``zipf``)."""
     if language == THAI_DICTIONARY:
         return word in _thai_words()
-    import wordfreq
-
-    return wordfreq.zipf_frequency(word, language) > zipf
+    return word_zipf(word, language) > zipf
 
 
 @functools.lru_cache(maxsize=200_000)
@@ -525,19 +532,24 @@ def listed(word: str, found: LanguageSupport, corpus: CorpusLexicon | None = Non
     return inflected is not None and inflected_known(word, inflected, lexicon)
 
 
-@functools.lru_cache(maxsize=200_000)
 def zipf(word: str, lexicon: str) -> float:
     """The word list's Zipf frequency of ``word`` (wordfreq's code ``lexicon``; 0.0 where it lacks the word)."""
-    import wordfreq
-
-    return float(wordfreq.zipf_frequency(word, lexicon))
+    return word_zipf(word, lexicon)
 
 
 def rearranged(new: str, old: str) -> bool:
     """Whether ``new`` is ``old``'s letters with their marks (graphemes) in another order, case folded ("장제사" for
     "제사장", "hsopital" for "hospital"): letters scrambled, or a real word that happens to share them ("사회", "회사")."""
-    a, b = unicodedata.normalize("NFC", new).casefold(), unicodedata.normalize("NFC", old).casefold()
-    return a != b and sorted(_GRAPHEME.findall(a)) == sorted(_GRAPHEME.findall(b))
+    a, b = _folded_graphemes(new), _folded_graphemes(old)
+    return a[0] != b[0] and a[1] == b[1]
+
+
+@functools.lru_cache(maxsize=200_000)
+def _folded_graphemes(word: str) -> tuple[str, tuple[str, ...]]:
+    """``word`` composed and case-folded, and its graphemes sorted (what :func:`rearranged` compares), read once per
+    word: an original's words are compared with each of its candidates' words."""
+    folded = unicodedata.normalize("NFC", word).casefold()
+    return folded, tuple(sorted(_GRAPHEME.findall(folded)))
 
 
 def slip_of(new: str, old: str, found: LanguageSupport, corpus: CorpusLexicon | None = None) -> bool:
