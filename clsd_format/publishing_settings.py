@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import MISSING, dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from clsd_format.declared_settings import DeclaredSettings, option_name, same_as, setting
 from clsd_format.evaluation_settings import DataChoice, EvaluationSettings, split_names
@@ -26,18 +26,17 @@ SPLIT_BY: tuple[SplitBy, ...] = ("corpus", "id")
 DIRECT_RELEASE_TASKS: tuple[str, ...] = tuple(task.name for task in RELEASED_TASKS if not task.pivot)
 
 
+def _out_argument(help: str) -> Any:
+    """The new (or empty) folder an export writes into, as every export declares it: an argument OUT."""
+    return setting(help=help, panel=OPTIONS, argument=True, metavar="OUT", check=WRITE_FOLDER)
+
+
 # Declarations of settings, shaped alike as every declared field is (a default, help, panel, a check); none repeats another's logic.
 @dataclass(frozen=True)
 class TrainingExportSettings(DeclaredSettings):
     """Where the training set goes, which tasks train and which are held out for evaluation, and how many negatives."""
 
-    out: Path = setting(
-        help="New (or empty) folder to write the training dataset into.",
-        panel=OPTIONS,
-        argument=True,
-        metavar="OUT",
-        check=WRITE_FOLDER,
-    )
+    out: Path = _out_argument("New (or empty) folder to write the training dataset into.")
     tasks: tuple[str, ...] = same_as(
         DataChoice,
         "tasks",
@@ -87,13 +86,7 @@ class ResultsExportSettings(DeclaredSettings):
         metavar="RESULTS_DIR",
         check=folder_callback("results folder"),
     )
-    out: Path = setting(
-        help="New (or empty) folder to write the submission into.",
-        panel=OPTIONS,
-        argument=True,
-        metavar="OUT",
-        check=WRITE_FOLDER,
-    )
+    out: Path = _out_argument("New (or empty) folder to write the submission into.")
 
 
 @dataclass(frozen=True)
@@ -132,13 +125,7 @@ class ResultsPushSettings(DeclaredSettings):
 class ReleaseExportSettings(DeclaredSettings):
     """The new folder the Hub-format dataset is written into, and where the release CSVs are read."""
 
-    out: Path = setting(
-        help="New folder to write the Hub-format dataset into.",
-        panel=OPTIONS,
-        argument=True,
-        metavar="OUT",
-        check=WRITE_FOLDER,
-    )
+    out: Path = _out_argument("New folder to write the Hub-format dataset into.")
     data_dir: Path | None = same_as(
         DataChoice, "data_dir", help=f"Where the release CSVs are (default: ${DATA_DIR_ENV}, else fetched).", panel=OPTIONS
     )
