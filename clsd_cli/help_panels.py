@@ -12,7 +12,7 @@ from typing import Any
 
 from typer.core import TyperCommand
 
-DEFAULT_PANEL = "Options"
+from clsd_format.declared_settings import OPTIONS
 
 
 class PanelledCommand(TyperCommand):
@@ -29,7 +29,7 @@ class PanelledCommand(TyperCommand):
             if param.param_type_name == "argument":
                 arguments.append(record)
             else:
-                panels.setdefault(getattr(param, "rich_help_panel", None) or DEFAULT_PANEL, []).append(record)
+                panels.setdefault(getattr(param, "rich_help_panel", None) or OPTIONS, []).append(record)
         if arguments:
             with formatter.section("Arguments"):
                 formatter.write_dl(arguments)

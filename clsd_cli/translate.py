@@ -10,7 +10,8 @@ import typer
 
 from clsd_cli.declared import Offered, declared_command
 from clsd_cli.step_result import print_result
-from clsd_generation.core.run_folder import OPTIONS, RunFolder
+from clsd_format.declared_settings import OPTIONS
+from clsd_generation.core.run_folder import RunFolder
 from clsd_generation.core.settings import LLMSettings, TranslationSettings
 
 app = typer.Typer()

@@ -18,7 +18,6 @@ from clsd_format.evaluation_settings import DataChoice, split_names
 from clsd_format.release import DATA_DIR_ENV
 
 
-# Declarations of settings, shaped alike as every declared field is (a default, help, panel, a check); none repeats another's logic.
 @dataclass(frozen=True)
 class CompareSourcesSettings(DeclaredSettings):
     """The first source (local files or the release), the second (a Hub dataset) and the tasks compared."""

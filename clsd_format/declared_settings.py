@@ -16,20 +16,20 @@ import dataclasses
 import typing
 from collections.abc import Callable, Iterator
 from dataclasses import MISSING, dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from clsd_format.errors import CLSDError
 
 SETTING_KEY = "clsd_setting"
+OPTIONS = "Options"  # the help panel of a command whose options need no other grouping (click's own heading)
 
 
-# A record of fields with defaults, shaped as other small frozen records of the packages are; no logic is repeated.
 @dataclass(frozen=True)
 class Declared:
     """How ``clsd`` offers one field: as an option (``--field-name`` unless ``flag`` names it) or an argument."""
 
     help: str
-    panel: str
+    panel: str = ""  # the help panel it is listed under; none named: its settings class's ``PANEL``
     # the option's declaration when it is not --field-name: "--batch", "--a/--no-a", "--tasks,-t" (with a short name)
     flag: str | None = None
     metavar: str | None = None
@@ -67,7 +67,12 @@ class DeclaredSettings:
     object is built, from Python as from the command line, and a refusal names the option (``--concurrency``).
 
     A subclass says what ties its fields together in :meth:`check` (called after the declared checks); a dataclass's
-    generated ``__init__`` calls ``__post_init__``, which this class defines, so no subclass defines its own."""
+    generated ``__init__`` calls ``__post_init__``, which this class defines, so no subclass defines its own.
+
+    ``PANEL`` is the help panel of the fields that name none: a class's fields are listed together unless one says
+    otherwise, so a panel is written once per class, not once per field."""
+
+    PANEL: ClassVar[str] = OPTIONS
 
     def __post_init__(self) -> None:
         for item in dataclasses.fields(self):  # type: ignore[arg-type]
@@ -114,11 +119,11 @@ def _check_declared(declared: Declared, field_name: str, value: Any) -> None:
         raise CLSDError(f"{option} {value!r} is unknown; use one of {', '.join(declared.choices)}.")
 
 
-def setting(default: Any = MISSING, *, help: str, panel: str, **how: Any) -> Any:
+def setting(default: Any = MISSING, *, help: str, **how: Any) -> Any:
     """A dataclass field with its option declared (:class:`Declared`); without ``default`` the option is required.
 
     Typed ``Any`` as :func:`dataclasses.field` is, so that ``x: int = setting(2, ...)`` type-checks."""
-    metadata = {SETTING_KEY: Declared(help, panel, **how)}
+    metadata = {SETTING_KEY: Declared(help, **how)}
     if default is MISSING:
         return field(metadata=metadata)
     return field(default=default, metadata=metadata)
@@ -162,7 +167,8 @@ def declared_fields(cls: type, path: tuple[str, ...] = (), defaults: Any = None)
         kind = hints[item.name]
         if declared is not None:
             default = item.default if defaults is None else getattr(defaults, item.name)
-            yield DeclaredField((*path, item.name), kind, default, declared)
+            panel = declared.panel or getattr(cls, "PANEL", OPTIONS)
+            yield DeclaredField((*path, item.name), kind, default, dataclasses.replace(declared, panel=panel))
         elif dataclasses.is_dataclass(kind) and isinstance(kind, type):
             inner = getattr(defaults, item.name) if defaults is not None else _default_object(item)
             yield from declared_fields(kind, (*path, item.name), inner)

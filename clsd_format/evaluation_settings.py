@@ -21,10 +21,8 @@ from clsd_format.release import DATA_DIR_ENV
 
 DEFAULT_OUTPUT = Path("clsd-results")
 TableFormat = Literal["markdown", "latex", "csv"]
-OPTIONS = "Options"  # the one help panel of `clsd evaluate`
 
 
-# Declarations of settings, shaped alike as every declared field is (a default, help, panel, a check); none repeats another's logic.
 @dataclass(frozen=True)
 class ModelOptions(DeclaredSettings):
     """The model as ``clsd evaluate`` names it: ``--model``, or an embeddings endpoint by URL and name, with the settings
@@ -37,20 +35,18 @@ class ModelOptions(DeclaredSettings):
         "knows, endpoint:MODEL@BASE_URL (an embeddings endpoint) or rerank:MODEL@BASE_URL (a rerank server); repeated, "
         "several models compared in one answer. Default: the embedded multilingual USE v3, shown beside the character "
         "n-gram baseline.",
-        panel=OPTIONS,
         metavar="NAME",
     )
     device: str | None = setting(
-        None, help="torch device, e.g. cpu or cuda. Default: chosen by sentence-transformers.", panel=OPTIONS, metavar="DEVICE"
+        None, help="torch device, e.g. cpu or cuda. Default: chosen by sentence-transformers.", metavar="DEVICE"
     )
     endpoint_url: str | None = setting(
         None,
         help="An OpenAI-compatible embeddings endpoint to evaluate instead of {--model}, e.g. http://127.0.0.1:8000/v1.",
-        panel=OPTIONS,
         metavar="URL",
     )
     endpoint_model: str | None = setting(
-        None, help="The model name the endpoint serves (needed with {--endpoint_url}).", panel=OPTIONS, metavar="NAME"
+        None, help="The model name the endpoint serves (needed with {--endpoint_url}).", metavar="NAME"
     )
     served: ServedSettings = ServedSettings()  # its fields are options of their own (--endpoint-key-env, ...)
 
@@ -72,7 +68,6 @@ class ModelOptions(DeclaredSettings):
         ]
 
 
-# Declarations of settings, shaped alike as every declared field is (a default, help, panel, a check); none repeats another's logic.
 @dataclass(frozen=True)
 class DataChoice(DeclaredSettings):
     """Which tasks, from which data."""
@@ -80,7 +75,6 @@ class DataChoice(DeclaredSettings):
     tasks: tuple[str, ...] = setting(
         (),
         help="Task names, comma-separated or repeated (the release's are listed below). Default: every task of the data source.",
-        panel=OPTIONS,
         flag="--tasks,-t",
         metavar="NAME[,NAME...]",
     )
@@ -88,7 +82,6 @@ class DataChoice(DeclaredSettings):
         None,
         help="Local data: the release CSVs, a Hub-format export, or a generated CLSD dataset folder. "
         f"Default: ${DATA_DIR_ENV}, else the release fetched from GitHub.",
-        panel=OPTIONS,
         metavar="DIR",
         check=folder_callback("data folder"),
     )
@@ -97,7 +90,6 @@ class DataChoice(DeclaredSettings):
         help="A CLSD dataset on the Hugging Face Hub at a pinned revision: one in the clsd-mteb Hub format, or the "
         f"authors' {authors_hub.REPO_ID} (the four direct tasks; revision default {authors_hub.DEFAULT_REVISION[:12]}, "
         "the one mteb pinned).",
-        panel=OPTIONS,
         metavar="REPO_ID@REVISION",
     )
 
@@ -118,26 +110,20 @@ class EvaluationSettings(DeclaredSettings):
     output: Path = setting(
         DEFAULT_OUTPUT,
         help="Results folder: results/<model>/<revision>/<task>.json (mteb's layout) and predictions/<model>/<revision>/.",
-        panel=OPTIONS,
         metavar="DIR",
         check=folder_callback("results folder", may_be_missing=True),
     )
     batch_size: int = setting(
-        defaults.BATCH_SIZE, help="Texts per encoding batch (on a GPU, larger is faster).", panel=OPTIONS, metavar="N", minimum=1
+        defaults.BATCH_SIZE, help="Texts per encoding batch (on a GPU, larger is faster).", metavar="N", minimum=1
     )
     exact: bool = setting(
         False,
         help="Encode each text in a batch of its own, so that no score depends on the batch size, even in the "
         "last bits (slower; models that declare batch-invariant outputs are batched anyway).",
-        panel=OPTIONS,
         flag="--exact",
     )
-    overwrite: bool = setting(
-        False, help="Re-run tasks whose results already exist (default: reuse them).", panel=OPTIONS, flag="--overwrite"
-    )
-    limit: int | None = setting(
-        None, help="Evaluate only the first N rows of each task (a trial run).", panel=OPTIONS, metavar="N", minimum=1
-    )
+    overwrite: bool = setting(False, help="Re-run tasks whose results already exist (default: reuse them).", flag="--overwrite")
+    limit: int | None = setting(None, help="Evaluate only the first N rows of each task (a trial run).", metavar="N", minimum=1)
 
     def check(self) -> None:
         object.__setattr__(self, "output", Path(self.output))  # a str from Python is a folder as a Path is
@@ -151,7 +137,6 @@ class TableChoice:
         None,
         help="How Table 1 is printed. Default: a table drawn for the terminal, Markdown when the output is not a "
         "terminal. With {--table_format} only the table goes to stdout; the progress lines go to stderr.",
-        panel=OPTIONS,
         flag="--format",
         metavar="markdown|latex|csv",
     )

@@ -22,12 +22,10 @@ LOCAL: ModelKind = "local"
 ENDPOINT: ModelKind = "endpoint"
 RERANK: ModelKind = "rerank"
 
-PANEL = "Options"  # the one help panel of `clsd evaluate`
-
 
 def served_setting(flag: str, metavar: str, help: str, minimum: float | None = None) -> Any:
     """A served-model setting: not given (None) unless its option is, so that the encoder's default applies."""
-    return setting(None, help=help, panel=PANEL, metavar=metavar, minimum=minimum, flag=flag)
+    return setting(None, help=help, metavar=metavar, minimum=minimum, flag=flag)
 
 
 @dataclass(frozen=True)

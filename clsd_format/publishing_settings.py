@@ -20,7 +20,6 @@ from clsd_format.evaluation_settings import DataChoice, EvaluationSettings, spli
 from clsd_format.folders import WRITE_FOLDER, folder_callback
 from clsd_format.release import DATA_DIR_ENV, RELEASED_TASKS
 
-OPTIONS = "Options"
 SplitBy = Literal["corpus", "id"]  # what the eval split keeps out of train (see clsd_mteb.publishing.training_export)
 SPLIT_BY: tuple[SplitBy, ...] = ("corpus", "id")
 DIRECT_RELEASE_TASKS: tuple[str, ...] = tuple(task.name for task in RELEASED_TASKS if not task.pivot)
@@ -28,10 +27,9 @@ DIRECT_RELEASE_TASKS: tuple[str, ...] = tuple(task.name for task in RELEASED_TAS
 
 def _out_argument(help: str) -> Any:
     """The new (or empty) folder an export writes into, as every export declares it: an argument OUT."""
-    return setting(help=help, panel=OPTIONS, argument=True, metavar="OUT", check=WRITE_FOLDER)
+    return setting(help=help, argument=True, metavar="OUT", check=WRITE_FOLDER)
 
 
-# Declarations of settings, shaped alike as every declared field is (a default, help, panel, a check); none repeats another's logic.
 @dataclass(frozen=True)
 class TrainingExportSettings(DeclaredSettings):
     """Where the training set goes, which tasks train and which are held out for evaluation, and how many negatives."""
@@ -42,25 +40,21 @@ class TrainingExportSettings(DeclaredSettings):
         "tasks",
         help="Tasks whose rows go into the train split. Default: the release's direct tasks "
         f"({', '.join(DIRECT_RELEASE_TASKS)}), or every task of a generated dataset.",
-        panel=OPTIONS,
     )
     eval_tasks: tuple[str, ...] = setting(
         (),
         help="Tasks whose rows form an eval split, held out of training (see {--split_by}). Default: none.",
-        panel=OPTIONS,
         metavar="NAME[,NAME...]",
     )
     split_by: SplitBy = setting(
         "corpus",
         help="corpus: no training row from a corpus the eval split draws on (WMT19, WMT21; a generated dataset is one "
         "corpus); id: no training row of a sentence pair the eval split holds.",
-        panel=OPTIONS,
         choices=SPLIT_BY,
     )
     negatives: int | None = setting(
         None,
         help="Negatives per row; rows with fewer distractors are left out. Default: the fewest any row has.",
-        panel=OPTIONS,
         flag="--negatives,-k",
         metavar="K",
         minimum=1,
@@ -74,14 +68,12 @@ class TrainingExportSettings(DeclaredSettings):
         return split_names(self.eval_tasks) or []
 
 
-# Declarations of settings, shaped alike as every declared field is (a default, help, panel, a check); none repeats another's logic.
 @dataclass(frozen=True)
 class ResultsExportSettings(DeclaredSettings):
     """The results folder to read and the new folder the submission is written into."""
 
     results_dir: Path = setting(
         help=f"The folder clsd evaluate {option_name(EvaluationSettings, 'output')} (or mteb run --output-folder) wrote.",
-        panel=OPTIONS,
         argument=True,
         metavar="RESULTS_DIR",
         check=folder_callback("results folder"),
@@ -100,34 +92,29 @@ class ResultsPushSettings(DeclaredSettings):
         default=MISSING,
         help="The Hub dataset the results were computed on, as given to clsd evaluate "
         f"{option_name(DataChoice, 'hub_dataset')} (Andrianos/clsd_wmt19_21 defaults to the revision mteb pinned).",
-        panel=OPTIONS,
     )
-    model: str | None = setting(
-        None, help="Whose results, when the folder holds several models'.", panel=OPTIONS, metavar="NAME[@REVISION]"
-    )
+    model: str | None = setting(None, help="Whose results, when the folder holds several models'.", metavar="NAME[@REVISION]")
     user: str | None = setting(
-        None, help="Hub user or organisation shown as the results' source (mteb's `user`).", panel=OPTIONS, metavar="NAME"
+        None, help="Hub user or organisation shown as the results' source (mteb's `user`).", metavar="NAME"
     )
     create_pr: bool = setting(
-        False, help="Open a pull request on the model repository instead of committing.", panel=OPTIONS, flag="--create-pr"
+        False, help="Open a pull request on the model repository instead of committing.", flag="--create-pr"
     )
     dry_run: Path | None = setting(
         None,
         help="Write the files that would be uploaded into OUT instead.",
-        panel=OPTIONS,
         metavar="OUT",
         check=WRITE_FOLDER,
     )
 
 
-# Declarations of settings, shaped alike as every declared field is (a default, help, panel, a check); none repeats another's logic.
 @dataclass(frozen=True)
 class ReleaseExportSettings(DeclaredSettings):
     """The new folder the Hub-format dataset is written into, and where the release CSVs are read."""
 
     out: Path = _out_argument("New folder to write the Hub-format dataset into.")
     data_dir: Path | None = same_as(
-        DataChoice, "data_dir", help=f"Where the release CSVs are (default: ${DATA_DIR_ENV}, else fetched).", panel=OPTIONS
+        DataChoice, "data_dir", help=f"Where the release CSVs are (default: ${DATA_DIR_ENV}, else fetched)."
     )
 
 

@@ -17,8 +17,6 @@ from clsd_format.evaluation_settings import EvaluationSettings
 from clsd_format.folders import folder_callback
 from clsd_format.release import DATA_DIR_ENV
 
-OPTIONS = "Options"
-
 
 @dataclass(frozen=True)
 class ReportSources:
@@ -27,45 +25,34 @@ class ReportSources:
     results_dir: tuple[Path, ...] = setting(
         help=f"Folder(s) written by `clsd evaluate {option_name(EvaluationSettings, 'output')}` (each holds results/ and "
         "predictions/); several are read as one.",
-        panel=OPTIONS,
         argument=True,
         check=folder_callback("results folder"),
     )
     out: Path = setting(
         help="Report folder to write (report.md, tables/, figures/).",
-        panel=OPTIONS,
-        flag="--out",
         check=folder_callback("report folder", may_be_missing=True),
     )
     data_dir: Path | None = setting(
         None,
         help="Folder with the release CSV/TSV files (or a Hub-format export). Default: the release as `clsd evaluate` fetches it.",
-        panel=OPTIONS,
-        flag="--data-dir",
         envvar=DATA_DIR_ENV,
         check=folder_callback("data folder"),
     )
     dataset: tuple[Path, ...] = setting(
         (),
         help="Hub-format dataset folder of other CLSD tasks (repeatable).",
-        panel=OPTIONS,
-        flag="--dataset",
         check=folder_callback("dataset folder"),
     )
-    overwrite: bool = setting(False, help="Replace an existing report in {--out}.", panel=OPTIONS, flag="--overwrite")
+    overwrite: bool = setting(False, help="Replace an existing report in {--out}.", flag="--overwrite")
     skip_failing_sections: bool = setting(
         False,
         help="Write the report without a section that fails (a package's that raises or cannot be loaded): its "
         "heading and the notes say which and why. Without it, a failing section stops the report and nothing is written.",
-        panel=OPTIONS,
         flag="--skip-failing-sections",
     )
-    # Declared as every option of every command is (clsd_format.declared_settings): alike in shape, one setting each.
     focus: str | None = setting(
         None,
         help="The model the report is about (its examples first). Default: the highest mean direct P@1.",
-        panel=OPTIONS,
-        flag="--focus",
     )
 
 

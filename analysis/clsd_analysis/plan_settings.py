@@ -15,11 +15,9 @@ from clsd_format.errors import CLSDError
 from clsd_format.evaluation_settings import EvaluationSettings
 from clsd_format.folders import folder_callback
 
-OPTIONS = "Options"
 DEFAULT_DIFFERENCES = (1.0, 2.0, 3.0)  # points of P@1, when none is asked
 
 
-# Declarations of settings, shaped alike as every declared field is (a default, help, panel, a check); none repeats another's logic.
 @dataclass(frozen=True)
 class PlanSettings(DeclaredSettings):
     """The results to measure the discordance on, and the differences, level and power to plan for."""
@@ -27,7 +25,6 @@ class PlanSettings(DeclaredSettings):
     results_dir: tuple[Path, ...] = setting(
         help=f"Results folder(s) of `clsd evaluate {option_name(EvaluationSettings, 'output')}` (several are read as "
         "one), with two or more models.",
-        panel=OPTIONS,
         argument=True,
         metavar="RESULTS_DIR...",
         check=folder_callback("results folder"),
@@ -35,12 +32,11 @@ class PlanSettings(DeclaredSettings):
     difference: tuple[float, ...] = setting(
         (),
         help="P@1 difference(s) in points to detect, above 0 and below 100 (repeat for several).",
-        panel=OPTIONS,
         flag="--difference,-d",
         metavar="POINTS",
     )
-    alpha: float = setting(0.05, help="Significance level.", panel=OPTIONS, metavar="LEVEL", minimum=0.0001, maximum=0.5)
-    power: float = setting(0.8, help="Power.", panel=OPTIONS, metavar="SHARE", minimum=0.5, maximum=0.9999)
+    alpha: float = setting(0.05, help="Significance level.", metavar="LEVEL", minimum=0.0001, maximum=0.5)
+    power: float = setting(0.8, help="Power.", metavar="SHARE", minimum=0.5, maximum=0.9999)
 
     def check(self) -> None:
         for points in self.difference:  # nan passes every comparison but this one

@@ -325,6 +325,11 @@ def test_human_check_round_trip(tmp_path: Path) -> None:
         export_sample(SampleSettings(tmp_path / "run", tmp_path / "sheet.csv"))
 
 
+def test_a_sample_of_no_distractors_is_refused_naming_the_option(tmp_path: Path) -> None:
+    with pytest.raises(CLSDError, match="--per-language must be at least 1"):
+        SampleSettings(tmp_path / "run", tmp_path / "sheet.csv", per_language=0)
+
+
 # --- run-folder lock --------------------------------------------------------------------------
 def test_a_held_run_folder_refuses_a_second_holder_naming_the_pid_and_is_free_once_let_go(tmp_path: Path) -> None:
     run_dir = tmp_path / "run"

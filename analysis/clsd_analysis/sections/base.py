@@ -9,13 +9,12 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from typing import TYPE_CHECKING, ClassVar
 
-from clsd_analysis.command_options import OPTIONS  # the help panel a section's options are listed in
 from clsd_format.declared_settings import DeclaredSettings
 
 if TYPE_CHECKING:
     from clsd_analysis.report_context import ReportContext
 
-__all__ = ["OPTIONS", "Section"]
+__all__ = ["Section"]
 
 
 class Section(DeclaredSettings, ABC):

@@ -8,7 +8,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from clsd_analysis.sections.base import OPTIONS, Section
+from clsd_analysis.sections.base import Section
 from clsd_format.declared_settings import option_name, setting
 
 if TYPE_CHECKING:
@@ -57,8 +57,6 @@ class Comparison(Section):
     alignment: Path | None = setting(
         None,
         help="CSV of Table 1's alignment marks: model,cross_lingual,paraphrase,retrieval[,source] (yes/no/empty).",
-        panel=OPTIONS,
-        flag="--alignment",
     )
 
     def check(self) -> None:

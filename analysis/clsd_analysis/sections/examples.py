@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from clsd_analysis.sections.base import OPTIONS, Section
+from clsd_analysis.sections.base import Section
 from clsd_analysis.success_rules import SUCCESS_RULES, TOP
 from clsd_format.declared_settings import setting
 
@@ -17,12 +17,11 @@ if TYPE_CHECKING:
 class Examples(Section):
     title = "Examples of successful distractors"
     order = 40
-    n: int = setting(10, help="Successful-distractor examples to sample.", panel=OPTIONS, flag="--examples", minimum=0)
-    seed: int = setting(0, help="Seed of the example sample.", panel=OPTIONS, flag="--seed")
+    n: int = setting(10, help="Successful-distractor examples to sample.", flag="--examples", minimum=0)
+    seed: int = setting(0, help="Seed of the example sample.")
     rule: str = setting(
         TOP,
         help="Successful distractors in the examples: 'top' (the paper's) or 'ties-or-beats'.",
-        panel=OPTIONS,
         flag="--success-rule",
         choices=tuple(SUCCESS_RULES),
     )

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from clsd_analysis.annotations import SELECTIONS
-from clsd_analysis.sections.base import OPTIONS, Section
+from clsd_analysis.sections.base import Section
 from clsd_format.declared_settings import option_name, setting
 from clsd_format.errors import CLSDError
 from clsd_format.folders import folder_callback
@@ -63,33 +63,23 @@ def _introduction(analysis: ShiftAnalysis) -> str:
 class PosShift(Section):
     title = "One-word changes by part of speech"
     order = 60
-    models: tuple[str, ...] = setting(
-        (), help="NAME=PATH: a local copy of a model in the results (repeatable).", panel=OPTIONS, flag="--model"
-    )
-    enabled: bool = setting(
-        True, help="Run the one-word-change analysis (needs the models).", panel=OPTIONS, flag="--pos-shift/--no-pos-shift"
-    )
-    # The two folders the section fills if missing, alike in shape as declared options are: each its own setting.
+    models: tuple[str, ...] = setting((), help="NAME=PATH: a local copy of a model in the results (repeatable).", flag="--model")
+    enabled: bool = setting(True, help="Run the one-word-change analysis (needs the models).", flag="--pos-shift/--no-pos-shift")
     stanza_dir: Path | None = setting(
         None,
         help="Folder with Stanza models (datasets without annotation files).",
-        panel=OPTIONS,
-        flag="--stanza-dir",
         check=folder_callback("folder of Stanza models", may_be_missing=True),
     )
-    stanza_download: bool = setting(False, help="Let Stanza download missing models.", panel=OPTIONS, flag="--stanza-download")
+    stanza_download: bool = setting(False, help="Let Stanza download missing models.", flag="--stanza-download")
     cache_dir: Path | None = setting(
         None,
         help="Embedding cache (default: $CLSD_CACHE_DIR/embeddings or ~/.cache/clsd_mteb/embeddings).",
-        panel=OPTIONS,
-        flag="--cache-dir",
         check=folder_callback("cache folder", may_be_missing=True),
     )
-    batch_size: int = setting(32, help="Texts per encoding batch.", panel=OPTIONS, flag="--batch-size", minimum=1)
+    batch_size: int = setting(32, help="Texts per encoding batch.", minimum=1)
     selection: str = setting(
         "paper",
         help="Annotated one-word pairs used: 'paper' (closest to the paper's counts), 'swaps' or 'all'.",
-        panel=OPTIONS,
         flag="--pos-selection",
         choices=tuple(SELECTIONS),
     )

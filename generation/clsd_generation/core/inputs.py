@@ -350,25 +350,22 @@ def check_scripts(corpus: ParallelCorpus, languages: tuple[Language, Language]) 
 class CorpusInput(DeclaredSettings):
     """The parallel sentences and their two languages."""
 
+    PANEL = INPUT
+
     input: str = setting(
         help="Parallel sentences: a .csv/.tsv/.jsonl/.parquet file, a saved `datasets` folder, or a Hub dataset id (owner/name).",
-        panel=INPUT,
         argument=True,
     )
-    source_column: str = setting(help="Column holding the first language's sentences.", panel=INPUT)
-    target_column: str = setting(help="Column holding the second language's sentences.", panel=INPUT)
+    source_column: str = setting(help="Column holding the first language's sentences.")
+    target_column: str = setting(help="Column holding the second language's sentences.")
     source_lang: str = setting(
-        help="First language: a code (de, fr, en, ...) or code:Name:mteb-code, e.g. 'gsw:Swiss German:gsw-Latn'.", panel=INPUT
+        help="First language: a code (de, fr, en, ...) or code:Name:mteb-code, e.g. 'gsw:Swiss German:gsw-Latn'."
     )
-    target_lang: str = setting(help="Second language, as {--source_lang}.", panel=INPUT)
-    id_column: str | None = setting(
-        None, help="Column with a unique id per pair (default: row<N>, the data row number).", panel=INPUT
-    )
-    split: str = setting("train", help="Split of a datasets folder or Hub dataset.", panel=INPUT)
-    hub_config: str | None = setting(None, help="Config of a Hub dataset.", panel=INPUT)
-    limit: int | None = setting(
-        None, help="Use only the first N rows (a trial run; part of the input fingerprint).", panel=INPUT, minimum=1
-    )
+    target_lang: str = setting(help="Second language, as {--source_lang}.")
+    id_column: str | None = setting(None, help="Column with a unique id per pair (default: row<N>, the data row number).")
+    split: str = setting("train", help="Split of a datasets folder or Hub dataset.")
+    hub_config: str | None = setting(None, help="Config of a Hub dataset.")
+    limit: int | None = setting(None, help="Use only the first N rows (a trial run; part of the input fingerprint).", minimum=1)
 
     def languages(self) -> tuple[Language, Language]:
         """Both codes checked as they are read (two codes of one language refused), before the input or an endpoint."""

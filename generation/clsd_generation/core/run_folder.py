@@ -13,8 +13,6 @@ from pathlib import Path
 from clsd_format.declared_settings import DeclaredSettings, setting
 from clsd_format.folders import folder_callback
 
-OPTIONS = "Options"
-
 
 @dataclass(frozen=True)
 class RunFolder(DeclaredSettings):
@@ -22,11 +20,9 @@ class RunFolder(DeclaredSettings):
 
     run_dir: Path = setting(
         help="Folder holding the run's checkpoint (created if absent). Repeat a command with the same folder to resume.",
-        panel=OPTIONS,
-        flag="--run-dir",
         check=folder_callback("run folder", may_be_missing=True),
     )
-    quiet: bool = setting(False, help="No progress bars.", panel=OPTIONS, flag="--quiet")
+    quiet: bool = setting(False, help="No progress bars.", flag="--quiet")
 
 
-__all__ = ["OPTIONS", "RunFolder"]
+__all__ = ["RunFolder"]

@@ -49,38 +49,34 @@ GENERATE_PANELS = (INPUT, RUN, BACKEND, LLM_ENDPOINT, LLM_BATCH, CHECKS, ANSWER_
 class LLMSettings(DeclaredSettings):
     """The OpenAI-compatible endpoint and how hard to try it; transport retries are the openai client's."""
 
+    PANEL = LLM_ENDPOINT
+
     model: str = setting(
         "",
         help="LLM name, e.g. gpt-4-0613 (the paper's), or whatever your server calls its model.",
-        panel=LLM_ENDPOINT,
         fingerprint=True,
     )
     # None: the openai client's default (OPENAI_BASE_URL or api.openai.com)
     base_url: str | None = setting(
-        None, help="OpenAI-compatible endpoint, e.g. http://localhost:8000/v1 for vLLM (default: OpenAI).", panel=LLM_ENDPOINT
+        None, help="OpenAI-compatible endpoint, e.g. http://localhost:8000/v1 for vLLM (default: OpenAI)."
     )
-    api_key_env: str = setting("OPENAI_API_KEY", help="Environment variable holding the API key.", panel=LLM_ENDPOINT)
-    concurrency: int = setting(16, help="Requests in flight at once (live mode).", panel=LLM_ENDPOINT, minimum=1)
-    timeout: float = setting(
-        120.0, help="Seconds before one request attempt is abandoned and retried.", panel=LLM_ENDPOINT, minimum=0.001
-    )
+    api_key_env: str = setting("OPENAI_API_KEY", help="Environment variable holding the API key.")
+    concurrency: int = setting(16, help="Requests in flight at once (live mode).", minimum=1)
+    timeout: float = setting(120.0, help="Seconds before one request attempt is abandoned and retried.", minimum=0.001)
     max_retries: int = setting(  # transport retries per request, done by the openai client
         6,
         help="Retries per request on 429, 5xx, timeouts and dropped connections (backoff with jitter, Retry-After honoured).",
-        panel=LLM_ENDPOINT,
         minimum=0,
     )
     max_tokens: int = setting(  # completion tokens per answer; an answer cut there is asked again
         DEFAULT_MAX_TOKENS,
         help="Completion tokens per answer (default: over twice the release's longest set of four); a cut answer is asked again.",
-        panel=LLM_ENDPOINT,
         minimum=1,
         fingerprint=True,
     )
     structured: bool = setting(  # ask for the distractors as JSON through response_format (JSON schema)
         False,
         help="Ask for the four distractors as JSON (response_format with a JSON schema); a server that refuses it is asked for text.",
-        panel=LLM_ENDPOINT,
         flag="--structured",
         fingerprint=True,
     )
@@ -130,27 +126,25 @@ class ReadingChecks(DeclaredSettings):
     :mod:`clsd_generation.checks.registry`; a check from another package keeps its settings in ``plugins``.
     """
 
+    PANEL = ANSWER_CHECKS
+
     language: bool = setting(  # the candidate is in the target language (or in the language the original reads as)
         True,
         help="Refuse an LLM candidate that is not in the target language (py3langid; LLM answers only).",
-        panel=ANSWER_CHECKS,
         flag="--language-check/--no-language-check",
     )
     near_copy_edits: int = setting(  # the original up to this many character edits, no new real word: "same meaning"
         2,
         help="Refuse an LLM candidate this many character edits from the original with no new real word (0: off).",
-        panel=ANSWER_CHECKS,
         minimum=0,
     )
     max_unknown_share: float = setting(  # refused from this share of words the lexicon does not know (above 1: off)
         0.15,
         help="Refuse an LLM candidate from this share of words the language's lexicon does not know (wordfreq).",
-        panel=ANSWER_CHECKS,
     )
     max_unknown_lowercase: int = setting(  # refused from this many unknown words that start lower-case (0: off)
         2,
         help="Refuse an LLM candidate from this many unknown words that start lower-case (0: off).",
-        panel=ANSWER_CHECKS,
         minimum=0,
     )
     # "target:neighbour" in the language identifier's codes ("ru:bg"; checks.answers.accepted_neighbour reads
@@ -159,7 +153,6 @@ class ReadingChecks(DeclaredSettings):
         (),
         help="Let an LLM candidate the language identifier names NEIGHBOUR pass the language check for TARGET, e.g. ru:bg "
         "(repeatable). Without it, another language passes only as a close neighbour or within a margin measured on real text.",
-        panel=ANSWER_CHECKS,
         flag="--accept-neighbour",
         metavar="TARGET:NEIGHBOUR",
     )
@@ -191,14 +184,12 @@ class ValidationBounds(DeclaredSettings):
     man" / "the man bit the dog") changes the meaning and keeps every word.
     """
 
-    min_jaccard: float = setting(
-        0.1, help="Lowest word-level Jaccard similarity to the original a distractor may have.", panel=CHECKS
-    )
-    max_jaccard: float = setting(1.0, help="Highest word-level Jaccard similarity (1.0 allows reordered words).", panel=CHECKS)
-    min_length_ratio: float = setting(
-        0.5, help="Shortest distractor, as a share of the original's length in characters.", panel=CHECKS
-    )
-    max_length_ratio: float = setting(2.0, help="Longest distractor, as a multiple of the original's length.", panel=CHECKS)
+    PANEL = CHECKS
+
+    min_jaccard: float = setting(0.1, help="Lowest word-level Jaccard similarity to the original a distractor may have.")
+    max_jaccard: float = setting(1.0, help="Highest word-level Jaccard similarity (1.0 allows reordered words).")
+    min_length_ratio: float = setting(0.5, help="Shortest distractor, as a share of the original's length in characters.")
+    max_length_ratio: float = setting(2.0, help="Longest distractor, as a multiple of the original's length.")
     needed: int = DISTRACTORS_PER_SENTENCE
     protocol: str = setting(  # PAPER: keep the first four parsed items, no bounds
         VALIDATED,
@@ -220,26 +211,25 @@ class ValidationBounds(DeclaredSettings):
             raise CLSDError("at least one distractor per sentence is needed.")
 
 
-# Declarations of settings, shaped alike as every declared field is (a default, help, panel, a check); none repeats another's logic.
 @dataclass(frozen=True)
 class BatchSettings(DeclaredSettings):
     """The OpenAI Batch API mode of the LLM backend."""
 
-    poll_interval: float = setting(60.0, help="Seconds between Batch API status checks.", panel=LLM_BATCH)
+    PANEL = LLM_BATCH
+
+    poll_interval: float = setting(60.0, help="Seconds between Batch API status checks.")
     completion_window: str = "24h"
     extra_rounds: int = 2  # rounds beyond max_attempts, for requests that failed inside a batch
     # A round larger than either limit is sent as several batches. OpenAI's: 50,000 requests and 200 MB per input file.
     max_requests: int = setting(
         50_000,
         help="Requests per Batch API input file (OpenAI's limit); a larger round is sent as several batches.",
-        panel=LLM_BATCH,
         flag="--batch-max-requests",
         minimum=1,
     )
     max_bytes: int = setting(
         200_000_000,
         help="Megabytes per Batch API input file (OpenAI's limit); a larger round is sent as several batches.",
-        panel=LLM_BATCH,
         flag="--batch-max-mb",
         unit=1_000_000,
         minimum=1,
@@ -253,7 +243,6 @@ class BatchSettings(DeclaredSettings):
             raise CLSDError("answers_per_transaction must be above 0.")
 
 
-# Declarations of settings, shaped alike as every declared field is (a default, help, panel, a check); none repeats another's logic.
 @dataclass(frozen=True)
 class RequestFiles:
     """The LLM backend through files, for any batch engine (vllm run-batch, a Ray Data job, a batch service).
@@ -262,29 +251,26 @@ class RequestFiles:
     ``answers``: the engine's output file for the request file written before, read first.
     """
 
+    PANEL = LLM_BATCH
+
     requests_out: Path | None = setting(
         None,
         help="Write the requests of the sentences still short of four distractors to FILE (OpenAI batch format: for "
         "vllm run-batch, a Ray Data job or a batch service) instead of sending them.",
-        panel=LLM_BATCH,
-        flag="--requests-out",
         metavar="FILE",
     )
     answers: Path | None = setting(
         None,
         help="The engine's output file for the request file written before: its answers are judged as live ones "
         "(with {--requests_out}, the next round's requests are written after).",
-        panel=LLM_BATCH,
-        flag="--answers",
         metavar="FILE",
     )
 
 
 TRANSLATION_BACKENDS = ("m2m", "llm")
-TRANSLATION = "Options"  # the one help panel of `clsd translate`
 
 
-# Declarations of settings, shaped alike as every declared field is (a default, help, panel, a check); none repeats another's logic.
+# Declarations of settings, shaped alike as every declared field is (a default, help, a check); none repeats another's logic.
 @dataclass(frozen=True)
 class TranslationSettings(DeclaredSettings):
     """The English pivot (``clsd translate``): an M2M-100 or NLLB model by Hub name or local folder, or (``backend``
@@ -293,25 +279,19 @@ class TranslationSettings(DeclaredSettings):
     backend: str = setting(
         "m2m",
         help="'m2m': an M2M-100 or NLLB model (GPU advised). 'llm': any OpenAI-compatible endpoint, no GPU.",
-        panel=TRANSLATION,
         choices=TRANSLATION_BACKENDS,
     )
     model: str = setting(
         DEFAULT_TRANSLATION_MODEL,
         help="M2M-100 or NLLB model: Hub name or local folder (paper: facebook/m2m100_1.2B); with {--backend} llm, the LLM.",
-        panel=TRANSLATION,
         fingerprint=True,
     )
-    batch_size: int = setting(16, help="Texts per forward pass.", panel=TRANSLATION, minimum=1)
+    batch_size: int = setting(16, help="Texts per forward pass.", minimum=1)
     # None: the model's generation config (M2M-100: 5)
-    num_beams: int | None = setting(
-        None, help="Beam size (default: the model's generation config).", panel=TRANSLATION, minimum=1, fingerprint=True
-    )
-    max_new_tokens: int = setting(
-        256, help="Longest translation, in tokens (both backends).", panel=TRANSLATION, minimum=1, fingerprint=True
-    )
+    num_beams: int | None = setting(None, help="Beam size (default: the model's generation config).", minimum=1, fingerprint=True)
+    max_new_tokens: int = setting(256, help="Longest translation, in tokens (both backends).", minimum=1, fingerprint=True)
     # None: CUDA when available, else CPU
-    device: str | None = setting(None, help="cpu, cuda, cuda:1 ... (default: CUDA if available).", panel=TRANSLATION)
+    device: str | None = setting(None, help="cpu, cuda, cuda:1 ... (default: CUDA if available).")
 
     def check(self) -> None:
         if self.backend == "llm" and self.model == DEFAULT_TRANSLATION_MODEL:

@@ -25,26 +25,21 @@ def task_prefix(name: str) -> str:
 _LICENSE_ID = re.compile(r"[a-z0-9][a-z0-9.+-]*")  # the Hub's licence ids: "cc-by-4.0", "apache-2.0", "other"
 
 
-DESCRIPTION = "Options"  # the help panel of `clsd build`
-
-
 @dataclass(frozen=True)
 class DatasetDescription(DeclaredSettings):
     """What the builder says of the dataset: its name and the card's facts that the run cannot know."""
 
-    name: str = setting(help="Dataset name used in task names: CLSD-<NAME>-DE-FR.", panel=DESCRIPTION)
+    name: str = setting(help="Dataset name used in task names: CLSD-<NAME>-DE-FR.")
     license: str | None = setting(  # a Hub licence id; None: the card says "not specified"
-        None, help="Licence of the dataset, a Hub licence id (cc-by-4.0, ...); default: not specified.", panel=DESCRIPTION
+        None, help="Licence of the dataset, a Hub licence id (cc-by-4.0, ...); default: not specified."
     )
-    domains: tuple[str, ...] = setting(
-        (), help="mteb domain of the texts (News, Legal, ...); repeatable.", panel=DESCRIPTION, flag="--domain"
-    )
+    domains: tuple[str, ...] = setting((), help="mteb domain of the texts (News, Legal, ...); repeatable.", flag="--domain")
     # earliest and latest date of the texts; neither: the generation dates
-    date_from: str | None = setting(None, help="Earliest date of the texts (ISO); default: generation dates.", panel=DESCRIPTION)
-    date_to: str | None = setting(None, help="Latest date of the texts (ISO).", panel=DESCRIPTION)
-    reference: str | None = setting(None, help="URL describing the corpus.", panel=DESCRIPTION)
+    date_from: str | None = setting(None, help="Earliest date of the texts (ISO); default: generation dates.")
+    date_to: str | None = setting(None, help="Latest date of the texts (ISO).")
+    reference: str | None = setting(None, help="URL describing the corpus.")
     source_datasets: tuple[str, ...] = setting(  # Hub ids of the corpus (a Hub input adds its own)
-        (), help="Hub id of the corpus (owner/name), for the card; repeatable.", panel=DESCRIPTION, flag="--source-dataset"
+        (), help="Hub id of the corpus (owner/name), for the card; repeatable.", flag="--source-dataset"
     )
 
     def check(self) -> None:

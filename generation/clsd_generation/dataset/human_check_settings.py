@@ -13,27 +13,24 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from clsd_format.declared_settings import DeclaredSettings, same_as, setting
-from clsd_generation.core.run_folder import OPTIONS, RunFolder
+from clsd_generation.core.run_folder import RunFolder
 
 
-# Declarations of settings, shaped alike as every declared field is (a default, help, panel, a check); none repeats another's logic.
 @dataclass(frozen=True)
 class SampleSettings(DeclaredSettings):
     """The run whose distractors are sampled, the sheet written for annotators, and the sample's size and seed."""
 
     run_dir: Path = same_as(RunFolder, "run_dir")
-    sheet: Path = setting(help="CSV sheet to write for annotators.", panel=OPTIONS)
-    per_language: int = setting(200, help="Distractors sampled per language (paper: 200).", panel=OPTIONS)
-    seed: int = setting(0, help="Sampling seed.", panel=OPTIONS)
+    sheet: Path = setting(help="CSV sheet to write for annotators.")
+    per_language: int = setting(200, help="Distractors sampled per language (paper: 200).", minimum=1)
+    seed: int = setting(0, help="Sampling seed.")
 
 
 @dataclass(frozen=True)
 class FilledSheet(DeclaredSettings):
     """The sheet annotators filled in."""
 
-    sheet: Path = setting(
-        help="The sheet from `clsd check-sample`, filled in (yes/no in each criterion column).", panel=OPTIONS, argument=True
-    )
+    sheet: Path = setting(help="The sheet from `clsd check-sample`, filled in (yes/no in each criterion column).", argument=True)
 
 
 __all__ = ["FilledSheet", "SampleSettings"]

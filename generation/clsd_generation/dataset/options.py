@@ -12,7 +12,7 @@ from pathlib import Path
 
 from clsd_format.declared_settings import DeclaredSettings, same_as, setting
 from clsd_format.folders import WRITE_FOLDER
-from clsd_generation.core.run_folder import OPTIONS, RunFolder
+from clsd_generation.core.run_folder import RunFolder
 from clsd_generation.dataset.description import DatasetDescription
 
 
@@ -25,29 +25,23 @@ class BuildOptions(DeclaredSettings):
     run_dir: Path = same_as(RunFolder, "run_dir")
     out: Path = setting(
         help="New folder for the Hub-format dataset (must not exist or be empty).",
-        panel=OPTIONS,
         check=WRITE_FOLDER,
     )
-    allow_incomplete: bool = setting(
-        False, help="Build although some sentences are unfinished.", panel=OPTIONS, flag="--allow-incomplete"
-    )
+    allow_incomplete: bool = setting(False, help="Build although some sentences are unfinished.", flag="--allow-incomplete")
     drop_invalid: bool = setting(
         False,
         help="Leave out every sentence with a distractor `clsd judge` found invalid (the card counts them; unjudged ones stay).",
-        panel=OPTIONS,
         flag="--drop-invalid",
     )
     no_score: bool = setting(
         False,
         help="Do not score the set for the card (character n-gram baseline and default model).",
-        panel=OPTIONS,
         flag="--no-score",
     )
     keep_refused_translations: bool = setting(
         False,
         help="Build the pivot configs from every non-empty translation, also those refused as not translating their "
         "source (the card says so).",
-        panel=OPTIONS,
         flag="--keep-refused-translations",
     )
 

@@ -13,23 +13,17 @@ from pathlib import Path
 from clsd_format.declared_settings import DeclaredSettings, setting
 from clsd_format.folders import WRITE_FOLDER, folder_callback
 
-OPTIONS = "Options"
 
-
-# Declarations of settings, shaped alike as every declared field is (a default, help, panel, a check); none repeats another's logic.
 @dataclass(frozen=True)
 class DatasetPush(DeclaredSettings):
     """The built dataset folder, the Hub repository it goes to, and whether it is uploaded or written to a folder."""
 
-    folder: Path = setting(
-        help="A folder written by `clsd build`.", panel=OPTIONS, argument=True, check=folder_callback("dataset folder")
-    )
-    repo_id: str = setting(help="Hub dataset repository, owner/name.", panel=OPTIONS)
-    private: bool = setting(False, help="Create the repository as private.", panel=OPTIONS, flag="--private")
+    folder: Path = setting(help="A folder written by `clsd build`.", argument=True, check=folder_callback("dataset folder"))
+    repo_id: str = setting(help="Hub dataset repository, owner/name.")
+    private: bool = setting(False, help="Create the repository as private.", flag="--private")
     dry_run: Path | None = setting(
         None,
         help="Write the exact repository folder here instead of uploading.",
-        panel=OPTIONS,
         check=WRITE_FOLDER,
     )
 

@@ -15,13 +15,12 @@ from pathlib import Path
 
 from clsd_format.declared_settings import DeclaredSettings, option_name, same_as, setting
 from clsd_format.folders import folder_callback
-from clsd_generation.core.run_folder import OPTIONS, RunFolder
+from clsd_generation.core.run_folder import RunFolder
 from clsd_generation.dataset.description import DatasetDescription
 
 RUN_NAME = "RUN"  # the dataset name of a run's tasks when none is given (CLSD-RUN-DE-FR)
 
 
-# Declarations of settings, shaped alike as every declared field is (a default, help, panel, a check); none repeats another's logic.
 @dataclass(frozen=True)
 class TrainingSource(DeclaredSettings):
     """The folder whose rows are exported, and the dataset name a generation run's tasks get."""
@@ -29,7 +28,6 @@ class TrainingSource(DeclaredSettings):
     data: Path = setting(
         help="The release CSVs, a Hub-format export of them, a generated CLSD dataset folder, or a clsd generate "
         f"run folder ({option_name(RunFolder, 'run_dir')}; built as clsd build would, then exported).",
-        panel=OPTIONS,
         argument=True,
         metavar="DATA",
         check=folder_callback("data folder"),
@@ -39,7 +37,6 @@ class TrainingSource(DeclaredSettings):
         "name",
         default=RUN_NAME,
         help="For a generation run: the dataset name its tasks get, as in clsd build (CLSD-<NAME>-DE-FR, ...).",
-        panel=OPTIONS,
         metavar="NAME",
     )
 

@@ -37,16 +37,15 @@ PLACEHOLDERS = frozenset({"language", "sentence"})
 class PromptChoice(DeclaredSettings):
     """The prompt and sampling a run asks for: a template file (None: the paper's prompt) and the sampling values."""
 
+    PANEL = LLM_ENDPOINT
+
     prompt_file: Path | None = setting(
         None,
         help="YAML file of prompt templates: 'default' and/or per language code, with {language} and {sentence}. "
         "Default: the paper's prompt.",
-        panel=LLM_ENDPOINT,
     )
-    temperature: float = setting(
-        PAPER_TEMPERATURE, help="Sampling temperature (paper: 1.0).", panel=LLM_ENDPOINT, fingerprint=True
-    )
-    top_p: float = setting(PAPER_TOP_P, help="Nucleus sampling (paper: 1.0).", panel=LLM_ENDPOINT, fingerprint=True)
+    temperature: float = setting(PAPER_TEMPERATURE, help="Sampling temperature (paper: 1.0).", fingerprint=True)
+    top_p: float = setting(PAPER_TOP_P, help="Nucleus sampling (paper: 1.0).", fingerprint=True)
 
     @property
     def is_paper(self) -> bool:

@@ -34,18 +34,15 @@ from clsd_generation.core.settings import LLMSettings, RequestFiles
 ROUTE: Final = "/v1/chat/completions"  # the one route of every request line clsd writes (request_file.ENDPOINT)
 
 
-OPTIONS = "Options"  # the one help panel of `clsd answer-requests`
-
-
 @dataclass(frozen=True)
 class RequestPair(DeclaredSettings):
     """The request file a round wrote and the answers file Ray Data writes for it."""
 
     requests: Path = setting(
-        help=f"A request file written by clsd generate {option_name(RequestFiles, 'requests_out')}.", panel=OPTIONS, argument=True
+        help=f"A request file written by clsd generate {option_name(RequestFiles, 'requests_out')}.", argument=True
     )
     answers: Path = setting(
-        help=f"The answers file to write, for clsd generate {option_name(RequestFiles, 'answers')}.", panel=OPTIONS, argument=True
+        help=f"The answers file to write, for clsd generate {option_name(RequestFiles, 'answers')}.", argument=True
     )
 
 
@@ -54,13 +51,13 @@ class HttpEndpoint(DeclaredSettings):
     """The OpenAI-compatible server Ray Data's HTTP request processor posts each request to, and how hard."""
 
     # http://host:port/v1, as --base-url of clsd generate
-    base_url: str = same_as(LLMSettings, "base_url", default=MISSING, panel=OPTIONS)
+    base_url: str = same_as(LLMSettings, "base_url", default=MISSING)
     # the variable holding the key; unset: no Authorization header
-    api_key_env: str = same_as(LLMSettings, "api_key_env", panel=OPTIONS)
-    concurrency: int = setting(1, help="Ray workers sending requests at once.", panel=OPTIONS, minimum=1)
-    batch_size: int = setting(16, help="Requests a worker takes at a time.", panel=OPTIONS, minimum=1)
+    api_key_env: str = same_as(LLMSettings, "api_key_env")
+    concurrency: int = setting(1, help="Ray workers sending requests at once.", minimum=1)
+    batch_size: int = setting(16, help="Requests a worker takes at a time.", minimum=1)
     max_retries: int = setting(  # Ray's own backoff
-        3, help="Retries per request on a transport failure or 408/429/5xx.", panel=OPTIONS, minimum=0
+        3, help="Retries per request on a transport failure or 408/429/5xx.", minimum=0
     )
 
     def url(self) -> str:

@@ -16,21 +16,20 @@ from clsd_generation.rules.registry import ALL_RULES, DEFAULT_RULES, OPT_IN_RULE
 class RuleChoices(DeclaredSettings):
     """The rule backend's rules and seed."""
 
-    seed: int = setting(DEFAULT_RULES_SEED, help="Seed of the rule backend.", panel=RULES_PANEL)
+    PANEL = RULES_PANEL
+
+    seed: int = setting(DEFAULT_RULES_SEED, help="Seed of the rule backend.")
     rules: str = setting(
         "default",
         help=f"Rules of the rule backend: {'; '.join(f'{r.name} ({r.description})' for r in RULES)}; or 'all'. "
         f"Default: {', '.join(DEFAULT_RULES)}; {', '.join(OPT_IN_RULES)} are opt-in (read strictly, too few of their "
         "distractors were valid; see docs/generation.md).",
-        panel=RULES_PANEL,
-        flag="--rules",
         metavar="NAME[,NAME...]|all",
     )
     run_anyway: bool = setting(
         False,
         help="Run the rules on every sentence although they would give no sentence of a language its distractors, "
         "measured on its first 200 still to do (without it such a run stops there, exit status 2, saying why).",
-        panel=RULES_PANEL,
         flag="--run-anyway",
     )
 

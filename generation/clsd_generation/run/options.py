@@ -11,19 +11,16 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from clsd_format.declared_settings import DeclaredSettings, setting
-from clsd_generation.core.run_folder import OPTIONS
 
 
 @dataclass(frozen=True)
 class JudgeOptions(DeclaredSettings):
     """``clsd judge``: which distractors are judged, and the annotators' sheet to compare the judge with."""
 
-    sample: int | None = setting(
-        None, help="Judge a seeded sample of N distractors per language (default: all).", panel=OPTIONS, minimum=1
-    )
-    seed: int = setting(0, help="Sampling seed.", panel=OPTIONS)
+    sample: int | None = setting(None, help="Judge a seeded sample of N distractors per language (default: all).", minimum=1)
+    seed: int = setting(0, help="Sampling seed.")
     against: Path | None = setting(
-        None, help="A sheet filled by annotators (`clsd check-sample`): report the judge's agreement with it.", panel=OPTIONS
+        None, help="A sheet filled by annotators (`clsd check-sample`): report the judge's agreement with it."
     )
 
 

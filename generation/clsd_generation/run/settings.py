@@ -38,22 +38,22 @@ if TYPE_CHECKING:
 BACKEND_NAMES = ("rules", "llm")
 
 
-# Declarations of settings, shaped alike as every declared field is (a default, help, panel, a check); none repeats another's logic.
+# Declarations of settings, shaped alike as every declared field is (a default, help, a check); none repeats another's logic.
 @dataclass(frozen=True)
 class RunChoices(DeclaredSettings):
     """Where the run is kept, which backend makes the distractors, how often a sentence is asked, how it reports."""
+
+    PANEL = BACKEND
 
     run_dir: Path = same_as(RunFolder, "run_dir", panel=RUN)
     backend: str = setting(
         "rules",
         help="'rules': no LLM, no network; edits checked with offline taggers (de, fr, en). 'llm': any OpenAI-compatible endpoint.",
-        panel=BACKEND,
         choices=BACKEND_NAMES,
     )
     max_attempts: int = setting(
         DEFAULT_MAX_ATTEMPTS,
         help="Answers asked per sentence until four distractors are valid; then it is recorded as failed.",
-        panel=BACKEND,
         minimum=1,
     )
     batch: bool = setting(

@@ -173,7 +173,8 @@ def _insertions(sentence: TaggedSentence) -> list[Edit]:
     return edits
 
 
-# "nicht" or "kein" taken out where there is one, else put in; "will X nicht ändern, aber auch Y" is left alone.
+# "nicht" or "kein" taken out where there is one, else put in; "will X nicht ändern, aber auch Y" is left alone. Declared
+# as French negation is (TwoWayNegation's steps, each language its own words), so the two read alike.
 negate = TwoWayNegation(
     negatives=frozenset(_NEGATIVE),
     negative_prefixes=("kein",),

@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from clsd_analysis.sections import Section
-from clsd_analysis.sections.base import OPTIONS
 from clsd_format.declared_settings import setting
 
 if TYPE_CHECKING:
@@ -21,7 +20,7 @@ if TYPE_CHECKING:
 @dataclass(frozen=True)
 class RowCount(Section):
     title = "Rows per task"
-    unit: str = setting("rows", help="The word the toy section counts in.", panel=OPTIONS, flag="--toy-unit")
+    unit: str = setting("rows", help="The word the toy section counts in.", flag="--toy-unit")
 
     def write(self, report: ReportContext) -> None:
         rows = {task: len(report.catalog.get(task).rows) for task in report.results.task_names}
