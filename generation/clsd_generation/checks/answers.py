@@ -21,9 +21,10 @@ distractors. A reader also asks:
   changed character is a word replaced, never a slip (:func:`changes_script_units`).
 * **Invented words**: a word of three or more letters that the original lacks and that no source knows
   (:mod:`clsd_generation.checks.lexicon`: the word list, the run's own corpus, the segmenter's dictionary, an
-  inflected form, a known word with an ending of the corpus's inflection or a clitic after an apostrophe, a compound
-  where the language writes them, in a script without case a name of the input or of the original with a clitic or a
-  case ending, a Chinese transliteration). A candidate is refused when such words make
+  inflected form, a known word with an ending or a beginning of the corpus's inflection or a clitic after an
+  apostrophe, a compound where the language writes them, in a script without case a name of the input or of the
+  original with a clitic or a case ending, or one the word list holds after a proclitic, a Chinese transliteration).
+  A candidate is refused when such words make
   ``max_unknown_share`` of its words, or when ``max_unknown_lowercase`` of them start lower-case (names and rare
   compounds are unknown too, but a name rarely starts lower-case). Both bounds are measured on the release
   (docs/generation.md). A word that is the letters of a word of the original rearranged, into a word no source knows

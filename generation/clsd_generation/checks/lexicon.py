@@ -18,7 +18,9 @@ same: :func:`slip_of`):
   the corpus writes after several of its own words, those words with other endings too (a paradigm: "-களுக்கும்"
   and "-கள்" after "வேலை"), where the word is known with another ending of that paradigm (Tamil "கடமைகளுக்கும்":
   "கடமைகள்" is known), the inflection of a language no lemmatizer knows, learnt from the user's text; letters the
-  corpus writes after other words make no word of a stem of another kind ("loiement", "законость");
+  corpus writes after other words make no word of a stem of another kind ("loiement", "законость"); the same with a
+  **beginning** before the stem, where a language inflects by prefixes (Swahili "alikuwapo": "ali-" and "ata-" are
+  written before the same verbs, and the corpus writes "atakuwapo");
 * a **compound** of two known words (:func:`compound`; a word list's part at :data:`MIN_PART_ZIPF` or more), the
   second perhaps with such an ending (Hungarian "nyomtatókiszolgálóra", German "Apfelbaumblüten"), in a language
   written with spaces that writes compounds (:mod:`clsd_generation.checks.compounding`); elsewhere a known word
@@ -27,8 +29,9 @@ same: :func:`slip_of`):
 * a known word with a **clitic** after an apostrophe that the corpus writes after several of its words (Tagalog
   "ngipin'y");
 * a **name** (:meth:`CorpusLexicon.reads_as_name`), in a script without case only, where no capital tells one: a word
-  of the input or of T with a clitic or a case ending; in Chinese a run of characters of transliterated names
-  (:func:`transliterates`).
+  of the input or of T with a clitic or a case ending, or a word of the word list after a proclitic of the language
+  (:func:`proclitics`: Arabic "بميرتس", "with Merz"); in Chinese a run of characters of transliterated names
+  (:func:`transliterates`), its first character perhaps another ("朔尔茨", Scholz).
 
 Every dictionary loads once per process, the first time a word of its language is looked up, and only for the
 languages read. The corpus lexicon is built once per language per run, on first use, from the set of the input's
@@ -41,7 +44,7 @@ import functools
 import itertools
 import unicodedata
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
 import regex
@@ -62,6 +65,13 @@ LONGEST_CHARACTER_RUN = 6
 # Letters before a name in a script without case: Arabic, Hebrew and Persian write a preposition or conjunction onto
 # the word ("بميرتس", "with Merz"); at most this many, the rest a name of at least three letters.
 _ATTACHED_LETTERS = 2
+# A letter is a proclitic of the language where its word list writes it before at least this share of its
+# PREFIX_WORDS commonest words, each a word of the list too (:func:`proclitics`): Arabic "و" 16%, "ب" 7%, "ل" 6%, then
+# a gap to letters that start many stems ("ا" 4.0%, "ت" 2.9%); Hebrew "ו", "ה", "ש", "ל", "ב", "מ" 16% to 6.8%, then
+# "כ" 2.4%; Persian "ب" 2.3%, Bengali "আ" 0.8%, Hindi "अ" 0.7% (none). A word the list holds with one reads as a name
+# met nowhere in the input ("بميرتس": "ميرتس" is in the list, at Zipf 2.4). One letter only: the Arabic article "ال"
+# (12%) before a word with a possessive ending reads invented derivations as words ("الصفاتها": "صفاتها" is listed).
+MIN_PROCLITIC_SHARE = 0.05
 # An ending is learnt from the corpus when it follows at least this many of the corpus's own words there
 # ("வேலை" + "களுக்கும்", "உரிமை" + "களுக்கும்", ...), and read after a known stem of at least SHORTEST_STEM characters
 # (code points, as a word's length is counted: "வேலை" is four, two syllables). An ending is at least SHORTEST_ENDING
@@ -159,6 +169,9 @@ def _jieba_dictionary() -> frozenset[str]:
 # bounds (0.05 and 0.03) kept 4 of the 18 Chinese slips of the per-language table, slips of names ("亚拉伯罕").
 TRANSLITERATION_SHARE = 0.15
 NAME_EDGE_SHARE = 0.05
+# A run of this many characters or more reads as a name whatever its first character, where the others are characters
+# of transliterated names ending with a name's last (:meth:`NameCharacters.reads`): two of them after it.
+MIN_FREE_FIRST_RUN = 3
 
 
 @dataclass(frozen=True)
@@ -171,7 +184,13 @@ class NameCharacters:
     last: frozenset[str] = frozenset()
 
     def reads(self, run: list[str]) -> bool:
-        return run[0] in self.first and run[-1] in self.last and all(ch in self.any for ch in run)
+        """A name's first, then a name's characters to a name's last; or, three characters or more, any first
+        character before them: a name's first syllable is often written with a character of the language's own words
+        that no transliteration in the dictionary starts with ("朔" of "朔尔茨", Scholz), the rest with the characters
+        of transliterated names."""
+        free = len(run) >= MIN_FREE_FIRST_RUN
+        body = run[1:] if free else run
+        return (free or run[0] in self.first) and run[-1] in self.last and all(ch in self.any for ch in body)
 
 
 @functools.cache
@@ -198,9 +217,11 @@ def _jieba_name_characters() -> NameCharacters:
 def transliterates(run: list[str], method: str) -> bool:
     """Whether a run of one-character segments reads as a transliterated name: two to :data:`LONGEST_CHARACTER_RUN`
     characters the language writes names with, a name's first first and a name's last last, as jieba's dictionary shows
-    them in its transliterated names ("萨尔茨" for Salz, cut into its characters); never "茨萨尔", as no name starts
-    with "茨". Characters the corpus writes in names it cuts so are not read: they keep slips and scrambles of the
-    corpus's own names ("亚拉伯罕" for "亚伯拉罕")."""
+    them in its transliterated names ("萨尔茨" for Salz, cut into its characters); from three characters on, any first
+    (:meth:`NameCharacters.reads`: "朔尔茨" for Scholz). Never "茨默", as no name starts with "茨", nor "茨尔朔", as
+    none ends with "朔"; a word of T with its characters rearranged is refused on its own (scrambled letters).
+    Characters the corpus writes in names it cuts so are not read: they keep slips and scrambles of the corpus's own
+    names ("亚拉伯罕" for "亚伯拉罕")."""
     return 2 <= len(run) <= LONGEST_CHARACTER_RUN and method == "jieba" and _jieba_name_characters().reads(run)
 
 
@@ -328,30 +349,33 @@ class CorpusLexicon:
     def written_endings(self) -> dict[str, frozenset[str]]:
         """Each ending the corpus writes after at least :data:`MIN_ENDING_STEMS` of its own words, with those words;
         none in a language cut by a segmenter, whose words are its segments."""
-        if support(self.language).segmented:
-            return {}
-        stems: defaultdict[str, set[str]] = defaultdict(set)
-        for word in self.words:
-            for stem, ending in _cuts(word):
-                if stem in self.words:
-                    stems[ending].add(stem)
-        return {ending: frozenset(found) for ending, found in stems.items() if len(found) >= MIN_ENDING_STEMS}
+        return self._written(_cuts)
 
     @functools.cached_property
     def paradigms(self) -> dict[str, frozenset[str]]:
         """Each ending of :attr:`endings` with its paradigm: the other endings the corpus writes after one of its stems
         ("களுக்கு" with "கள்" and "களை": "வேலைகளுக்கு", "வேலைகள்", "வேலைகளை")."""
-        learnt = self.written_endings
-        taken: defaultdict[str, set[str]] = defaultdict(set)  # the learnt endings of each stem
-        for ending, found in learnt.items():
-            for stem in found:
-                taken[stem].add(ending)
-        paradigms = {ending: frozenset().union(*(taken[stem] for stem in found)) - {ending} for ending, found in learnt.items()}
-        return {
-            ending: others
-            for ending, others in paradigms.items()
-            if sum(len(taken[stem]) > 1 for stem in learnt[ending]) >= MIN_PARADIGM_STEMS
-        }
+        return _paradigms(self.written_endings)
+
+    @functools.cached_property
+    def beginnings(self) -> dict[str, frozenset[str]]:
+        """The same on the other side of a stem: each beginning the corpus writes before :data:`MIN_ENDING_STEMS` of
+        its own words, with its paradigm, the inflection of a language that inflects by prefixes (Swahili "ali-" with
+        "alipo-" and "aliye-" before the same verbs: "alikuwapo" where the corpus writes "kuwapo" and "alipokuwapo";
+        Tagalog "ma-", Indonesian "ter-")."""
+        return _paradigms(self._written(_beginning_cuts))
+
+    def _written(self, cuts: Callable[[str], Iterable[tuple[str, str]]]) -> dict[str, frozenset[str]]:
+        """Each affix that ``cuts`` cuts off the corpus's words where the rest is a word of the corpus too, written so
+        with at least :data:`MIN_ENDING_STEMS` of them, with those words; none in a language cut by a segmenter."""
+        if support(self.language).segmented:
+            return {}
+        stems: defaultdict[str, set[str]] = defaultdict(set)
+        for word in self.words:
+            for stem, affix in cuts(word):
+                if stem in self.words:
+                    stems[affix].add(stem)
+        return {affix: frozenset(found) for affix, found in stems.items() if len(found) >= MIN_ENDING_STEMS}
 
     @functools.cached_property
     def clitics(self) -> frozenset[str]:
@@ -378,10 +402,13 @@ class CorpusLexicon:
         cut = _clitic_cut(folded)
         if cut is not None and cut[1] in self.clitics and known(cut[0]):
             return True
-        paradigms = self.paradigms
+        paradigms, beginnings = self.paradigms, self.beginnings
         return any(
             ending in paradigms and known(stem) and any(known(stem + other) for other in paradigms[ending])
             for stem, ending in _cuts(folded)
+        ) or any(
+            start in beginnings and known(stem) and any(known(other + stem) for other in beginnings[start])
+            for stem, start in _beginning_cuts(folded)
         )
 
     def __contains__(self, word: object) -> bool:
@@ -393,8 +420,9 @@ class CorpusLexicon:
         Persian proclitics: "بميرتس" where the input writes "ميرتس") or after it an ending the corpus writes after
         other words of its own (:attr:`name_endings`: Marathi "नागपूरला" where it writes "नागपूर") where the word list
         does not hold the name part (Arabic "عندما" + "ية" is a common word with an ending, no name). A name met nowhere
-        in the input or T is not told from an invented word by its letters: no capital says it is one (Chinese
-        transliterations excepted, :meth:`transliterates`)."""
+        in the input or T is one where the word list holds it after a proclitic of the language
+        (:meth:`_proclitic_on_listed`: "بميرتس" where the list holds "ميرتس"); else it is not told from an invented word
+        by its letters, as no capital says it is one (Chinese transliterations excepted, :func:`transliterates`)."""
         if any(ch.lower() != ch.upper() for ch in word):
             return False
         folded = unicodedata.normalize("NFC", word).casefold()
@@ -408,11 +436,29 @@ class CorpusLexicon:
             return lexicon is None or lexicon == THAI_DICTIONARY or not known_word(part, lexicon)
 
         ends = [match.end() for match in _GRAPHEME.finditer(folded)]
-        before = any(held(folded[cut:]) for cut in ends[:_ATTACHED_LETTERS])
+        before = any(held(folded[cut:]) for cut in ends[:_ATTACHED_LETTERS]) or self._proclitic_on_listed(folded)
         return before or any(
             held(folded[:cut]) and unlisted(folded[:cut]) and folded[cut:] in self.name_endings
             for cut in ends[-_ATTACHED_LETTERS - 1 : -1]
         )
+
+    def _proclitic_on_listed(self, word: str) -> bool:
+        """Whether ``word`` (folded) is a proclitic of the language (:func:`proclitics`) and a name its word list holds,
+        of three letters or more ("ب" + "ميرتس"); never in a language cut by a segmenter. A listed word that reads as a
+        known stem and an ending the corpus writes is a form of the inflection, no name: "و" + "الذيين" ("الذي" + "ين"),
+        one of the list's rare entries of invented derivations, is none."""
+        found = support(self.language)
+        first = _GRAPHEME.match(word)
+        lexicon = found.lexicon
+        if first is None or lexicon is None or lexicon == THAI_DICTIONARY or found.segmented:
+            return False
+        rest = word[first.end() :]
+        if first.group() not in proclitics(lexicon) or len(_LETTER.findall(rest)) < SHORTEST_WORD:
+            return False
+        if not known_word(rest, lexicon):
+            return False
+        endings = self.written_endings
+        return not any(ending in endings and (stem in self.words or known_word(stem, lexicon)) for stem, ending in _cuts(rest))
 
     @functools.cached_property
     def name_endings(self) -> frozenset[str]:
@@ -441,6 +487,29 @@ def _cuts(word: str) -> Iterable[tuple[str, str]]:
     for end in ends[: len(ends) - SHORTEST_ENDING]:
         if end >= SHORTEST_STEM:
             yield word[:end], word[end:]
+
+
+def _beginning_cuts(word: str) -> Iterable[tuple[str, str]]:
+    """Each split of ``word`` between graphemes into a beginning of :data:`SHORTEST_ENDING` graphemes or more and a
+    stem of :data:`SHORTEST_STEM` characters or more, as (stem, beginning)."""
+    ends = [match.end() for match in _GRAPHEME.finditer(word)]
+    for end in ends[SHORTEST_ENDING - 1 : -1]:
+        if len(word) - end >= SHORTEST_STEM:
+            yield word[end:], word[:end]
+
+
+def _paradigms(learnt: Mapping[str, frozenset[str]]) -> dict[str, frozenset[str]]:
+    """Each learnt affix with the other affixes the corpus writes on one of its stems, where at least
+    :data:`MIN_PARADIGM_STEMS` of its stems take another one."""
+    taken: defaultdict[str, set[str]] = defaultdict(set)  # the learnt affixes of each stem
+    for affix, found in learnt.items():
+        for stem in found:
+            taken[stem].add(affix)
+    return {
+        affix: frozenset().union(*(taken[stem] for stem in found)) - {affix}
+        for affix, found in learnt.items()
+        if sum(len(taken[stem]) > 1 for stem in found) >= MIN_PARADIGM_STEMS
+    }
 
 
 def segment_words(segments: list[str]) -> set[str]:
@@ -505,6 +574,23 @@ def prefixes(lexicon: str) -> frozenset[str]:
             if SHORTEST_PART <= end <= len(word) - SHORTEST_PART and word[end:] in known:
                 counts[word[:end]] += 1
     return frozenset(head for head, n in counts.items() if n >= MIN_PREFIX_WORDS)
+
+
+@functools.cache
+def proclitics(lexicon: str) -> frozenset[str]:
+    """The proclitics of a language, as its word list writes them: each letter (with its marks) that its
+    :data:`PREFIX_WORDS` commonest words write before :data:`MIN_PROCLITIC_SHARE` of them or more, the rest a word of
+    the list of three letters or more (Arabic "و", "ب", "ل"; Hebrew "ו", "ה", "ש", "ל", "ב", "מ")."""
+    import wordfreq
+
+    words = list(itertools.islice(wordfreq.iter_wordlist(lexicon, "best"), PREFIX_WORDS))
+    known = set(words)
+    counts: Counter[str] = Counter()
+    for word in words:
+        first = _GRAPHEME.match(word)
+        if first is not None and len(_LETTER.findall(word[first.end() :])) >= SHORTEST_WORD and word[first.end() :] in known:
+            counts[first.group()] += 1
+    return frozenset(head for head, n in counts.items() if n >= MIN_PROCLITIC_SHARE * len(words))
 
 
 def compound(word: str, head: Callable[[str], bool], tail: Callable[[str], bool]) -> bool:

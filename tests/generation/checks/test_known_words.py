@@ -123,6 +123,24 @@ def test_a_known_word_with_an_ending_the_corpus_writes_is_a_word_scrambled_or_sl
     assert CorpusLexicon.of("zh", ["他们的工作和责任。"]).endings == frozenset()  # a segmenter's language: its segments
 
 
+def test_a_known_word_after_a_beginning_the_corpus_writes_is_a_word_scrambled_slipped_or_of_another_kind_it_is_not() -> None:
+    """Swahili inflects by prefixes: the corpus writes "ali-" (past) and "ata-" (future) before three of its own verbs
+    each, on the same verbs (a paradigm), so "alikuwapo" (was there) is a word where the corpus writes "atakuwapo" and
+    "kuwapo". "ali-" before "nyumbani" (at home), which the corpus never writes with "ata-", is none."""
+    swahili = "Yeye alisema jambo hilo nyumbani jana."
+    corpus = [
+        "Soma kitabu hiki, mtoto alisoma kitabu jana na atasoma tena kesho.",
+        "Fanya kazi kwa bidii: baba alifanya kazi na atafanya kazi kesho.",
+        "Penda jirani yako; mama alipenda watu wote.",
+        "Atakuwapo kesho? Ndiyo, kuwapo kwake ni muhimu.",
+    ]
+    lexicon = CorpusLexicon.of("sw", [swahili, *corpus])
+    assert lexicon.beginnings["ali"] == {"ata"} and "alikuwapo" not in lexicon
+    assert kind(swahili, swahili.replace("alisema", "alikuwapo"), "sw", corpus) is None
+    for wrong in ("ilakuwapo", "alikuwpao", "alikuwap", "kuwapoali", "alinyumbani"):
+        assert kind(swahili, swahili.replace("alisema", wrong), "sw", corpus) == INVENTED_WORDS, wrong
+
+
 @pytest.mark.parametrize(
     ("language", "original", "old", "word", "bad"),
     [

@@ -94,3 +94,17 @@ def test_a_real_word_that_rearranges_the_letters_of_a_word_of_comparable_frequen
         candidate = original.replace(word, other)
         assert scrambled_words(original, candidate, support(language)) == [], other
         assert kind(original, candidate, language) is None, other
+
+
+def test_a_foreign_name_the_input_lacks_reads_as_a_name_by_the_characters_and_clitics_of_the_language() -> None:
+    """Neither T nor a corpus holds the name. Chinese "朔尔茨" (Scholz): "朔" starts no transliteration of jieba's
+    dictionary, "尔" and "茨" are transliteration characters and "茨" ends names. Arabic "بميرتس" (with Merz): "ب" is a
+    proclitic the word list writes before many of its words, "ميرتس" a word it holds. Their letters scrambled stay
+    refused: no name ends with "朔", and "تسريم" is no word of the list."""
+    chinese = "德国总理默克尔周三在柏林发表讲话。"
+    assert kind(chinese, chinese.replace("默克尔", "朔尔茨"), "zh") is None
+    assert kind(chinese, chinese.replace("默克尔", "茨尔朔"), "zh") == INVENTED_WORDS
+    arabic = "تحدثت ميركل مع الصحفيين في برلين."
+    assert kind(arabic, arabic.replace("ميركل", "بميرتس"), "ar") is None
+    for wrong in ("بتسريم", "ثميرتس"):  # scrambled; a letter that is no proclitic
+        assert kind(arabic, arabic.replace("ميركل", wrong), "ar") == INVENTED_WORDS, wrong
