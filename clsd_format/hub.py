@@ -427,10 +427,11 @@ def check_repo_id(repo_id: str, what: str = "repository id") -> None:
         raise CLSDError(f"{what} {repo_id!r} is not valid on the Hub: {exc}") from exc
 
 
-def hub_token(what: str) -> str:
+def hub_token(what: str, dry_run: str) -> str:
     """The Hugging Face token for an upload, from the environment (registered for redaction); else a clear error.
 
-    ``what`` names the upload in the message, which also offers ``--dry-run``, the way to do without one.
+    ``what`` names the upload in the message, which also offers ``dry_run``, the calling command's option that does
+    without one (each push command declares its own).
     """
     import os
 
@@ -440,7 +441,7 @@ def hub_token(what: str) -> str:
     token = next((os.environ[name] for name in TOKEN_ENV_VARS if os.environ.get(name)), None)
     if token is None:
         raise CLSDError(
-            f"no Hugging Face token for {what}: set {TOKEN_ENV_VARS[0]} (a token with write access), or use --dry-run."
+            f"no Hugging Face token for {what}: set {TOKEN_ENV_VARS[0]} (a token with write access), or use {dry_run}."
         )
     register_secret(token)  # an upload error that echoes it is redacted
     return token

@@ -88,7 +88,7 @@ def read_sources(results_dir: Path) -> dict[SourceKey, RecordedSource]:
     try:
         data = read_json(path, "record of where the rows were read")
     except DataError as exc:
-        raise DataError(f"{exc}; delete it or pass the data with --dataset") from exc
+        raise DataError(f"{exc}; delete it") from exc  # the analysis adds its own way round it
     return _entries(path, data)
 
 

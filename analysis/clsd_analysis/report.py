@@ -31,7 +31,7 @@ from clsd_format.declared_settings import option_name
 from clsd_format.errors import CLSDError
 from clsd_format.files import staged_folder
 from clsd_mteb.evaluation import ANSWER_HEADING, CLSDRun
-from clsd_mteb.source_record import RecordedSource, SourceKey, read_sources
+from clsd_mteb.source_record import RecordedSource, SourceKey
 from clsd_mteb.trials import whole_task_revision
 
 if TYPE_CHECKING:
@@ -189,7 +189,7 @@ def _recorded_sources(results: ResultsFolder) -> dict[SourceKey, RecordedSource]
     """What ``clsd evaluate`` recorded of the data sources in every folder read (the first folder's entry of a key wins)."""
     found: dict[SourceKey, RecordedSource] = {}
     for root in reversed(results.roots or [results.root]):
-        found.update(read_sources(root))
+        found.update(results.recorded_sources(root))
     return found
 
 

@@ -41,8 +41,9 @@ from typing import Any
 
 import numpy as np
 
+from clsd_analysis.command_options import ReportSources
 from clsd_format.declared_settings import option_name
-from clsd_format.errors import CLSDError
+from clsd_format.errors import CLSDError, DataError
 from clsd_format.evaluation_settings import EvaluationSettings
 from clsd_format.folders import folder_problem
 from clsd_format.json_files import read_json
@@ -111,9 +112,17 @@ class ResultsFolder:
         root = next((r for r in self.roots or [self.root] if path is not None and path.is_relative_to(r)), None)
         if revision is None or root is None:
             return ResultData(task_name, revision)
+        return ResultData(task_name, revision, self.recorded_sources(root).get((task_name, whole_task_revision(revision))))
+
+    def recorded_sources(self, root: Path) -> dict[SourceKey, RecordedSource]:
+        """What ``clsd evaluate`` recorded of the data sources in ``root`` (read once); a record that cannot be read
+        names the way round it here, where the analysis's options are known: the data given with ``--dataset``."""
         if root not in self._records:
-            self._records[root] = read_sources(root)
-        return ResultData(task_name, revision, self._records[root].get((task_name, whole_task_revision(revision))))
+            try:
+                self._records[root] = read_sources(root)
+            except DataError as exc:
+                raise DataError(f"{exc} or pass the data with {option_name(ReportSources, 'dataset')}") from exc
+        return self._records[root]
 
     def is_reranker(self, run: ModelRun) -> bool:
         """Whether the run is a cross-encoder's: its scores are relevance scores, not cosines of embeddings."""

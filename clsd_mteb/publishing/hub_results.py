@@ -159,7 +159,9 @@ def push_results(plan: ResultsPush, user: str | None = None, *, create_pr: bool 
     """Upload through mteb's ``ModelMeta.push_eval_results`` into the model repository's ``.eval_results/``."""
     from mteb.cache import ResultCache
 
-    hub_token(f"an upload to {plan.repo_id}")  # mteb's upload reads it from the environment itself
+    hub_token(
+        f"an upload to {plan.repo_id}", option_name(ResultsPushSettings, "dry_run")
+    )  # mteb's upload reads it from the environment itself
     with tasks_standing_in(plan.task_classes):
         try:
             plan.model.push_eval_results(

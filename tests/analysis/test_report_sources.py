@@ -17,6 +17,7 @@ from clsd_analysis.report import AnalysisOptions, analyze
 from clsd_analysis.sections import with_options
 from clsd_analysis.sections.pos_shift import PosShift
 from clsd_cli.app import app
+from clsd_format.errors import DataError
 from clsd_mteb.baselines import CHAR_NGRAM_NAME, RANDOM_NAME
 from clsd_mteb.source_record import SOURCES_FILE, read_sources
 from tests.helpers.corpora import toy_hub_folder
@@ -86,3 +87,12 @@ def test_clsd_analyze_reads_several_folders_as_one(toys: tuple[Path, Path], tmp_
     assert f"| {CHAR_NGRAM_NAME} |" in text and f"| {RANDOM_NAME} |" in text
     assert "Äpfel" in _texts(out)  # the texts, found through the folders' records
     assert "not compared" not in text
+
+
+def test_a_record_that_is_no_json_names_the_file_and_the_ways_round_it(toys: tuple[Path, Path], tmp_path: Path) -> None:
+    """The plugin's reader says to delete the file; the analysis adds its own option, read from its declaration."""
+    results = evaluate_toy(toys[0], tmp_path / "results")
+    (results / SOURCES_FILE).write_text("{not json", encoding="utf-8")
+    with pytest.raises(DataError, match=rf"{SOURCES_FILE}.*; delete it or pass the data with --dataset"):
+        analyze(results, tmp_path / "report", OPTIONS)
+    assert not (tmp_path / "report" / "report.md").exists()

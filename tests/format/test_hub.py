@@ -129,7 +129,7 @@ def test_repo_ids_and_tokens(monkeypatch: pytest.MonkeyPatch) -> None:
         hub.check_repo_id("owner/na..me")
     for name in hub.TOKEN_ENV_VARS:
         monkeypatch.delenv(name, raising=False)
-    with pytest.raises(CLSDError, match="no Hugging Face token for the upload: set HF_TOKEN"):
-        hub.hub_token("the upload")
+    with pytest.raises(CLSDError, match=r"no Hugging Face token for the upload: set HF_TOKEN .* or use --a-way-round\.$"):
+        hub.hub_token("the upload", "--a-way-round")
     monkeypatch.setenv("HUGGING_FACE_HUB_TOKEN", "hf-test-token-0000")
-    assert hub.hub_token("the upload") == "hf-test-token-0000"
+    assert hub.hub_token("the upload", "--a-way-round") == "hf-test-token-0000"

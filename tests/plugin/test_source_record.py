@@ -64,3 +64,10 @@ def test_a_spoiled_record_is_an_error_naming_the_file(tmp_path, text):
     (tmp_path / SOURCES_FILE).write_text(text, encoding="utf-8")
     with pytest.raises(DataError, match=SOURCES_FILE):
         read_sources(tmp_path)
+
+
+def test_a_record_that_is_no_json_says_to_delete_it_and_names_no_option_of_another_command(tmp_path):
+    """`clsd evaluate` reads the record too, before adding to it: the analysis's --dataset is no way round it there."""
+    (tmp_path / SOURCES_FILE).write_text("{not json", encoding="utf-8")
+    with pytest.raises(DataError, match=rf"{SOURCES_FILE}.*; delete it$"):
+        read_sources(tmp_path)

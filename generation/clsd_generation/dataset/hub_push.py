@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from clsd_format import hub
+from clsd_format.declared_settings import option_name
 from clsd_format.errors import CLSDError, DataError
 from clsd_generation.dataset.push_settings import DatasetPush
 
@@ -55,7 +56,7 @@ def push(settings: DatasetPush) -> str:
     """Upload; returns the commit hash to cite (a Hub task needs an exact revision)."""
     plan = plan_push(settings)
     folder, repo_id = settings.folder, settings.repo_id
-    token = hub.hub_token(f"an upload to {repo_id}")
+    token = hub.hub_token(f"an upload to {repo_id}", option_name(DatasetPush, "dry_run"))
     from huggingface_hub import HfApi
 
     api = HfApi(token=token)

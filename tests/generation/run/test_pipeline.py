@@ -231,7 +231,7 @@ def test_build_and_push_refuse_what_they_must(tmp_path: Path, parallel_csv: Path
     invoke("build", "--run-dir", str(tmp_path / "run"), "--out", str(tmp_path / "ds"), "--name", "X")
     monkeypatch.delenv("HF_TOKEN", raising=False)
     monkeypatch.delenv("HUGGING_FACE_HUB_TOKEN", raising=False)
-    with pytest.raises(CLSDError, match="HF_TOKEN"):
+    with pytest.raises(CLSDError, match=r"HF_TOKEN .*or use --dry-run\."):
         invoke("push-dataset", str(tmp_path / "ds"), "--repo-id", "someone/x")
     with pytest.raises(CLSDError, match="owner/name"):
         invoke("push-dataset", str(tmp_path / "ds"), "--repo-id", "noslash", "--dry-run", str(tmp_path / "out"))
