@@ -49,6 +49,7 @@ def test_a_text_the_rules_change_nothing_in_stops_before_the_run_naming_what_eac
     out, error = exits_two(_generate_args(tmp_path, GREEK_HEBREW), capsys)
     assert error.startswith("error: nothing was generated: the rules would give no Greek (el) and no Hebrew (he) sentence")
     assert f"Greek (el): {BARREN}. Hebrew (he): {BARREN}." in error and "--run-anyway" in error
+    assert error.rstrip().endswith("Or use --backend llm.")
     assert "rules likely cover ~0% of Greek sentences (measured on the first 6)" in out
     # Stopped after the estimate: no sentence run, nothing recorded, the folder free for other settings.
     assert "backend: rules" not in out and "next:" not in out

@@ -194,8 +194,6 @@ HAND_WRITTEN = {
     ("clsd_mteb/answer.py", "--run-dir"): "the generator's commands, in a package the plugin does not import",
     ("clsd_mteb/answer.py", "--out"): "the generator's commands, in a package the plugin does not import",
     ("clsd_mteb/answer.py", "--name"): "the generator's commands, in a package the plugin does not import",
-    ("generation/clsd_generation/llm/translate.py", "--keep-refused-translations"): "the build's, a layer above",
-    ("generation/clsd_generation/rules/coverage.py", "--backend"): "the run's settings, a layer above the rules",
 }
 
 

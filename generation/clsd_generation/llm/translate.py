@@ -79,13 +79,14 @@ def refusal_of(language: Language, source: str, translation: str) -> str | None:
     return None
 
 
-def pivot_refusal_lines(run_dir: Path) -> list[str]:
+def pivot_refusal_lines(run_dir: Path, keep_refused: str) -> list[str]:
     """What ``clsd translate`` says of the pivot so far, whatever translated it.
 
     Per language: the LLM pivot's answers refused, by reason (none for M2M-100 or a clean run); then the share of the
     stored translations refused as not translating their source, by reason (:mod:`clsd_generation.checks.translations`);
     and, when more than half of a language's translations are refused or empty, one line saying that ``clsd build``
-    will not build the pivot configs, and why.
+    will not build the pivot configs, and why, and that ``keep_refused`` (the build's option, declared a layer above)
+    builds them anyway.
     """
     with Checkpoint.existing(run_dir) as checkpoint:
         counts = checkpoint.get_meta(PIVOT_REFUSALS_KEY) or {}
@@ -101,7 +102,7 @@ def pivot_refusal_lines(run_dir: Path) -> list[str]:
     if why:
         lines.append(
             f"the pivot configs will not be built: {why}. `clsd build` builds the direct configs and says so; "
-            "`clsd build --keep-refused-translations` builds the pivot configs from these translations anyway."
+            f"`clsd build {keep_refused}` builds the pivot configs from these translations anyway."
         )
     return lines
 

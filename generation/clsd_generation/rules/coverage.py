@@ -156,7 +156,7 @@ def refuse_barren(samples: Sequence[Sample], made_before: Mapping[str, int], nee
     raise NothingToMake(
         f"nothing was generated: the rules would give no {' and no '.join(names)} sentence its {needed} distractors "
         f"(measured on the first sentences still to do), and a dataset needs them in both languages. {reasons} "
-        f"Use --backend llm, or add {option_name(RuleChoices, 'run_anyway')} to run the rules on every sentence all the same."
+        f"Add {option_name(RuleChoices, 'run_anyway')} to run the rules on every sentence all the same."
     )
 
 

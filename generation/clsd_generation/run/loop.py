@@ -109,10 +109,11 @@ def generate_distractors(
                     checkpoint, corpus.pairs, languages, bounds, report, options.max_attempts, options.progress, options.announce
                 )
                 return _tally(backend.run(states, context), checkpoint, languages)
-        except NothingToMake:
+        except NothingToMake as exc:
             if not resumed:
                 _discard_checkpoint(Path(run_dir))
-            raise
+            # the other backend is the run's choice, declared here, above the backend that stopped
+            raise NothingToMake(f"{exc} Or use {option_name(RunChoices, 'backend')} llm.") from exc
 
 
 def _tally(report: RunReport, checkpoint: Checkpoint, languages: tuple[Language, Language]) -> RunReport:

@@ -141,7 +141,8 @@ def translate(folder: RunFolder, settings: TranslationSettings, endpoint: LLMSet
 
     llm = endpoint.for_model(settings.model, settings.max_new_tokens) if settings.backend == "llm" else None
     done = translate_run(folder.run_dir, settings, progress=not folder.quiet, llm=llm)
-    return TranslationResult(done, pivot_refusal_lines(folder.run_dir), untranslated_count(folder.run_dir))
+    lines = pivot_refusal_lines(folder.run_dir, option_name(BuildOptions, "keep_refused_translations"))
+    return TranslationResult(done, lines, untranslated_count(folder.run_dir))
 
 
 @dataclass(frozen=True)

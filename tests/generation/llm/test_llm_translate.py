@@ -88,6 +88,7 @@ def test_a_translator_answering_one_template_for_every_text_is_refused_and_no_pi
     assert f"de->en: 15 of 15 translations refused (100.0%) as not translating their source: {template} 15" in output
     assert f"fr->en: 15 of 15 translations refused (100.0%) as not translating their source: {template} 15" in output
     assert "the pivot configs will not be built: more than half of the translations are refused" in output
+    assert "`clsd build --keep-refused-translations` builds the pivot configs from these translations anyway." in output
     built = invoke("build", "--run-dir", str(run_dir), "--out", str(tmp_path / "ds"), "--name", "TEMPLATE", "--no-score")
     assert "pivot configs not built: more than half of the translations are refused" in built
     assert "de->en 15 of 15" in built and "fr->en 15 of 15" in built
