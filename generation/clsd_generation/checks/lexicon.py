@@ -556,6 +556,15 @@ def knows(word: str, found: LanguageSupport, corpus: CorpusLexicon | None = None
     return compound(word, head, lambda piece: part(piece) or (corpus is not None and corpus.inflects(piece, part)))
 
 
+def _commonest(lexicon: str) -> tuple[list[str], frozenset[str]]:
+    """The word list's :data:`PREFIX_WORDS` commonest words, in order and as a set: what :func:`prefixes` and
+    :func:`proclitics` learn a language's bound first parts from."""
+    import wordfreq
+
+    words = list(itertools.islice(wordfreq.iter_wordlist(lexicon, "best"), PREFIX_WORDS))
+    return words, frozenset(words)
+
+
 @functools.cache
 def prefixes(lexicon: str) -> frozenset[str]:
     """The prefixes of a language that writes no compounds, as its word list writes them: first parts of
@@ -564,10 +573,7 @@ def prefixes(lexicon: str) -> frozenset[str]:
     "microproducteurs"), never a noun glued to another ("maison" + "voiture"). PyThaiNLP's dictionary: none."""
     if lexicon == THAI_DICTIONARY:
         return frozenset()
-    import wordfreq
-
-    words = list(itertools.islice(wordfreq.iter_wordlist(lexicon, "best"), PREFIX_WORDS))
-    known = set(words)
+    words, known = _commonest(lexicon)
     counts: Counter[str] = Counter()
     for word in words:
         for end in (match.end() for match in _GRAPHEME.finditer(word)):
@@ -581,10 +587,7 @@ def proclitics(lexicon: str) -> frozenset[str]:
     """The proclitics of a language, as its word list writes them: each letter (with its marks) that its
     :data:`PREFIX_WORDS` commonest words write before :data:`MIN_PROCLITIC_SHARE` of them or more, the rest a word of
     the list of three letters or more (Arabic "و", "ب", "ل"; Hebrew "ו", "ה", "ש", "ל", "ב", "מ")."""
-    import wordfreq
-
-    words = list(itertools.islice(wordfreq.iter_wordlist(lexicon, "best"), PREFIX_WORDS))
-    known = set(words)
+    words, known = _commonest(lexicon)
     counts: Counter[str] = Counter()
     for word in words:
         first = _GRAPHEME.match(word)
