@@ -4,8 +4,9 @@
 and the reason the checks refused it, and each language's corpus. ``recheck`` reads those candidates again with the
 checks importable now (another version's, with its folders first on ``PYTHONPATH``) and writes its own verdicts;
 ``changed`` lists the valid candidates one version keeps and the other refuses (every one, with its language and the
-reason), and, per kind of bad answer, how many the second refuses and the first keeps, with ``--per-kind`` of them
-evenly spaced over the list sorted by language and candidate. ``reasons`` counts one file's refusals per language and
+reason, and, where both files were written by ``recheck``, the words the first knew and the second does not), and, per
+kind of bad answer, how many the second refuses and the first keeps, with ``--per-kind`` of them evenly spaced over the
+list sorted by language and candidate. ``reasons`` counts one file's refusals per language and
 kind by reason (letters rearranged, unknown words, the other checks).
 
     python scripts/measure_answer_checks_per_language.py --per-language 200 --seed 1 --verdicts now.jsonl
@@ -37,6 +38,7 @@ def lines(path: str) -> Iterator[dict[str, Any]]:
 def recheck(verdicts: str, out: str) -> None:
     """Every candidate of ``verdicts`` checked alone again by the checks importable now, each language with its corpus."""
     import clsd_generation
+    from clsd_generation.checks.answers import unknown_words
     from clsd_generation.checks.candidates import check_candidates
     from clsd_generation.checks.lexicon import CorpusLexicon
     from clsd_generation.core.settings import ValidationBounds
@@ -51,9 +53,12 @@ def recheck(verdicts: str, out: str) -> None:
             verdict = check_candidates(
                 line["original"], [line["candidate"]], ValidationBounds(), language=line["language"], corpus=corpus
             )
+            unknown, count = unknown_words(line["original"], line["candidate"], line["language"], corpus)
             line |= {
                 "reason": verdict.rejected[0][1] if verdict.rejected else None,
                 "kept": verdict.kept[0] if verdict.kept else None,
+                "unknown": unknown,
+                "words": count,
             }
             written.write(json.dumps(line, ensure_ascii=False) + "\n")
 
@@ -78,16 +83,29 @@ def _shown(line: dict[str, Any], reason: str | None) -> str:
     return f"- {line['language']} ({line['kind']}): {changed_part(line['original'], line['candidate'])} | {reason}"
 
 
+def _known_before(old: dict[str, Any], new: dict[str, Any]) -> str:
+    """What the first version read otherwise in a candidate both rechecked: the words it knew that the second does not
+    know, and the words it counted where the second counts otherwise (the share of unknown words changes with them)."""
+    if "unknown" not in old or "unknown" not in new:
+        return ""
+    known = [word for word in new["unknown"] if word not in old["unknown"]]
+    counted = f" | words counted: {old['words']} before, {new['words']} now" if old["words"] != new["words"] else ""
+    return (f" | known before: {', '.join(known)}" if known else "") + counted
+
+
 def changed(before: str, after: str, per_kind: int) -> list[str]:
     """Markdown lists: the valid candidates kept by ``before`` and refused by ``after`` (and how many go the other way),
     then per kind of bad answer those ``after`` refuses and ``before`` keeps, ``per_kind`` of them evenly spaced."""
     first = {_key(line): line for line in lines(before) if "corpus" not in line}
     pairs = [(first[_key(line)], line) for line in lines(after) if "corpus" not in line and _key(line) in first]
-    lost = sorted((new for old, new in pairs if new["kind"] in VALID and old["reason"] is None and new["reason"]), key=_key)
+    lost = sorted(
+        ((old, new) for old, new in pairs if new["kind"] in VALID and old["reason"] is None and new["reason"]),
+        key=lambda pair: _key(pair[1]),
+    )
     won = [new for old, new in pairs if new["kind"] in VALID and old["reason"] and new["reason"] is None]
     valid = sum(new["kind"] in VALID for _, new in pairs)
     out = [f"## Valid candidates kept before and refused now: {len(lost)} of {valid} ({len(won)} go the other way)", ""]
-    out += [_shown(line, line["reason"]) for line in lost] + [""]
+    out += [_shown(new, new["reason"]) + _known_before(old, new) for old, new in lost] + [""]
     by_kind: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for old, new in pairs:
         if new["kind"] in BAD and old["reason"] is None and new["reason"]:

