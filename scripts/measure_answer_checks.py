@@ -11,6 +11,8 @@ The per-language measurement, on real text whose valid words the checks never ch
 ``scripts/measure_answer_checks_per_language.py``; the versions it reads are listed here (``VERSIONS``).
 
     python scripts/measure_answer_checks.py path/to/clsd-release --cpu 2000
+
+``--max-unknown-lowercase 1`` counts what refusing one unknown lower-case word would refuse of the release.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import random
 import re
 import time
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
 from clsd_generation.checks.answers import AnswerReader
@@ -30,10 +33,14 @@ from clsd_generation.core.settings import ReadingChecks
 
 FILES = ("CLSD_wmt2019_adversarial_dataset.csv", "CLSD_wmt2021_adversarial_dataset.csv")
 COLUMNS = {"de": "German", "fr": "French"}
-# Each registered answer check alone, and all off (clsd_generation.checks.registry): a check another package adds is
-# measured too.
+# Every answer check off: a test switches on one with the defaults' bounds.
 ALL_OFF = with_checks(ReadingChecks(), ())
-ONE_AT_A_TIME = {check.name: with_checks(ReadingChecks(), {check.name}) for check in answer_checks()}
+
+
+def one_at_a_time(base: ReadingChecks) -> dict[str, ReadingChecks]:
+    """Each registered answer check alone (clsd_generation.checks.registry), with ``base``'s bounds: a check another
+    package adds is measured too."""
+    return {check.name: with_checks(base, {check.name}) for check in answer_checks()}
 
 
 def release_distractors(folder: Path) -> list[tuple[str, str, str]]:
@@ -109,15 +116,16 @@ def cpu_seconds(release: Path, sentences: int, seed: int) -> float:
     return time.process_time() - start
 
 
-def release_counts(release: Path, show: int) -> None:
-    """What each check keeps of the release's GPT-4 distractors (the measurement behind the defaults)."""
+def release_counts(release: Path, show: int, base: ReadingChecks) -> None:
+    """What each check keeps of the release's GPT-4 distractors (the measurement behind the defaults; ``base``: the
+    defaults, or another bound to see what it would refuse)."""
     rows = release_distractors(release)
     print(f"{len(rows)} GPT-4 distractors")
     stripped = [(code, d, s) for code, t, d in rows if (s := AnswerReader(code).strip_decoration(t, d)) != d.strip()]
     print(f"decoration stripped: {len(stripped)}")
     for code, before, after in stripped[:show]:
         print(f"  [{code}] {before!r} -> {after!r}")
-    for name, checks in [*ONE_AT_A_TIME.items(), ("all (defaults)", ReadingChecks())]:
+    for name, checks in [*one_at_a_time(base).items(), ("all", base)]:
         readers = {code: AnswerReader(code, checks) for code in COLUMNS}
         refused = [
             (code, reason, d) for code, t, d in rows if (reason := readers[code].refusal(t, readers[code].strip_decoration(t, d)))
@@ -125,7 +133,7 @@ def release_counts(release: Path, show: int) -> None:
         kept = len(rows) - len(refused)
         by_language = Counter(code for code, _, _ in refused)
         print(f"{name}: keeps {kept} of {len(rows)} ({kept / len(rows):.2%}); refuses {dict(by_language)}")
-        if name != "all (defaults)":
+        if name != "all":
             for code, reason, distractor in refused[:show]:
                 print(f"  [{code}] {reason_kind(reason)}: {reason} | {distractor[:160]!r}")
 
@@ -136,11 +144,17 @@ def main() -> None:
     parser.add_argument("--show", type=int, default=20, help="refused or changed distractors to print per check")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--cpu", type=int, default=0, help="CPU seconds of the checks on this many German release sentences")
+    parser.add_argument(
+        "--max-unknown-lowercase",
+        type=int,
+        default=ReadingChecks().max_unknown_lowercase,
+        help="the checks' bound of the same name (the generator's default unless given)",
+    )
     args = parser.parse_args()
     if args.cpu:
         print(f"{cpu_seconds(args.release, args.cpu, args.seed):.3f} CPU seconds for {args.cpu} sentences")
     elif args.release:
-        release_counts(args.release, args.show)
+        release_counts(args.release, args.show, replace(ReadingChecks(), max_unknown_lowercase=args.max_unknown_lowercase))
     else:
         parser.error("name the release folder (the per-language table: scripts/measure_answer_checks_per_language.py)")
 

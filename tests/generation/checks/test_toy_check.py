@@ -58,7 +58,7 @@ def test_the_toy_check_is_an_option_and_is_measured(tmp_path: Path) -> None:
     help_text = _clsd("generate", "--help", cwd=tmp_path)
     assert help_text.returncode == 0, help_text.stderr
     assert "--max-shouted-words" in help_text.stdout and "new words in capitals only" in help_text.stdout
-    code = "import sys; sys.path.insert(0, 'scripts'); import measure_answer_checks as m; print(list(m.ONE_AT_A_TIME))"
+    code = "import sys; sys.path.insert(0, 'scripts'); import measure_answer_checks as m; print(list(m.one_at_a_time(m.ReadingChecks())))"
     measured = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=_with_toy(), cwd=ROOT)
     assert measured.returncode == 0, measured.stderr
     assert measured.stdout.strip() == str(["language", "near-copy", "invented-words", "toy-shouting"])
