@@ -99,8 +99,8 @@ def invented(
 ) -> dict[int, dict[str, list[str]]]:
     """Per test sentence (``texts``), per kind, the sentence with invented words in place of its own: ``replace(text,
     new, rng)`` puts ``words_per_candidate`` glued words or derivations in place of as many words (None where it has
-    too few), a misspelling takes the place of the word it misspells. ``words``: the source's words; ``real``: its words and names, casefolded
-    (never made)."""
+    too few), a misspelling takes the place of the word it misspells. ``words``: the source's words; ``real``: its
+    words and names, casefolded (never made)."""
     from clsd_generation.checks.coverage import support
 
     lexicon = support(language).lexicon

@@ -486,8 +486,8 @@ def measure_language(
 ) -> dict[str, list[bool]]:
     """Per kind, whether each candidate came out right (valid kept, bad refused, commentary refused or stripped);
     ``sentences``: whether each test verse kept four of its stand-in candidates; ``others``: the test sentence in other
-    languages; ``verdicts``: where each candidate checked alone is written too (``--verdicts``); ``variant``: what differs from
-    the reported table."""
+    languages; ``verdicts``: where each candidate checked alone is written too (``--verdicts``); ``variant``: what
+    differs from the reported table."""
     rng = random.Random(f"{seed}-{language}")
     mine = texts[language]
     corpus_texts = [mine[n] for n in sets["corpus"]]
