@@ -23,9 +23,10 @@ real word the checks wrongly refuse:
 * **The reader's corpus** (the run's own sentences, which the checks read as known words) is a seeded set of verses of
   the language disjoint from the test verses and from the verses words are drawn from.
 
-Each test verse gets ``STAND_IN`` candidates (alternately one and two words replaced), each checked on its own and all
-together through :func:`clsd_generation.checks.candidates.check_candidates` with the default ``ValidationBounds``
-(a sentence is kept when four are), and a name and a number changed where it has them. Bad answers: letters scrambled
+Each test verse gets ``STAND_IN`` candidates (alternately one and two words replaced, each word whole as the language
+writes it: :func:`whole_words`), each checked on its own and all together through
+:func:`clsd_generation.checks.candidates.check_candidates` with the default ``ValidationBounds`` (a sentence is kept
+when four are), and a name and a number changed where it has them. Bad answers: letters scrambled
 in a third of the words, a one-letter slip (two letters of a word swapped, or one dropped), the verse in English and in
 another language, copies (exact, without the final stop), copies with invisible characters (a zero-width space or a
 soft hyphen in a word, bidi marks, fullwidth digits), a valid answer with English commentary appended (refused or
@@ -46,6 +47,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import itertools
 import json
 import random
 import re
@@ -59,6 +61,7 @@ import regex
 from invented_kinds import KINDS, invented, why_not  # scripts/: glued words, derivations, misspellings
 from measure_answer_checks import VERSIONS, bible_db  # scripts/: one list of the versions and one reader
 
+from clsd_format.apostrophes import APOSTROPHES, elision_cuts, elision_language
 from clsd_generation.checks.candidates import Verdict, check_candidates
 from clsd_generation.checks.lexicon import CorpusLexicon
 from clsd_generation.core.settings import ReadingChecks, ValidationBounds
@@ -99,6 +102,10 @@ COMMENTARY = (
 )
 INVISIBLE = {"zero-width space": "\u200b", "soft hyphen": "\u00ad"}
 _LETTERS = regex.compile(r"\p{L}[\p{L}\p{M}]*")
+_LETTERS_ONLY = regex.compile(r"[\p{L}\p{M}]")
+# A word as its language writes it: letters joined by apostrophes ("м'ясо", Swahili "utang'olewa", Turkish
+# "Denizi’nden"), cut where an eliding language's rules cut it ("l'" + "homme"), as the checks read words.
+_WORD = regex.compile(rf"\p{{L}}[\p{{L}}\p{{M}}]*(?:[{APOSTROPHES}]\p{{L}}[\p{{L}}\p{{M}}]*)*")
 _HANGUL_BASE, _HANGUL_FINALS = 0xAC00, 28
 
 
@@ -187,6 +194,32 @@ def read_texts(letters: set[str], numbers: set[int]) -> dict[str, dict[int, str]
 # --- where valid words come from ------------------------------------------------------------------------------------
 
 
+def whole_words(text: str, language: str) -> list[tuple[int, int]]:
+    """Where ``text``'s words of three letters or more stand, each whole as its language writes it (``_WORD``): a valid
+    answer replaces "utang'olewa" or "Denizi’nden", never the piece after the apostrophe ("utang'mauti" is no word).
+    An elided part ("l'", "dell'") is no word of its own."""
+    code = elision_language(language)
+    spans = []
+    for found in _WORD.finditer(text):
+        start, word = found.start(), found.group()
+        cuts = elision_cuts(code, word.replace("\u2019", "'")) if code else ()
+        for a, b in itertools.pairwise([0, *cuts, len(word)]):
+            piece = word[a:b]
+            if piece[0] not in APOSTROPHES and piece[-1] not in APOSTROPHES and len(_LETTERS_ONLY.findall(piece)) >= 3:
+                spans.append((start + a, start + b))
+    return spans
+
+
+def words_of(text: str, language: str) -> list[str]:
+    """The words :func:`whole_words` finds in ``text``."""
+    return [text[a:b] for a, b in whole_words(text, language)]
+
+
+def _seen(text: str, language: str) -> set[str]:
+    """Every word ``text`` may be read to hold, whole or cut at its apostrophes: a word drawn must be none of them."""
+    return set(words_of(text, language)) | set(_LETTERS.findall(text))
+
+
 def _in_script(word: str, language: str) -> bool:
     from clsd_format.languages import parse_language, script_share
 
@@ -239,10 +272,10 @@ def catalogue_words(language: str) -> tuple[Counter[str], Counter[str]]:
     delimited: Counter[str] = Counter()
     english: set[str] = set()
     for originals, text in catalogue_messages(language):
-        english.update(w.casefold() for original in originals if original for w in _LETTERS.findall(original))
+        english.update(w.casefold() for original in originals if original for w in _seen(original, "en"))
         if not text or text in originals:
             continue
-        words.update(_LETTERS.findall(clean(text)))
+        words.update(words_of(clean(text), language))
         cut = DELIMITED.get(language)
         delimited.update(cut.findall(text.strip()) if cut else [text.strip()] if _LETTERS.fullmatch(text.strip()) else [])
     return Counter({w: n for w, n in words.items() if w.casefold() not in english}), delimited
@@ -265,13 +298,13 @@ def word_source(language: str, verses: dict[str, dict[int, str]], donor: list[in
     words, delimited = catalogue_words(language)
     if language in WHOLE:
         return Source(CUT[language], _kept_words(delimited, language, WHOLE[language]), cldr_names(language))
-    found = _kept_words(words, language, r"[\p{L}\p{M}]{3,}")
+    found = _kept_words(words, language, _WORD.pattern)
     if len(found) >= MIN_CATALOGUE_WORDS:
         return Source("catalogues", found, cldr_names(language))
     letter, name = DONOR_VERSIONS.get(language, (own, ""))
-    counts = Counter(w for n in donor for w in _LETTERS.findall(verses[letter][n]))
+    counts = Counter(w for n in donor for w in words_of(verses[letter][n], language))
     how = f"Bible: {name}" if name else "other verses of the same version"
-    return Source(how, _kept_words(counts, language, r"[\p{L}\p{M}]{3,}"), cldr_names(language))
+    return Source(how, _kept_words(counts, language, _WORD.pattern), cldr_names(language))
 
 
 @functools.cache
@@ -326,7 +359,7 @@ def word_slots(text: str, language: str, source: Source) -> list[Slot]:
         return [Slot(m.start(), m.end(), m.end()) for m in regex.finditer(r"\p{Han}{2,}", text)]
     if language == "ko":
         return _korean_nouns(text)
-    return [Slot(m.start(), m.end(), m.end()) for m in _LETTERS.finditer(text) if len(m.group()) >= 3]
+    return [Slot(start, end, end) for start, end in whole_words(text, language)]
 
 
 def name_slots(text: str, language: str, source: Source) -> list[Slot]:
@@ -646,12 +679,10 @@ def english_originals(english: dict[int, str]) -> Others:
 def message_words(language: str, texts: dict[str, dict[int, str]], sets: dict[str, list[int]]) -> Source:
     """Words of the donor messages seen twice or more that no message of the reader's corpus holds (the words a run's
     corpus has never seen, the hardest case for the checks) and no English original (untranslated terms)."""
-    corpus = {w.casefold() for n in sets["corpus"] for w in _LETTERS.findall(texts[language][n])}
-    corpus |= {w.casefold() for text in texts["en"].values() for w in _LETTERS.findall(text)}
-    counts = Counter(w for n in sets["donor"] for w in _LETTERS.findall(texts[language][n]) if w.casefold() not in corpus)
-    return Source(
-        "other messages, words the corpus lacks", _kept_words(counts, language, r"[\p{L}\p{M}]{3,}"), cldr_names(language)
-    )
+    corpus = {w.casefold() for n in sets["corpus"] for w in _seen(texts[language][n], language)}
+    corpus |= {w.casefold() for text in texts["en"].values() for w in _seen(text, "en")}
+    counts = Counter(w for n in sets["donor"] for w in words_of(texts[language][n], language) if w.casefold() not in corpus)
+    return Source("other messages, words the corpus lacks", _kept_words(counts, language, _WORD.pattern), cldr_names(language))
 
 
 def main(argv: list[str] | None = None, out: Callable[[str], None] = print) -> None:

@@ -55,6 +55,17 @@ def test_japanese_and_chinese_words_are_cut_without_the_checks_segmenters() -> N
     assert [japanese[s.start : s.end] for s in per_language.name_slots(japanese, "ja", source)] == ["エジプト"]
 
 
+def test_a_valid_answer_replaces_a_word_with_an_apostrophe_whole_never_the_piece_after_it() -> None:
+    """Replacing the letters after an apostrophe made no word ("utang'olewa" -> "utang'mauti", "Denizi’nden" ->
+    "Korunuyor’nden"); an elided article stays and the word after it is replaced, as the language cuts it."""
+    swahili = "Nawe utang'olewa katika nchi."
+    assert per_language.words_of(swahili, "sw") == ["Nawe", "utang'olewa", "katika", "nchi"]
+    made = per_language.stand_in(swahili, "sw", per_language.Source("test", ["mauti"]), random.Random(1))
+    assert "Nawe mauti katika nchi." in made and not any("'mauti" in candidate for candidate in made)
+    assert per_language.words_of("Kamış Denizi’nden geçtiler.", "tr") == ["Kamış", "Denizi’nden", "geçtiler"]
+    assert per_language.words_of("Il voit l'homme aujourd'hui.", "fr") == ["voit", "homme", "aujourd'hui"]
+
+
 def test_the_invisible_copies_differ_from_the_verse_only_in_invisible_characters_or_digit_width() -> None:
     text = "And he said unto them, Go ye into all the world, 12 times."
     copies = per_language.invisible_copies(text)
